@@ -1,0 +1,75 @@
+import { Option } from "@commander-js/extra-typings";
+import type { Ctx } from "../lib/core/ctx.ts";
+import { UsageError } from "../lib/core/errors.ts";
+import type { OutputFormat } from "../lib/output/reporter.ts";
+
+/** Mutable result of one CLI run; commands set the exit code here (only main.ts touches process). */
+export interface RunState {
+  exitCode: number;
+}
+
+/** The three output-format flags every command shares. */
+export function outputFormatOptions(): Option[] {
+  return [
+    new Option("--output-format <format>", "text, json or stream-json").choices([
+      "text",
+      "json",
+      "stream-json",
+    ]),
+    new Option("--json", "same as --output-format json"),
+    new Option("--jsonl", "same as --output-format stream-json"),
+  ];
+}
+
+/** Resolves the output format from the flags; only flags choose it (CONTRACT §2). */
+export function outputFormatOf(opts: {
+  outputFormat?: string;
+  json?: boolean;
+  jsonl?: boolean;
+}): OutputFormat {
+  const picked = [
+    opts.outputFormat as OutputFormat | undefined,
+    opts.json ? "json" : undefined,
+    opts.jsonl ? "stream-json" : undefined,
+  ].filter((v): v is OutputFormat => v !== undefined);
+  const distinct = [...new Set(picked)];
+  if (distinct.length > 1) {
+    throw new UsageError(`conflicting output formats: ${distinct.join(", ")}`);
+  }
+  return distinct[0] ?? "text";
+}
+
+/** Parses a positive integer flag value (for commander's argParser). */
+export function parsePositiveInt(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} must be a whole number`);
+    return n;
+  };
+}
+
+/** Parses a duration: `30`, `30s`, `500ms`, `5m`, `1h` → milliseconds. */
+export function parseDuration(name: string) {
+  return (value: string): number => {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+    if (!m) throw new UsageError(`${name} must be a duration like 30s, 500ms or 5m`);
+    const n = Number(m[1]);
+    const unit = m[2] ?? "s";
+    const ms =
+      unit === "ms" ? n : unit === "s" ? n * 1000 : unit === "m" ? n * 60_000 : n * 3_600_000;
+    if (ms <= 0) throw new UsageError(`${name} must be greater than zero`);
+    return ms;
+  };
+}
+
+/** Prompt words joined; `-` (or nothing) means "read it from stdin". */
+export function promptFromArgs(words: readonly string[]): string | undefined {
+  if (words.length === 0) return undefined;
+  if (words.length === 1 && words[0] === "-") return undefined;
+  return words.join(" ");
+}
+
+/** Whether this run may talk to a human: stdin and stdout both TTYs and CI unset. */
+export function isInteractive(ctx: Ctx): boolean {
+  return ctx.stdin.kind === "tty" && ctx.stdout.isTTY && !ctx.env["CI"];
+}

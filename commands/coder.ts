@@ -1,0 +1,15 @@
+import { Command } from "@commander-js/extra-typings";
+import type { Ctx } from "../lib/core/ctx.ts";
+import { ChatcliError } from "../lib/core/errors.ts";
+import type { RunState } from "./_shared.ts";
+
+/** `chatcli coder` — placeholder until its issue lands. */
+export function coderCommand(_ctx: Ctx, _state: RunState) {
+  return new Command("coder")
+    .description("(not implemented yet)")
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(() => {
+      throw new ChatcliError("usage_error", "chatcli coder is not implemented yet");
+    });
+}

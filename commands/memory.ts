@@ -1,0 +1,15 @@
+import { Command } from "@commander-js/extra-typings";
+import type { Ctx } from "../lib/core/ctx.ts";
+import { ChatcliError } from "../lib/core/errors.ts";
+import type { RunState } from "./_shared.ts";
+
+/** `chatcli memory` — placeholder until its issue lands. */
+export function memoryCommand(_ctx: Ctx, _state: RunState) {
+  return new Command("memory")
+    .description("(not implemented yet)")
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(() => {
+      throw new ChatcliError("usage_error", "chatcli memory is not implemented yet");
+    });
+}

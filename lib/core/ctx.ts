@@ -1,0 +1,38 @@
+/** The world a command sees. main.ts builds the real one; tests build their own. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Where text goes: stdout or stderr. `write` returns false once the reader is gone (EPIPE). */
+export interface Sink {
+  write(text: string): boolean;
+  readonly isTTY: boolean;
+  readonly columns?: number;
+}
+
+/** What kind of thing stdin is; decides whether and how it may be read (CONTRACT §4). */
+export type StdinKind = "tty" | "pipe" | "file" | "null";
+
+export interface Stdin {
+  readonly kind: StdinKind;
+  /** Raw byte chunks; only called when kind is pipe or file. */
+  chunks(): AsyncIterable<Uint8Array>;
+  /** For the REPL: raw keypresses on a TTY. Absent when stdin is not a TTY. */
+  setRawMode?(on: boolean): void;
+}
+
+export type StopSignal = "SIGINT" | "SIGTERM" | "SIGPIPE";
+
+export interface Ctx {
+  readonly env: Env;
+  readonly cwd: string;
+  readonly now: () => Date;
+  readonly stdin: Stdin;
+  readonly stdout: Sink;
+  readonly stderr: Sink;
+  /** Aborted on SIGINT/SIGTERM or when stdout's reader goes away; `signalName` says which. */
+  readonly signal: AbortSignal;
+  readonly signalName: () => StopSignal | undefined;
+  readonly fetch: typeof fetch;
+  /** Path of the running executable, for commands that spawn themselves detached. */
+  readonly execPath: string;
+  readonly version: string;
+}

@@ -1,0 +1,126 @@
+import type { Stdin } from "./ctx.ts";
+import { UsageError } from "./errors.ts";
+
+export interface StdinOptions {
+  /** A prompt was given as an argument: stdin (if any) is context, and a silent pipe is not waited on. */
+  hasPrompt: boolean;
+  noStdin?: boolean;
+  /** How long to wait for the first byte of a pipe (CONTRACT §4.3). */
+  firstByteTimeoutMs: number;
+  maxBytes: number;
+  truncate?: boolean;
+}
+
+export interface StdinResult {
+  /** undefined when stdin was not read or had no data. */
+  text: string | undefined;
+  bytes: number;
+  warnings: Array<{ code: string; message: string }>;
+}
+
+/** Reads stdin under the contract's rules: never hang, cap the size, refuse binary. */
+export async function readStdin(stdin: Stdin, options: StdinOptions): Promise<StdinResult> {
+  const warnings: StdinResult["warnings"] = [];
+  if (options.noStdin || stdin.kind === "tty" || stdin.kind === "null") {
+    return { text: undefined, bytes: 0, warnings };
+  }
+  const iterator = stdin.chunks()[Symbol.asyncIterator]();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  let truncated = false;
+  const first = await firstChunk(iterator, stdin.kind === "file" ? 0 : options.firstByteTimeoutMs);
+  if (first === "timeout") {
+    void iterator.return?.();
+    if (options.hasPrompt) {
+      warnings.push({
+        code: "stdin_no_data",
+        message: `stdin is an open pipe with no data after ${options.firstByteTimeoutMs} ms; continuing without it (use --no-stdin to skip the wait)`,
+      });
+    }
+    return { text: undefined, bytes: 0, warnings };
+  }
+  let next: IteratorResult<Uint8Array> = first;
+  while (!next.done) {
+    const chunk = next.value;
+    if (total + chunk.length > options.maxBytes) {
+      if (!options.truncate) {
+        void iterator.return?.();
+        throw new UsageError(`input is larger than --max-input-bytes (${options.maxBytes} bytes)`, {
+          reason: "input_too_large",
+          hint: "pass --truncate-input to cut it, or raise --max-input-bytes",
+        });
+      }
+      parts.push(chunk.subarray(0, options.maxBytes - total));
+      total = options.maxBytes;
+      truncated = true;
+      void iterator.return?.();
+      break;
+    }
+    parts.push(chunk);
+    total += chunk.length;
+    next = await iterator.next();
+  }
+  const bytes = concat(parts, total);
+  if (bytes.includes(0)) {
+    throw new UsageError("stdin contains NUL bytes (binary input)", {
+      reason: "bad_input",
+      hint: "pipe text, or extract the text first (e.g. strings FILE)",
+    });
+  }
+  let text = new TextDecoder("utf-8", { fatal: false }).decode(truncated ? cutUtf8(bytes) : bytes);
+  if (truncated) {
+    warnings.push({
+      code: "input_truncated",
+      message: `stdin was cut to ${options.maxBytes} bytes (--truncate-input)`,
+    });
+  }
+  if (text.length === 0) text = "";
+  return { text: text.trim() === "" ? undefined : text, bytes: total, warnings };
+}
+
+async function firstChunk(
+  iterator: AsyncIterator<Uint8Array>,
+  timeoutMs: number,
+): Promise<IteratorResult<Uint8Array> | "timeout"> {
+  if (timeoutMs <= 0) return iterator.next();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+  });
+  try {
+    return await Promise.race([iterator.next(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function concat(parts: Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** Drops a trailing partial UTF-8 sequence so a cut never splits a character. */
+export function cutUtf8(bytes: Uint8Array): Uint8Array {
+  let end = bytes.length;
+  let i = end - 1;
+  while (i >= 0 && i >= end - 4 && ((bytes[i] as number) & 0xc0) === 0x80) i--;
+  if (i < 0) return bytes;
+  const lead = bytes[i] as number;
+  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  if (end - i < need) end = i;
+  return bytes.subarray(0, end);
+}
+
+/** CONTRACT §4.5: `<stdin bytes="N">\n…\n</stdin>\n\n<instruction>`. */
+export function composePrompt(prompt: string | undefined, stdin: StdinResult): string | undefined {
+  const p = prompt?.trim() ? prompt : undefined;
+  if (stdin.text === undefined) return p;
+  if (p === undefined) return stdin.text;
+  const body = stdin.text.endsWith("\n") ? stdin.text.slice(0, -1) : stdin.text;
+  return `<stdin bytes="${stdin.bytes}">\n${body}\n</stdin>\n\n${p}`;
+}

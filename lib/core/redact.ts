@@ -1,0 +1,53 @@
+import type { Env } from "./ctx.ts";
+
+/** Secret shapes, most specific first. Each match becomes `[REDACTED:kind]`. */
+const PATTERNS: ReadonlyArray<{ kind: string; re: RegExp }> = [
+  {
+    kind: "private_key",
+    re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g,
+  },
+  { kind: "anthropic_key", re: /\bsk-ant-[A-Za-z0-9_-]{16,}/g },
+  { kind: "openai_key", re: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
+  { kind: "github_token", re: /\b(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{30,}/g },
+  { kind: "github_token", re: /\bgithub_pat_[A-Za-z0-9_]{30,}/g },
+  { kind: "slack_token", re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g },
+  { kind: "aws_access_key", re: /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g },
+  { kind: "google_api_key", re: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+];
+
+const KEY_VARS = /(?:KEY|TOKEN|SECRET|PASSWORD)$/;
+
+/** The values of configured secrets (env vars named *KEY, *TOKEN, …) long enough to be worth hiding. */
+export function configuredSecrets(env: Env): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!value || value.length < 8) continue;
+    if (KEY_VARS.test(name.toUpperCase())) out.push(value);
+  }
+  return out.sort((a, b) => b.length - a.length);
+}
+
+/** Replaces secrets in text with `[REDACTED:kind]`. */
+export function redact(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const value of secrets) {
+    if (out.includes(value)) out = out.split(value).join("[REDACTED:configured_key]");
+  }
+  for (const { kind, re } of PATTERNS) {
+    re.lastIndex = 0;
+    out = out.replace(re, `[REDACTED:${kind}]`);
+  }
+  return out;
+}
+
+/** Redacts every string inside a JSON-able value (keys untouched). */
+export function redactDeep<T>(value: T, secrets: readonly string[] = []): T {
+  if (typeof value === "string") return redact(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets)) as T;
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v, secrets);
+    return out as T;
+  }
+  return value;
+}

@@ -1,0 +1,29 @@
+import type { ModelRef } from "./models.ts";
+import type { Provider } from "./types.ts";
+
+/** What a provider module needs from the outside world. */
+export interface ProviderDeps {
+  fetch: typeof fetch;
+  /** `--fake-responses FILE.jsonl` for mock:script. */
+  fakeResponsesPath?: string;
+  /** Per-request idle timeout: no byte from the server for this long is a `timeout` error. */
+  idleTimeoutMs?: number;
+}
+
+/** A provider module: `lib/llm/providers/<protocol>.ts` exports `createProvider`. */
+export interface ProviderModule {
+  createProvider(ref: ModelRef, deps: ProviderDeps): Provider;
+}
+
+// SDKs are loaded only when a request is about to be made, so commands without a model start fast.
+const LOADERS: Record<ModelRef["protocol"], () => Promise<ProviderModule>> = {
+  openai: () => import("./providers/openai.ts"),
+  anthropic: () => import("./providers/anthropic.ts"),
+  mock: () => import("./providers/mock.ts"),
+};
+
+/** Builds the Provider for a resolved model, importing its SDK on first use. */
+export async function createProvider(ref: ModelRef, deps: ProviderDeps): Promise<Provider> {
+  const mod = await LOADERS[ref.protocol]();
+  return mod.createProvider(ref, deps);
+}

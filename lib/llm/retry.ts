@@ -1,0 +1,121 @@
+import { ERROR_TABLE, ProviderError } from "./errors.ts";
+import type { LlmEvent, LlmRequest, Provider } from "./types.ts";
+
+export interface RetryNotice {
+  attempt: number;
+  delayMs: number;
+  provider: string;
+  model: string;
+  error: ProviderError;
+  /** true when moving to the next provider of the fallback chain */
+  isFallback: boolean;
+}
+
+export interface ResilienceOptions {
+  /** Retries per provider (default 4). */
+  maxRetries?: number;
+  /** Give up on a provider after this much total time (default 30 s). */
+  maxTotalMs?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  onRetry?: (notice: RetryNotice) => void;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  now?: () => number;
+}
+
+/** Exponential backoff with full jitter, honouring retry-after when the server sent it. */
+export function backoffDelay(
+  attempt: number,
+  options: ResilienceOptions,
+  retryAfterMs?: number,
+): number {
+  const base = options.baseDelayMs ?? 500;
+  const max = options.maxDelayMs ?? 8000;
+  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, max * 2);
+  const cap = Math.min(max, base * 2 ** (attempt - 1));
+  return Math.round(cap / 2 + Math.random() * (cap / 2));
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Wraps a chain [primary, ...fallbacks] into one Provider. A retryable error before any event was
+ * yielded is retried with backoff (bounded by maxRetries and maxTotalMs), then the next provider is
+ * tried; an error after output started is rethrown (replaying would duplicate output).
+ */
+export function withResilience(
+  chain: readonly Provider[],
+  options: ResilienceOptions = {},
+): Provider {
+  const first = chain[0];
+  if (!first) throw new Error("withResilience needs at least one provider");
+  const sleep = options.sleep ?? abortableSleep;
+  const now = options.now ?? Date.now;
+  return {
+    name: first.name,
+    model: first.model,
+    async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent> {
+      let lastError: ProviderError | undefined;
+      for (const [index, provider] of chain.entries()) {
+        if (index > 0 && lastError) {
+          options.onRetry?.({
+            attempt: 0,
+            delayMs: 0,
+            provider: provider.name,
+            model: provider.model,
+            error: lastError,
+            isFallback: true,
+          });
+        }
+        const started = now();
+        const maxRetries = options.maxRetries ?? 4;
+        for (let attempt = 0; ; attempt++) {
+          let yielded = false;
+          try {
+            const req = index === 0 ? request : { ...request, model: provider.model };
+            for await (const event of provider.stream(req, signal)) {
+              yielded = true;
+              yield event;
+            }
+            return;
+          } catch (error) {
+            if (!(error instanceof ProviderError)) throw error;
+            if (signal.aborted || yielded) throw error;
+            lastError = error;
+            const action = ERROR_TABLE[error.kind];
+            if (!action.retry) {
+              if (action.fallback) break;
+              throw error;
+            }
+            const delayMs = backoffDelay(attempt + 1, options, error.retryAfterMs);
+            const elapsed = now() - started;
+            if (attempt >= maxRetries || elapsed + delayMs > (options.maxTotalMs ?? 30_000)) break;
+            options.onRetry?.({
+              attempt: attempt + 1,
+              delayMs,
+              provider: provider.name,
+              model: provider.model,
+              error,
+              isFallback: false,
+            });
+            await sleep(delayMs, signal);
+          }
+        }
+      }
+      throw lastError ?? new Error("no provider answered");
+    },
+  };
+}

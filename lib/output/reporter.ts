@@ -1,0 +1,126 @@
+import type { Ctx, Sink } from "../core/ctx.ts";
+import type { ChatcliError } from "../core/errors.ts";
+import { formatError } from "../core/errors.ts";
+import { redactDeep } from "../core/redact.ts";
+import type { Envelope } from "./envelope.ts";
+import { settleError } from "./envelope.ts";
+import { createStreamStripper, stripControl } from "./terminal.ts";
+
+export type OutputFormat = "text" | "json" | "stream-json";
+
+/**
+ * The one sink every command reports through. Text goes to stdout only in text mode; events only in
+ * stream-json; the envelope only in json/stream-json. Progress and warnings go to stderr in every
+ * mode, so stdout stays pure data.
+ */
+export class Reporter {
+  readonly format: OutputFormat;
+  readonly envelope: Envelope;
+  private seq = 0;
+  private readonly stdout: Sink;
+  private readonly stderr: Sink;
+  private readonly now: () => Date;
+  private readonly secrets: readonly string[];
+  private readonly stripper = createStreamStripper();
+  private textEndsWithNewline = true;
+  private wroteText = false;
+  /** Set when stdout's reader went away (EPIPE): stop writing. */
+  stdoutClosed = false;
+  /** Whether stderr progress lines are wanted (false under --quiet). */
+  verbose = true;
+
+  constructor(
+    ctx: Pick<Ctx, "stdout" | "stderr" | "now">,
+    options: { format: OutputFormat; envelope: Envelope; secrets?: readonly string[] },
+  ) {
+    this.stdout = ctx.stdout;
+    this.stderr = ctx.stderr;
+    this.now = ctx.now;
+    this.format = options.format;
+    this.envelope = options.envelope;
+    this.secrets = options.secrets ?? [];
+  }
+
+  private out(text: string): void {
+    if (this.stdoutClosed) return;
+    if (!this.stdout.write(text)) this.stdoutClosed = true;
+  }
+
+  /** Emits one stream-json event (no-op in other formats). */
+  event(type: string, data: Record<string, unknown> = {}): void {
+    if (this.format !== "stream-json") return;
+    const line = {
+      type,
+      seq: this.seq++,
+      ts: this.now().toISOString(),
+      session_id: this.envelope.session_id,
+      ...redactDeep(data, this.secrets),
+    };
+    this.out(`${JSON.stringify(line)}\n`);
+  }
+
+  /** Streams answer text: to stdout in text mode (escape sequences stripped), as a delta event otherwise. */
+  text(delta: string): void {
+    if (!delta) return;
+    if (this.format === "text") {
+      const clean = this.stripper.push(delta);
+      if (!clean) return;
+      this.wroteText = true;
+      this.textEndsWithNewline = clean.endsWith("\n");
+      this.out(clean);
+      return;
+    }
+    this.event("message.delta", { text: stripControl(delta) });
+  }
+
+  /** Ends streamed text with exactly one newline (text mode). */
+  endText(): void {
+    if (this.format !== "text") return;
+    const rest = this.stripper.flush();
+    if (rest) {
+      this.out(rest);
+      this.wroteText = true;
+      this.textEndsWithNewline = rest.endsWith("\n");
+    }
+    if (this.wroteText && !this.textEndsWithNewline) this.out("\n");
+    this.wroteText = false;
+    this.textEndsWithNewline = true;
+  }
+
+  /** Prints a whole answer at once (agent final message, subcommand text). */
+  print(text: string): void {
+    this.text(text);
+    this.endText();
+  }
+
+  /** A progress line on stderr (all formats). */
+  info(line: string): void {
+    if (!this.verbose) return;
+    this.stderr.write(`${stripControl(line)}\n`);
+  }
+
+  /** A warning: stderr line, envelope warnings, and a `warning` event. */
+  warn(code: string, message: string): void {
+    this.envelope.warnings.push({ code, message });
+    this.stderr.write(`chatcli: warning: ${stripControl(message)}\n`);
+    this.event("warning", { code, message });
+  }
+
+  /** Records a failure: stderr line (text mode or not), error event, envelope error. */
+  fail(error: ChatcliError, exitCode?: number): void {
+    settleError(this.envelope, error, exitCode);
+    this.stderr.write(formatError(error));
+    this.event("error", { code: error.code, message: error.message, retryable: error.retryable });
+  }
+
+  /** Writes the envelope (json: the only stdout line; stream-json: the last event). */
+  finish(): void {
+    const env = redactDeep(this.envelope, this.secrets);
+    if (this.format === "text") {
+      this.endText();
+      return;
+    }
+    // stream-json's last line is byte-for-byte what --json prints.
+    this.out(`${JSON.stringify(env)}\n`);
+  }
+}

@@ -1,0 +1,72 @@
+import type { Env, Sink } from "../core/ctx.ts";
+
+export type ColorChoice = "auto" | "always" | "never";
+
+/** --color > NO_COLOR > FORCE_COLOR > auto (per stream). */
+export function shouldColor(sink: Sink, env: Env, choice: ColorChoice = "auto"): boolean {
+  if (choice === "always") return true;
+  if (choice === "never") return false;
+  if (env["NO_COLOR"] !== undefined && env["NO_COLOR"] !== "") return false;
+  const force = env["FORCE_COLOR"];
+  if (force !== undefined && force !== "" && force !== "0" && force !== "false") return true;
+  return sink.isTTY && env["TERM"] !== "dumb";
+}
+
+// CSI, OSC (BEL or ST terminated), DCS/SOS/PM/APC strings, lone ESC pairs, and C0/C1 controls except \t \n.
+const ESCAPES =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][\s\S]*?(?:\u0007|\u001b\\)|\u001b[PX^_][\s\S]*?\u001b\\|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]|[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f]/g;
+
+/** Strips escape sequences and control characters (keeps \n and \t; \r only in \r\n). */
+export function stripControl(text: string): string {
+  return text.replace(/\r(?!\n)/g, "").replace(ESCAPES, "");
+}
+
+/**
+ * Streaming variant: holds back an incomplete escape sequence at the end of a chunk so a sequence split
+ * across two deltas is still removed.
+ */
+export function createStreamStripper(): { push(chunk: string): string; flush(): string } {
+  let pending = "";
+  return {
+    push(chunk: string): string {
+      const text = pending + chunk;
+      const lastEsc = Math.max(text.lastIndexOf("\u001b"), text.lastIndexOf("\r"));
+      if (lastEsc >= 0 && text.length - lastEsc < 64) {
+        const tail = text.slice(lastEsc);
+        if (!isCompleteEscape(tail)) {
+          pending = tail;
+          return stripControl(text.slice(0, lastEsc));
+        }
+      }
+      pending = "";
+      return stripControl(text);
+    },
+    flush(): string {
+      const out = stripControl(pending);
+      pending = "";
+      return out;
+    },
+  };
+}
+
+function isCompleteEscape(tail: string): boolean {
+  if (tail.startsWith("\r")) return tail.length > 1;
+  if (tail.length < 2) return false;
+  if (tail[1] === "[") return /^\u001b\[[0-?]*[ -/]*[@-~]/.test(tail);
+  if (tail[1] === "]") return /\u0007|\u001b\\/.test(tail);
+  return true;
+}
+
+/** Minimal styling helpers that honour a colour decision. */
+export function style(enabled: boolean) {
+  const wrap = (open: string, close: string) => (s: string) =>
+    enabled ? `\u001b[${open}m${s}\u001b[${close}m` : s;
+  return {
+    bold: wrap("1", "22"),
+    dim: wrap("2", "22"),
+    red: wrap("31", "39"),
+    green: wrap("32", "39"),
+    yellow: wrap("33", "39"),
+    cyan: wrap("36", "39"),
+  };
+}
