@@ -8,17 +8,22 @@ export interface RunState {
   exitCode: number;
 }
 
-/** The three output-format flags every command shares. */
-export function outputFormatOptions(): Option[] {
+export const FORMAT_CHOICES = ["text", "json", "stream-json"] as const;
+
+/**
+ * The three output-format flags as Option objects. Note: adding them through addOption loses
+ * extra-typings' inference; commands declare them inline (see ask.ts) to keep opts typed.
+ */
+export function outputFormatOptions() {
   return [
     new Option("--output-format <format>", "text, json or stream-json").choices([
       "text",
       "json",
       "stream-json",
-    ]),
+    ] as const),
     new Option("--json", "same as --output-format json"),
     new Option("--jsonl", "same as --output-format stream-json"),
-  ];
+  ] as const;
 }
 
 /** Resolves the output format from the flags; only flags choose it (CONTRACT §2). */

@@ -1,7 +1,85 @@
-import { Command } from "@commander-js/extra-typings";
+import { Command, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
-import type { RunState } from "./_shared.ts";
+import { configuredSecrets } from "../lib/core/redact.ts";
+import { newEnvelope } from "../lib/output/envelope.ts";
+import { Reporter } from "../lib/output/reporter.ts";
+import { type AskOptions, runAsk } from "../lib/run/one-shot.ts";
+import {
+  FORMAT_CHOICES,
+  outputFormatOf,
+  parseDuration,
+  parsePositiveInt,
+  promptFromArgs,
+  type RunState,
+} from "./_shared.ts";
 
-export function askCommand(_ctx: Ctx, _state: RunState) {
-  return new Command("ask");
+/** `chatcli ask [PROMPT…]`: one answer; stdin is context or the prompt. */
+export function askCommand(ctx: Ctx, state: RunState) {
+  const command = new Command("ask")
+    .description("one answer; stdin is context (logs, diffs) or the prompt")
+    .argument("[prompt...]", "the question or instruction (`-` or none: read stdin)")
+    .option(
+      "-m, --model <provider/model>",
+      "model, e.g. anthropic/claude-sonnet-4-6, openai/gpt-5.4, mock:echo",
+    )
+    .option("-s, --system <text>", "extra system instructions")
+    .option("--max-tokens <n>", "cap on output tokens", parsePositiveInt("--max-tokens"))
+    .option(
+      "--timeout <duration>",
+      "give up after this long (exit 124), e.g. 30s, 5m",
+      parseDuration("--timeout"),
+    )
+    .option("--no-stdin", "never read stdin")
+    .option(
+      "--stdin-timeout <duration>",
+      "wait this long for the first byte of a piped stdin",
+      parseDuration("--stdin-timeout"),
+    )
+    .option(
+      "--max-input-bytes <n>",
+      "largest stdin accepted (default 8 MiB)",
+      parsePositiveInt("--max-input-bytes"),
+    )
+    .option("--truncate-input", "cut stdin at --max-input-bytes instead of failing")
+    .addOption(
+      new Option("--color <when>", "colour: auto, always, never").choices([
+        "auto",
+        "always",
+        "never",
+      ]),
+    )
+    .option("--fake-responses <file>", "scripted replies (JSONL) for -m mock:script")
+    .option(
+      "--max-retries <n>",
+      "retries per provider on 429/5xx/network errors",
+      parsePositiveInt("--max-retries"),
+    )
+    .addOption(
+      new Option("--output-format <format>", "text, json or stream-json").choices(FORMAT_CHOICES),
+    )
+    .option("--json", "same as --output-format json")
+    .option("--jsonl", "same as --output-format stream-json");
+  return command.action(async (words, opts) => {
+    const reporter = new Reporter(ctx, {
+      format: outputFormatOf(opts),
+      envelope: newEnvelope("ask", ctx.version),
+      secrets: configuredSecrets(ctx.env),
+    });
+    const options: AskOptions = {
+      prompt: promptFromArgs(words),
+      model: opts.model,
+      system: opts.system,
+      maxTokens: opts.maxTokens,
+      timeoutMs: opts.timeout,
+      noStdin: opts.stdin === false,
+      stdinTimeoutMs: opts.stdinTimeout ?? 3000,
+      maxInputBytes: opts.maxInputBytes ?? 8 * 1024 * 1024,
+      truncateInput: opts.truncateInput,
+      fakeResponses: opts.fakeResponses,
+      maxRetries: opts.maxRetries,
+    };
+    await runAsk(options, ctx, reporter);
+    reporter.finish();
+    state.exitCode = reporter.envelope.exit_code;
+  });
 }

@@ -1,6 +1,7 @@
 import { CommanderError } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
-import { EXIT, formatError, toChatcliError } from "../lib/core/errors.ts";
+import { ChatcliError, EXIT, formatError, toChatcliError } from "../lib/core/errors.ts";
+import { newEnvelope, settleError } from "../lib/output/envelope.ts";
 import type { RunState } from "./_shared.ts";
 import { isInteractive } from "./_shared.ts";
 import { buildProgram, COMMAND_NAMES } from "./program.ts";
@@ -29,11 +30,38 @@ export async function runCli(argv: readonly string[], ctx: Ctx): Promise<number>
       ) {
         return EXIT.ok;
       }
+      printErrorEnvelope(
+        argv,
+        ctx,
+        new ChatcliError("usage_error", error.message.replace(/^error: /, "")),
+      );
       return EXIT.usage;
     }
     const failure = toChatcliError(error);
     ctx.stderr.write(formatError(failure));
+    printErrorEnvelope(argv, ctx, failure);
     return failure.exitCode;
   }
   return state.exitCode;
+}
+
+/** The output format asked for on the command line, judged from raw argv (parsing may have failed). */
+function requestedFormat(argv: readonly string[]): "json" | "stream-json" | undefined {
+  for (const [i, arg] of argv.entries()) {
+    if (arg === "--json" || arg === "--output-format=json") return "json";
+    if (arg === "--jsonl" || arg === "--output-format=stream-json") return "stream-json";
+    if (arg === "--output-format") {
+      const next = argv[i + 1];
+      if (next === "json" || next === "stream-json") return next;
+    }
+  }
+  return undefined;
+}
+
+/** With --json, even a failure before the command ran prints one envelope on stdout (CONTRACT §2). */
+function printErrorEnvelope(argv: readonly string[], ctx: Ctx, error: ChatcliError): void {
+  if (!requestedFormat(argv)) return;
+  const first = argv[0] && COMMAND_NAMES.includes(argv[0]) ? argv[0] : "ask";
+  const envelope = settleError(newEnvelope(first, ctx.version), error);
+  ctx.stdout.write(`${JSON.stringify(envelope)}\n`);
 }

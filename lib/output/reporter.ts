@@ -20,7 +20,7 @@ export class Reporter {
   private readonly stdout: Sink;
   private readonly stderr: Sink;
   private readonly now: () => Date;
-  private readonly secrets: readonly string[];
+  private secrets: readonly string[];
   private readonly stripper = createStreamStripper();
   private textEndsWithNewline = true;
   private wroteText = false;
@@ -39,6 +39,11 @@ export class Reporter {
     this.format = options.format;
     this.envelope = options.envelope;
     this.secrets = options.secrets ?? [];
+  }
+
+  /** Adds secret values (e.g. keys loaded from .env) to redact from JSON output. */
+  addSecrets(values: readonly string[]): void {
+    this.secrets = [...new Set([...this.secrets, ...values])].sort((a, b) => b.length - a.length);
   }
 
   private out(text: string): void {

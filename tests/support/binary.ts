@@ -1,0 +1,92 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const BINARY = join(ROOT, "dist", "chatcli");
+
+/** Fails loudly when the e2e suite runs without a build (npm test builds first). */
+export function requireBinary(): string {
+  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run \`npm run build\` first`);
+  return BINARY;
+}
+
+export interface SpawnOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** string: piped and closed; "pipe-open": a pipe that never writes; "null": /dev/null; default "null". */
+  stdin?: string | Uint8Array | "pipe-open" | "null";
+  timeoutMs?: number;
+}
+
+export interface Spawned {
+  proc: Bun.Subprocess<"pipe", "pipe", "pipe">;
+  /** Resolves when the process exits, with everything it printed. */
+  done: Promise<{ code: number; stdout: string; stderr: string }>;
+  /** Resolves once stdout contains `needle`. */
+  waitForStdout(needle: string): Promise<void>;
+}
+
+/** A minimal env: no keys from the developer's machine leak into tests. */
+export function baseEnv(
+  home: string,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+    HOME: home,
+    CHATCLI_HOME: join(home, ".chatcli"),
+    NO_COLOR: "1",
+  };
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+/** Spawns dist/chatcli with full control of stdin. */
+export function spawnChatcli(args: string[], options: SpawnOptions = {}): Spawned {
+  const stdin = options.stdin ?? "null";
+  const proc = Bun.spawn([requireBinary(), ...args], {
+    cwd: options.cwd,
+    env: options.env as Record<string, string>,
+    stdin: stdin === "null" ? "ignore" : "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  }) as unknown as Bun.Subprocess<"pipe", "pipe", "pipe">;
+  if (stdin !== "null" && stdin !== "pipe-open") {
+    proc.stdin.write(stdin);
+    void proc.stdin.end();
+  }
+  let out = "";
+  const waiters: Array<{ needle: string; resolve: () => void }> = [];
+  const decoder = new TextDecoder();
+  const stdoutDone = (async () => {
+    for await (const chunk of proc.stdout) {
+      out += decoder.decode(chunk, { stream: true });
+      for (const w of waiters.splice(0)) {
+        if (out.includes(w.needle)) w.resolve();
+        else waiters.push(w);
+      }
+    }
+  })();
+  const done = (async () => {
+    const [stderr, code] = await Promise.all([
+      new Response(proc.stderr).text(),
+      proc.exited,
+      stdoutDone,
+    ]);
+    if (stdin === "pipe-open") void proc.stdin.end();
+    return { code, stdout: out, stderr };
+  })();
+  return {
+    proc,
+    done,
+    waitForStdout(needle: string) {
+      if (out.includes(needle)) return Promise.resolve();
+      return new Promise<void>((resolve) => waiters.push({ needle, resolve }));
+    },
+  };
+}
+
+/** Spawns and waits for exit. */
+export async function runChatcli(args: string[], options: SpawnOptions = {}) {
+  return spawnChatcli(args, options).done;
+}
