@@ -1,0 +1,102 @@
+// Helpers for scripts/bench.ts: spawn a command N times, report median wall time and peak RSS.
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { $ } from "bun";
+
+export interface Measurement {
+  name: string;
+  medianMs: number;
+  p90Ms: number;
+  medianRssMb: number;
+  runs: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+function p90(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.9))] as number;
+}
+
+export interface RunSpec {
+  name: string;
+  cmd: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  stdin?: string;
+  /** Expected exit code (default 0); a bench of a failing command is a broken bench. */
+  expectCode?: number;
+}
+
+/** Runs a command `runs` times after `warmup` runs; interleave specs yourself for fairness. */
+export function measureOnce(spec: RunSpec): { ms: number; rssMb: number } {
+  const started = performance.now();
+  const result = Bun.spawnSync(spec.cmd, {
+    env: spec.env,
+    cwd: spec.cwd,
+    stdin: spec.stdin === undefined ? "ignore" : new TextEncoder().encode(spec.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const ms = performance.now() - started;
+  if (result.exitCode !== (spec.expectCode ?? 0)) {
+    throw new Error(
+      `${spec.name}: exit ${result.exitCode}\n${result.stderr.toString()}\n${result.stdout.toString()}`,
+    );
+  }
+  return { ms, rssMb: result.resourceUsage.maxRSS / 1024 };
+}
+
+/** Interleaves the specs `runs` times (after warm-ups) so machine noise hits them alike. */
+export function measureAll(specs: RunSpec[], runs = 30, warmup = 3): Measurement[] {
+  for (let i = 0; i < warmup; i++) for (const s of specs) measureOnce(s);
+  const samples = new Map<string, { ms: number[]; rss: number[] }>();
+  for (const s of specs) samples.set(s.name, { ms: [], rss: [] });
+  for (let i = 0; i < runs; i++) {
+    for (const s of specs) {
+      const m = measureOnce(s);
+      const bucket = samples.get(s.name) as { ms: number[]; rss: number[] };
+      bucket.ms.push(m.ms);
+      bucket.rss.push(m.rssMb);
+    }
+  }
+  return specs.map((s) => {
+    const b = samples.get(s.name) as { ms: number[]; rss: number[] };
+    return {
+      name: s.name,
+      medianMs: median(b.ms),
+      p90Ms: p90(b.ms),
+      medianRssMb: median(b.rss),
+      runs,
+    };
+  });
+}
+
+/** Builds a bare Bun hello-world binary with the same flags as chatcli: the floor. */
+export async function buildFloor(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const src = join(dir, "hello.ts");
+  await writeFile(src, 'console.log("hello");\n');
+  const out = join(dir, "hello");
+  await $`bun build ${src} --compile --minify --bytecode --format=esm --outfile ${out}`.quiet();
+  return out;
+}
+
+export function ratioTable(rows: Measurement[], floor: Measurement): string {
+  const lines = [
+    "| command | median ms | p90 ms | × floor (time) | median peak RSS MB | × floor (RSS) |",
+    "|---|---:|---:|---:|---:|---:|",
+  ];
+  for (const r of rows) {
+    lines.push(
+      `| ${r.name} | ${r.medianMs.toFixed(1)} | ${r.p90Ms.toFixed(1)} | ${(r.medianMs / floor.medianMs).toFixed(2)} | ${r.medianRssMb.toFixed(1)} | ${(r.medianRssMb / floor.medianRssMb).toFixed(2)} |`,
+    );
+  }
+  return lines.join("\n");
+}
