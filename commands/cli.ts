@@ -15,7 +15,7 @@ function routeBare(argv: readonly string[], ctx: Ctx): string[] {
   return ["ask", ...argv];
 }
 
-/** Runs the CLI in-process and returns the exit code. Never calls process.exit. */
+/** Runs the CLI in-process and returns the exit code. Never exits the process. */
 export async function runCli(argv: readonly string[], ctx: Ctx): Promise<number> {
   const state: RunState = { exitCode: EXIT.ok };
   const program = buildProgram(ctx, state);
