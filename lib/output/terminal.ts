@@ -16,7 +16,7 @@ export function shouldColor(sink: Sink, env: Env, choice: ColorChoice = "auto"):
 const ESCAPES =
   /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][\s\S]*?(?:\u0007|\u001b\\)|\u001b[PX^_][\s\S]*?\u001b\\|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]|[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f]/g;
 
-/** Strips escape sequences and control characters (keeps \n and \t; \r only in \r\n). */
+/** Strips escape sequences and control characters (keeps \n and \t; \r\n becomes \n). */
 export function stripControl(text: string): string {
   return text.replace(/\r(?!\n)/g, "").replace(ESCAPES, "");
 }

@@ -16,7 +16,8 @@ test("lib/ never imports commands/ and lib/core imports nothing else of lib", as
   for (const file of await sources("lib")) {
     const text = await readFile(join(ROOT, file), "utf8");
     if (/from ["'](\.\.\/)+commands\//.test(text)) offenders.push(file);
-    if (file.startsWith("lib/core/") && /from ["']\.\.\/(?!core\/)[a-z]+\//.test(text)) offenders.push(file);
+    if (file.startsWith("lib/core/") && /from ["']\.\.\/(?!core\/)[a-z]+\//.test(text))
+      offenders.push(file);
   }
   expect(offenders).toEqual([]);
 });

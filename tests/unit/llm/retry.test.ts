@@ -1,0 +1,105 @@
+import { expect, test } from "bun:test";
+import { ProviderError, type ProviderErrorKind } from "../../../lib/llm/errors.ts";
+import { type RetryNotice, withResilience } from "../../../lib/llm/retry.ts";
+import type { LlmEvent, Provider } from "../../../lib/llm/types.ts";
+
+/** A provider that fails with the given kinds, then answers. */
+function flaky(
+  name: string,
+  failures: ProviderErrorKind[],
+  answer = "ok",
+): Provider & { calls: number } {
+  const p = {
+    name,
+    model: `${name}-model`,
+    calls: 0,
+    async *stream(): AsyncIterable<LlmEvent> {
+      const kind = failures[p.calls++];
+      if (kind) throw new ProviderError(kind, `${kind}!`, { provider: name, status: 500 });
+      yield { type: "text", text: answer };
+      yield { type: "done", stop: "end" };
+    },
+  };
+  return p;
+}
+
+async function collect(provider: Provider): Promise<string> {
+  let text = "";
+  for await (const e of provider.stream(
+    { model: "m", system: [], messages: [] },
+    new AbortController().signal,
+  )) {
+    if (e.type === "text") text += e.text;
+  }
+  return text;
+}
+
+const fast = { sleep: async () => {}, baseDelayMs: 1 };
+
+test("retryable errors are retried, then succeed", async () => {
+  const notices: RetryNotice[] = [];
+  const p = flaky("a", ["rate_limit", "server"]);
+  expect(await collect(withResilience([p], { ...fast, onRetry: (n) => notices.push(n) }))).toBe(
+    "ok",
+  );
+  expect(p.calls).toBe(3);
+  expect(notices.map((n) => n.attempt)).toEqual([1, 2]);
+});
+
+test("auth errors are never retried", async () => {
+  const p = flaky("a", ["auth"]);
+  await expect(collect(withResilience([p], fast))).rejects.toMatchObject({
+    kind: "auth",
+    exitCode: 3,
+  });
+  expect(p.calls).toBe(1);
+});
+
+test("after the retries run out the fallback chain answers", async () => {
+  const a = flaky("a", ["server", "server", "server"]);
+  const b = flaky("b", [], "from b");
+  const notices: RetryNotice[] = [];
+  const r = withResilience([a, b], { ...fast, maxRetries: 2, onRetry: (n) => notices.push(n) });
+  expect(await collect(r)).toBe("from b");
+  expect(a.calls).toBe(3);
+  expect(notices.at(-1)).toMatchObject({ isFallback: true, provider: "b" });
+});
+
+test("the whole chain failing rethrows the last error (exit 1)", async () => {
+  const r = withResilience([flaky("a", ["server", "server"]), flaky("b", ["network", "network"])], {
+    ...fast,
+    maxRetries: 1,
+  });
+  await expect(collect(r)).rejects.toMatchObject({ kind: "network", exitCode: 1 });
+});
+
+test("an error after output started is not replayed", async () => {
+  let calls = 0;
+  const p: Provider = {
+    name: "p",
+    model: "m",
+    async *stream() {
+      calls++;
+      yield { type: "text", text: "partial" };
+      throw new ProviderError("server", "boom", { provider: "p" });
+    },
+  };
+  await expect(collect(withResilience([p], fast))).rejects.toMatchObject({ kind: "server" });
+  expect(calls).toBe(1);
+});
+
+test("the time bound stops retrying even with retries left", async () => {
+  let now = 0;
+  const p = flaky("a", ["server", "server", "server", "server"]);
+  const r = withResilience([p], {
+    maxRetries: 10,
+    maxTotalMs: 1000,
+    baseDelayMs: 600,
+    now: () => now,
+    sleep: async (ms) => {
+      now += ms;
+    },
+  });
+  await expect(collect(r)).rejects.toMatchObject({ kind: "server" });
+  expect(p.calls).toBeLessThanOrEqual(3);
+});

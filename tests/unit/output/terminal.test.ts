@@ -1,0 +1,50 @@
+import { expect, test } from "bun:test";
+import { redact } from "../../../lib/core/redact.ts";
+import { parseDotenv } from "../../../lib/core/settings.ts";
+import { createStreamStripper, shouldColor, stripControl } from "../../../lib/output/terminal.ts";
+
+test("escape sequences and control characters are stripped, text kept", () => {
+  expect(stripControl("a\u001b[31mred\u001b[0m b\u001b]0;title\u0007c\r\nd\u0007")).toBe(
+    "ared bc\nd",
+  );
+  expect(stripControl("tab\tok\nline")).toBe("tab\tok\nline");
+});
+
+test("a sequence split across two stream chunks is still removed", () => {
+  const s = createStreamStripper();
+  expect(s.push("hello \u001b[3")).toBe("hello ");
+  expect(s.push("1mworld")).toBe("world");
+  expect(s.flush()).toBe("");
+});
+
+test("colour: --color beats NO_COLOR beats FORCE_COLOR beats the TTY", () => {
+  const tty = { write: () => true, isTTY: true };
+  const pipe = { write: () => true, isTTY: false };
+  expect(shouldColor(tty, {})).toBe(true);
+  expect(shouldColor(pipe, {})).toBe(false);
+  expect(shouldColor(tty, { NO_COLOR: "1" })).toBe(false);
+  expect(shouldColor(pipe, { FORCE_COLOR: "1" })).toBe(true);
+  expect(shouldColor(tty, { NO_COLOR: "1" }, "always")).toBe(true);
+  expect(shouldColor(tty, {}, "never")).toBe(false);
+});
+
+test("secrets are redacted by shape and by configured value", () => {
+  const text =
+    "key sk-ant-api03-abcdefghijklmnopqrstuv and sk-proj-abcdefghijklmnopqrstuvwx, ghp_abcdefghijklmnopqrstuvwxyz0123456789 AKIAABCDEFGHIJKLMNOP mysecretvalue123";
+  const out = redact(text, ["mysecretvalue123"]);
+  expect(out).toContain("[REDACTED:anthropic_key]");
+  expect(out).toContain("[REDACTED:openai_key]");
+  expect(out).toContain("[REDACTED:github_token]");
+  expect(out).toContain("[REDACTED:aws_access_key]");
+  expect(out).toContain("[REDACTED:configured_key]");
+  expect(out).not.toContain("mysecretvalue123");
+  expect(redact("-----BEGIN RSA PRIVATE KEY-----\nabc\n-----END RSA PRIVATE KEY-----")).toBe(
+    "[REDACTED:private_key]",
+  );
+});
+
+test("dotenv parsing: export, quotes, comments", () => {
+  expect(
+    parseDotenv("# c\nexport A=1\nB=\"two words\"\nC='x' \nD=plain # trailing\n\nbad line"),
+  ).toEqual({ A: "1", B: "two words", C: "x", D: "plain" });
+});
