@@ -1,7 +1,6 @@
 import { Command, Option } from "@commander-js/extra-typings";
-import { estimateTokens } from "../lib/bootstrap/attachments.ts";
 import type { PromptMode } from "../lib/bootstrap/context.ts";
-import { bootstrapPaths, type MemorySource, showSystemContext } from "../lib/bootstrap/show.ts";
+import type { MemorySource } from "../lib/bootstrap/show.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { toChatcliError } from "../lib/core/errors.ts";
 import { newEnvelope } from "../lib/output/envelope.ts";
@@ -62,7 +61,9 @@ export function bootstrapCommand(ctx: Ctx, state: RunState, memory?: MemorySourc
   show.action(async (words, opts) => {
     const format = outputFormatOf(opts as FormatFlags);
     await guarded(ctx, state, "bootstrap show", format, async () => {
-      const { context, document } = await showSystemContext(ctx, {
+      // Loaded on use, so other commands (and --version) do not pay for it.
+      const { showSystemContext } = await import("../lib/bootstrap/show.ts");
+      const { document } = await showSystemContext(ctx, {
         mode: opts.mode as PromptMode,
         files: opts.file,
         prompt: words.join(" "),
@@ -71,13 +72,13 @@ export function bootstrapCommand(ctx: Ctx, state: RunState, memory?: MemorySourc
       });
       if (format !== "text") return printJson(ctx, document);
       for (const w of document.warnings) ctx.stderr.write(`chatcli: warning: ${w.message}\n`);
-      const blocks = context.blocks;
+      const { SYSTEM_BLOCK_SEPARATOR } = await import("../lib/bootstrap/context.ts");
+      const blocks = document.blocks;
       blocks.forEach((b, i) => {
         const kind = b.cache ? "cached" : "volatile";
-        ctx.stderr.write(
-          `── ${i + 1}/${blocks.length} ${b.id} (${kind}, ~${estimateTokens(b.text)} tokens) ──\n`,
-        );
-        ctx.stdout.write(i < blocks.length - 1 ? `${b.text}\n\n---\n\n` : `${b.text}\n`);
+        const header = `── ${i + 1}/${blocks.length} ${b.id} (${kind}, ~${b.tokens_estimate} tokens) ──`;
+        ctx.stderr.write(`${header}\n`);
+        ctx.stdout.write(`${b.text}${i < blocks.length - 1 ? SYSTEM_BLOCK_SEPARATOR : "\n"}`);
       });
     });
   });
@@ -88,6 +89,7 @@ export function bootstrapCommand(ctx: Ctx, state: RunState, memory?: MemorySourc
   path.action(async (opts) => {
     const format = outputFormatOf(opts as FormatFlags);
     await guarded(ctx, state, "bootstrap path", format, async () => {
+      const { bootstrapPaths } = await import("../lib/bootstrap/show.ts");
       const doc = await bootstrapPaths(ctx);
       if (format !== "text") return printJson(ctx, doc);
       const lines = [

@@ -1,3 +1,4 @@
+import { readlinkSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Env } from "../core/ctx.ts";
 import { bootstrapGlobalDir } from "../core/paths.ts";
@@ -105,7 +106,11 @@ export async function buildSystemContext(input: SystemContextInput): Promise<Sys
   const volatile: SystemBlock[] = [
     block("memory", memory?.volatile, false),
     block("rules", rulesText, false),
-    block("dynamic", dynamicContext(input.now, input.cwd, workspaceRoot), false),
+    block(
+      "dynamic",
+      dynamicContext(input.now, input.cwd, workspaceRoot, { utc: localZoneIsUtc(input.env) }),
+      false,
+    ),
   ].filter((b): b is SystemBlock => b !== undefined);
   const max = Math.max(1, input.maxCacheBreakpoints ?? MAX_CACHE_BREAKPOINTS);
   return {
@@ -159,8 +164,29 @@ function pad(n: number, width = 2): string {
   return String(Math.trunc(n)).padStart(width, "0");
 }
 
+const UTC_NAMES = /^:?(?:Etc\/)?(?:UTC|UCT|GMT|GMT[+-]?0|Universal|Zulu)$/;
+
+/**
+ * Whether local time is UTC, decided from TZ or the /etc/localtime link without asking the JS engine:
+ * its first local-time query loads the time zone database, which costs ~4 ms of a ~20 ms run.
+ */
+export function localZoneIsUtc(env: Env): boolean {
+  const tz = env["TZ"];
+  if (tz !== undefined) return tz === "" || UTC_NAMES.test(tz);
+  try {
+    const target = readlinkSync("/etc/localtime");
+    return UTC_NAMES.test(target.replace(/^.*zoneinfo\//, ""));
+  } catch {
+    return false;
+  }
+}
+
 /** Go's `2006-01-02 15:04:05 MST` in local time; the zone is `UTC` or a numeric `-03`/`+0530`. */
-export function formatLocalTime(now: Date): string {
+export function formatLocalTime(now: Date, utc = false): string {
+  if (utc) {
+    const date = `${now.getUTCFullYear()}-${pad(now.getUTCMonth() + 1)}-${pad(now.getUTCDate())}`;
+    return `${date} ${pad(now.getUTCHours())}:${pad(now.getUTCMinutes())}:${pad(now.getUTCSeconds())} UTC`;
+  }
   const offset = -now.getTimezoneOffset();
   const sign = offset < 0 ? "-" : "+";
   const abs = Math.abs(offset);
@@ -172,10 +198,15 @@ export function formatLocalTime(now: Date): string {
 }
 
 /** The last, uncached block: date and time, cwd (and workspace root), and how to resolve "here". */
-export function dynamicContext(now: Date, cwd: string, workspaceRoot: string): string {
+export function dynamicContext(
+  now: Date,
+  cwd: string,
+  workspaceRoot: string,
+  options: { utc?: boolean } = {},
+): string {
   const dir = resolve(cwd);
   const lines = [
-    `Current date and time: ${formatLocalTime(now)}`,
+    `Current date and time: ${formatLocalTime(now, options.utc)}`,
     `Current working directory: ${dir}`,
   ];
   if (workspaceRoot !== dir) lines.push(`Workspace root: ${workspaceRoot}`);

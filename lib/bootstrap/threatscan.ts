@@ -20,6 +20,7 @@ export function threatscanEnabled(env: Env): boolean {
 
 /** Replaces every line that looks like a prompt injection; the files on disk are untouched. */
 export function neutralizeInjections(text: string): { text: string; blocked: number } {
+  if (!INJECTION.some((re) => re.test(text))) return { text, blocked: 0 };
   let blocked = 0;
   const lines = text.split("\n").map((line) => {
     if (!INJECTION.some((re) => re.test(line))) return line;

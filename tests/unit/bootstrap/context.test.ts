@@ -7,6 +7,7 @@ import {
   coalesce,
   dynamicContext,
   formatLocalTime,
+  localZoneIsUtc,
   type SystemContextInput,
   systemText,
 } from "../../../lib/bootstrap/context.ts";
@@ -200,5 +201,15 @@ describe("dynamic context", () => {
     expect(lines.slice(1, 3)).toEqual(["Current working directory: /p/src", "Workspace root: /p"]);
     expect(lines[3]).toStartWith('IMPORTANT: When the user refers to "here", "this project"');
     expect(dynamicContext(NOW, "/p", "/p").split("\n")).toHaveLength(3);
+  });
+});
+
+describe("local time zone", () => {
+  test("UTC is recognised from TZ without asking the engine", () => {
+    expect(localZoneIsUtc({ TZ: "UTC" })).toBe(true);
+    expect(localZoneIsUtc({ TZ: "Etc/UTC" })).toBe(true);
+    expect(localZoneIsUtc({ TZ: "" })).toBe(true);
+    expect(localZoneIsUtc({ TZ: "America/Sao_Paulo" })).toBe(false);
+    expect(formatLocalTime(NOW, true)).toBe("2026-07-30 10:12:05 UTC");
   });
 });
