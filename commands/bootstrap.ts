@@ -3,6 +3,7 @@ import type { PromptMode } from "../lib/bootstrap/context.ts";
 import type { MemorySource } from "../lib/bootstrap/show.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { toChatcliError } from "../lib/core/errors.ts";
+import { redactDeep } from "../lib/core/redact.ts";
 import { newEnvelope } from "../lib/output/envelope.ts";
 import { type OutputFormat, Reporter } from "../lib/output/reporter.ts";
 import { outputFormatOf, outputFormatOptions, type RunState } from "./_shared.ts";
@@ -63,14 +64,15 @@ export function bootstrapCommand(ctx: Ctx, state: RunState, memory?: MemorySourc
     await guarded(ctx, state, "bootstrap show", format, async () => {
       // Loaded on use, so other commands (and --version) do not pay for it.
       const { showSystemContext } = await import("../lib/bootstrap/show.ts");
-      const { document } = await showSystemContext(ctx, {
+      const { document, secrets } = await showSystemContext(ctx, {
         mode: opts.mode as PromptMode,
         files: opts.file,
         prompt: words.join(" "),
         bare: Boolean(opts.bare) || opts.bootstrap === false,
         memory,
       });
-      if (format !== "text") return printJson(ctx, document);
+      // JSON output never carries secrets (CONTRACT §9); the text is the exact prompt.
+      if (format !== "text") return printJson(ctx, redactDeep(document, secrets));
       for (const w of document.warnings) ctx.stderr.write(`chatcli: warning: ${w.message}\n`);
       const { SYSTEM_BLOCK_SEPARATOR } = await import("../lib/bootstrap/context.ts");
       const blocks = document.blocks;

@@ -142,3 +142,20 @@ export function renderAttachments(
   });
   return `# Attached Context\n\n${parts.join("\n\n")}`;
 }
+
+/**
+ * What `/context list` and `-f` feedback show: one line per file with its token estimate, then the
+ * per-turn total, and a note on each file over the large threshold.
+ */
+export function attachmentSummary(
+  files: readonly Pick<AttachedFile, "name" | "tokens_estimate">[],
+): string {
+  if (files.length === 0) return "no attached context";
+  const total = files.reduce((n, f) => n + f.tokens_estimate, 0);
+  const lines = files.map((f) => {
+    const large = f.tokens_estimate > LARGE_ATTACHMENT_TOKENS ? "  (large)" : "";
+    return `${f.name}  ~${f.tokens_estimate} tokens${large}`;
+  });
+  lines.push(`total ~${total} tokens per turn, in the cached part of the system prompt`);
+  return lines.join("\n");
+}

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { Ctx, Env } from "../core/ctx.ts";
 import { bootstrapGlobalDir } from "../core/paths.ts";
+import { configuredSecrets } from "../core/redact.ts";
 import { loadSettings } from "../core/settings.ts";
 import type { Warning } from "../output/envelope.ts";
 import { type AttachedFile, estimateTokens, loadAttachments } from "./attachments.ts";
@@ -69,7 +70,7 @@ export interface ShowDocument {
 export async function showSystemContext(
   ctx: Pick<Ctx, "env" | "cwd" | "now">,
   options: ShowOptions,
-): Promise<{ context: SystemContext; document: ShowDocument }> {
+): Promise<{ context: SystemContext; document: ShowDocument; secrets: string[] }> {
   const workspaceRoot = detectWorkspaceRoot(ctx.cwd);
   const { env } = await loadSettings(ctx, { workspaceRoot });
   const attached = loadAttachments(options.files, ctx.cwd, { env });
@@ -120,7 +121,7 @@ export async function showSystemContext(
     tokens_estimate: { stable: sum(true), volatile: sum(false), total: sum(true) + sum(false) },
     warnings: [...attached.warnings, ...context.warnings],
   };
-  return { context, document };
+  return { context, document, secrets: configuredSecrets(env) };
 }
 
 /** The `bootstrap path --json` document: every directory searched, in lookup order. */

@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  attachmentSummary,
   estimateTokens,
   LARGE_ATTACHMENT_TOKENS,
   loadAttachments,
@@ -103,5 +104,17 @@ test("rendering: one fenced section per file; the fence outgrows backticks in th
     ]),
   ).toBe(
     "# Attached Context\n\n## File: a.ts\n\n```ts\nconst a = 1;\n```\n\n## File: README\n\n````\n```sh\nls\n```\n````",
+  );
+});
+
+test("summary: one line per file, the per-turn total, large files flagged", () => {
+  expect(attachmentSummary([])).toBe("no attached context");
+  expect(
+    attachmentSummary([
+      { name: "a.md", tokens_estimate: 10 },
+      { name: "big.log", tokens_estimate: LARGE_ATTACHMENT_TOKENS + 1 },
+    ]),
+  ).toBe(
+    `a.md  ~10 tokens\nbig.log  ~${LARGE_ATTACHMENT_TOKENS + 1} tokens  (large)\ntotal ~${LARGE_ATTACHMENT_TOKENS + 11} tokens per turn, in the cached part of the system prompt`,
   );
 });

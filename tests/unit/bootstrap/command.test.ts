@@ -193,3 +193,15 @@ test("bootstrap show --help exits 0 and names the flags", async () => {
   expect(r.code).toBe(0);
   for (const flag of ["--mode", "--file", "--bare", "--json"]) expect(r.out).toContain(flag);
 });
+
+test("bootstrap show --json redacts secrets; the text output is the exact prompt", async () => {
+  const { dir, ws, opts } = await fixture();
+  await using _ = dir;
+  const key = "sk-proj-abcdefghijklmnopqrstuvwxyz012345";
+  put(ws, "USER.md", `my key is ${key}\n`);
+  const json = await run(["bootstrap", "show", "--json"], opts);
+  expect(json.out).not.toContain(key);
+  expect(json.out).toContain("[REDACTED:openai_key]");
+  const text = await run(["bootstrap", "show"], opts);
+  expect(text.out).toContain(key);
+});
