@@ -103,5 +103,5 @@ export function bootstrapCommand(ctx: Ctx, state: RunState, memory?: MemorySourc
       ctx.stdout.write(`${lines.join("\n")}\n`);
     });
   });
-  return command.addCommand(show).addCommand(path);
+  return command.addCommand(show, { isDefault: true }).addCommand(path);
 }

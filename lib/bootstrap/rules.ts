@@ -197,6 +197,8 @@ export function pathCandidates(
     const abs = resolve(cwd, given);
     const rel = relative(workspaceRoot, abs);
     if (rel && !rel.startsWith("..") && !isAbsolute(rel)) out.add(rel.split(sep).join("/"));
+    // Outside the workspace only the absolute form is left (slash-less globs match its base name).
+    else if (isAbsolute(given)) out.add(abs);
   }
   return [...out];
 }

@@ -205,3 +205,12 @@ test("bootstrap show --json redacts secrets; the text output is the exact prompt
   const text = await run(["bootstrap", "show"], opts);
   expect(text.out).toContain(key);
 });
+
+test("bare `bootstrap` is `bootstrap show`", async () => {
+  const { dir, opts } = await fixture();
+  await using _ = dir;
+  const bare = await run(["bootstrap", "--json"], opts);
+  const show = await run(["bootstrap", "show", "--json"], opts);
+  expect(bare.code).toBe(0);
+  expect(JSON.parse(bare.out).blocks).toEqual(JSON.parse(show.out).blocks);
+});

@@ -135,6 +135,8 @@ describe("loading", () => {
     expect(applied([join(ws, "src/app/x.ts")])).toEqual(["always", "ts"]);
     expect(applied(["app/x.ts"], join(ws, "src"))).toEqual(["always", "ts"]);
     expect(applied(["README.md"])).toEqual(["always"]);
+    expect(applied(["/elsewhere/tool/main.go"])).toEqual(["always", "go-style"]);
+    expect(applied(["/elsewhere/src/app/x.ts"])).toEqual(["always"]);
   });
 
   test("Go output layout: ## Path-Specific Rules, ### Rule: name (paths: …), joined by ---", () => {
