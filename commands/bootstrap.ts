@@ -1,15 +1,107 @@
-import { Command } from "@commander-js/extra-typings";
+import { Command, Option } from "@commander-js/extra-typings";
+import type { PromptMode } from "../lib/bootstrap/context.ts";
+import type { MemorySource } from "../lib/bootstrap/show.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
-import { ChatcliError } from "../lib/core/errors.ts";
-import type { RunState } from "./_shared.ts";
+import { toChatcliError } from "../lib/core/errors.ts";
+import { redactDeep } from "../lib/core/redact.ts";
+import { newEnvelope } from "../lib/output/envelope.ts";
+import { type OutputFormat, Reporter } from "../lib/output/reporter.ts";
+import { outputFormatOf, outputFormatOptions, type RunState } from "./_shared.ts";
 
-/** `chatcli bootstrap` — placeholder until its issue lands. */
-export function bootstrapCommand(_ctx: Ctx, _state: RunState) {
-  return new Command("bootstrap")
-    .description("(not implemented yet)")
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new ChatcliError("usage_error", "chatcli bootstrap is not implemented yet");
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+type FormatFlags = { outputFormat?: string; json?: boolean; jsonl?: boolean };
+
+function addFormats(command: { addOption(option: Option): unknown }): void {
+  for (const option of outputFormatOptions()) command.addOption(option);
+}
+
+/** Runs `body`; in json modes a failure still prints one JSON object (an error envelope). */
+async function guarded(
+  ctx: Ctx,
+  state: RunState,
+  name: string,
+  format: OutputFormat,
+  body: () => Promise<void>,
+): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    if (format === "text") throw error;
+    const failure = toChatcliError(error);
+    const reporter = new Reporter(ctx, { format, envelope: newEnvelope(name, ctx.version) });
+    reporter.fail(failure);
+    reporter.finish();
+    state.exitCode = failure.exitCode;
+  }
+}
+
+function printJson(ctx: Ctx, value: unknown): void {
+  ctx.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+/** `chatcli bootstrap show|path`. `memory` supplies memory text once the memory module exists. */
+export function bootstrapCommand(ctx: Ctx, state: RunState, memory?: MemorySource) {
+  const command = new Command("bootstrap").description(
+    "the bootstrap files, path rules and attached context that go into the system prompt",
+  );
+  const show = new Command("show")
+    .description("print the exact system context a command would send now")
+    .argument("[prompt...]", "a prompt: paths named in it select path-specific rules")
+    .addOption(
+      new Option("--mode <mode>", "which command's context")
+        .choices(["ask", "agent", "coder", "chat"])
+        .default("ask"),
+    )
+    .option("-f, --file <path>", "attach a file or glob (repeatable)", collect, [] as string[])
+    .option("--bare", "skip bootstrap files, rules and memory")
+    .option("--no-bootstrap", "same as --bare");
+  addFormats(show);
+  show.action(async (words, opts) => {
+    const format = outputFormatOf(opts as FormatFlags);
+    await guarded(ctx, state, "bootstrap show", format, async () => {
+      // Loaded on use, so other commands (and --version) do not pay for it.
+      const { showSystemContext } = await import("../lib/bootstrap/show.ts");
+      const { document, secrets } = await showSystemContext(ctx, {
+        mode: opts.mode as PromptMode,
+        files: opts.file,
+        prompt: words.join(" "),
+        bare: Boolean(opts.bare) || opts.bootstrap === false,
+        memory,
+      });
+      // JSON output never carries secrets (CONTRACT §9); the text is the exact prompt.
+      if (format !== "text") return printJson(ctx, redactDeep(document, secrets));
+      for (const w of document.warnings) ctx.stderr.write(`chatcli: warning: ${w.message}\n`);
+      const { SYSTEM_BLOCK_SEPARATOR } = await import("../lib/bootstrap/context.ts");
+      const blocks = document.blocks;
+      blocks.forEach((b, i) => {
+        const kind = b.cache ? "cached" : "volatile";
+        const header = `── ${i + 1}/${blocks.length} ${b.id} (${kind}, ~${b.tokens_estimate} tokens) ──`;
+        ctx.stderr.write(`${header}\n`);
+        ctx.stdout.write(`${b.text}${i < blocks.length - 1 ? SYSTEM_BLOCK_SEPARATOR : "\n"}`);
+      });
     });
+  });
+  const path = new Command("path").description(
+    "print the directories searched for bootstrap files and rules",
+  );
+  addFormats(path);
+  path.action(async (opts) => {
+    const format = outputFormatOf(opts as FormatFlags);
+    await guarded(ctx, state, "bootstrap path", format, async () => {
+      const { bootstrapPaths } = await import("../lib/bootstrap/show.ts");
+      const doc = await bootstrapPaths(ctx);
+      if (format !== "text") return printJson(ctx, doc);
+      const lines = [
+        ...doc.bootstrap_dirs.map(
+          (d) => `${d.scope === "workspace" ? "workspace" : "global"}\t${d.dir}`,
+        ),
+        ...doc.rule_dirs.map((d) => `rules\t${d.dir}`),
+      ];
+      ctx.stdout.write(`${lines.join("\n")}\n`);
+    });
+  });
+  return command.addCommand(show, { isDefault: true }).addCommand(path);
 }

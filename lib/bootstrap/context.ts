@@ -1,0 +1,217 @@
+import { readlinkSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Env } from "../core/ctx.ts";
+import { bootstrapGlobalDir } from "../core/paths.ts";
+import type { SystemBlock } from "../llm/types.ts";
+import type { Warning } from "../output/envelope.ts";
+import { type AttachedFile, renderAttachments } from "./attachments.ts";
+import { BootstrapCache } from "./cache.ts";
+import {
+  bootstrapEnabled,
+  bootstrapMaxBytes,
+  type LoadedBootstrapFile,
+  loadBootstrapFiles,
+  renderBootstrap,
+} from "./files.ts";
+import { loadRules, pathCandidates, type RuleInfo, renderRules, ruleApplies } from "./rules.ts";
+import { neutralizeInjections, threatscanEnabled } from "./threatscan.ts";
+import { detectWorkspaceRoot } from "./workspace.ts";
+
+export type PromptMode = "ask" | "agent" | "coder" | "chat";
+
+/** Anthropic accepts at most this many cache breakpoints per request. */
+export const MAX_CACHE_BREAKPOINTS = 4;
+
+/** How blocks are joined when a provider takes the system prompt as one string. */
+export const SYSTEM_BLOCK_SEPARATOR = "\n\n---\n\n";
+
+export interface SystemContextInput {
+  env: Env;
+  cwd: string;
+  now: Date;
+  mode: PromptMode;
+  corePrompt: string;
+  toolCatalogue?: string;
+  /** `stable`: the memory index digest (cached); `volatile`: retrieved memory, inserted verbatim. */
+  memory?: { stable?: string; volatile?: string };
+  attachments?: readonly AttachedFile[];
+  /** Paths named in the prompt or read/written by tools: selects path-specific rules. */
+  touchedPaths?: readonly string[];
+  /** `--bare`/`--no-bootstrap`: no bootstrap files, rules or memory. */
+  bare?: boolean;
+  /** The run's (or session's) cache; a fresh one is used when absent. */
+  cache?: BootstrapCache;
+  /** Cap on `cache: true` blocks (default 4; a provider that marks its last tool passes 3). */
+  maxCacheBreakpoints?: number;
+}
+
+/** A bootstrap file as reported (no content). */
+export type BootstrapFileEntry = Omit<LoadedBootstrapFile, "content">;
+
+export interface SystemContext {
+  /** Stable blocks first (`cache: true`), then volatile ones (`cache: false`). */
+  blocks: SystemBlock[];
+  files: BootstrapFileEntry[];
+  rules: RuleInfo[];
+  warnings: Warning[];
+  workspaceRoot: string;
+  globalDir: string;
+  /** False when CHATCLI_BOOTSTRAP_ENABLED=false or bare. */
+  bootstrapEnabled: boolean;
+}
+
+/**
+ * Assembles the system prompt for one request: core prompt, tool catalogue, bootstrap files,
+ * attachments and memory index as cached blocks; retrieved memory, matching path rules and the
+ * date/cwd block last, uncached. Byte-identical stable blocks while no file changes.
+ */
+export async function buildSystemContext(input: SystemContextInput): Promise<SystemContext> {
+  const cache = input.cache ?? new BootstrapCache();
+  const workspaceRoot = detectWorkspaceRoot(input.cwd);
+  const globalDir = bootstrapGlobalDir(input.env);
+  const enabled = !input.bare && bootstrapEnabled(input.env);
+  const scan = threatscanEnabled(input.env);
+  const warnings: Warning[] = [];
+  let files: LoadedBootstrapFile[] = [];
+  let rules: RuleInfo[] = [];
+  let bootstrapText = "";
+  let rulesText = "";
+  if (enabled) {
+    const loaded = loadBootstrapFiles({ env: input.env, workspaceRoot, cache });
+    files = loaded.files;
+    warnings.push(...loaded.warnings);
+    bootstrapText = guard(renderBootstrap(files), scan, "bootstrap files", warnings);
+    const maxBytes = bootstrapMaxBytes(input.env);
+    const ruleSet = await loadRules({ globalDir, workspaceRoot, cache, maxBytes });
+    warnings.push(...ruleSet.warnings);
+    const candidates = pathCandidates(input.touchedPaths ?? [], input.cwd, workspaceRoot);
+    const applied = ruleSet.rules.filter((r) => ruleApplies(r, candidates));
+    rules = ruleSet.rules.map((r) => ({
+      name: r.name,
+      scope: r.scope,
+      path: r.path,
+      paths: r.paths,
+      applies: applied.includes(r),
+    }));
+    rulesText = guard(renderRules(applied), scan, "path rules", warnings);
+  }
+  const memory = input.bare ? undefined : input.memory;
+  const stable: SystemBlock[] = [
+    block("core", input.corePrompt, true),
+    block("tools", input.toolCatalogue, true),
+    block("bootstrap", bootstrapText, true),
+    block("attachments", renderAttachments(input.attachments ?? []), true),
+    block("memory_index", memory?.stable, true),
+  ].filter((b): b is SystemBlock => b !== undefined);
+  const volatile: SystemBlock[] = [
+    block("memory", memory?.volatile, false),
+    block("rules", rulesText, false),
+    block(
+      "dynamic",
+      dynamicContext(input.now, input.cwd, workspaceRoot, { utc: localZoneIsUtc(input.env) }),
+      false,
+    ),
+  ].filter((b): b is SystemBlock => b !== undefined);
+  const max = Math.max(1, input.maxCacheBreakpoints ?? MAX_CACHE_BREAKPOINTS);
+  return {
+    blocks: [...coalesce(stable, max), ...volatile],
+    files: files.map(({ content: _content, ...info }) => info),
+    rules,
+    warnings,
+    workspaceRoot,
+    globalDir,
+    bootstrapEnabled: enabled,
+  };
+}
+
+function block(id: string, text: string | undefined, cache: boolean): SystemBlock | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  return { id, text, cache };
+}
+
+function guard(text: string, scan: boolean, what: string, warnings: Warning[]): string {
+  if (!scan || text === "") return text;
+  const result = neutralizeInjections(text);
+  if (result.blocked > 0) {
+    warnings.push({
+      code: "prompt_injection_blocked",
+      message: `${result.blocked} line(s) of the ${what} looked like a prompt injection and were replaced`,
+    });
+  }
+  return result.text;
+}
+
+/** Merges the earliest stable blocks until at most `max` remain, so the latest breakpoints survive. */
+export function coalesce(stable: readonly SystemBlock[], max: number): SystemBlock[] {
+  const out = [...stable];
+  while (out.length > max) {
+    const [a, b] = out as [SystemBlock, SystemBlock];
+    out.splice(0, 2, {
+      id: `${a.id}+${b.id}`,
+      text: `${a.text}${SYSTEM_BLOCK_SEPARATOR}${b.text}`,
+      cache: true,
+    });
+  }
+  return out;
+}
+
+/** The system prompt as one string (for providers without blocks, and `bootstrap show`). */
+export function systemText(blocks: readonly SystemBlock[]): string {
+  return blocks.map((b) => b.text).join(SYSTEM_BLOCK_SEPARATOR);
+}
+
+function pad(n: number, width = 2): string {
+  return String(Math.trunc(n)).padStart(width, "0");
+}
+
+const UTC_NAMES = /^:?(?:Etc\/)?(?:UTC|UCT|GMT|GMT[+-]?0|Universal|Zulu)$/;
+
+/**
+ * Whether local time is UTC, decided from TZ or the /etc/localtime link without asking the JS engine:
+ * its first local-time query loads the time zone database, which costs ~4 ms of a ~20 ms run.
+ */
+export function localZoneIsUtc(env: Env): boolean {
+  const tz = env["TZ"];
+  if (tz !== undefined) return tz === "" || UTC_NAMES.test(tz);
+  try {
+    const target = readlinkSync("/etc/localtime");
+    return UTC_NAMES.test(target.replace(/^.*zoneinfo\//, ""));
+  } catch {
+    return false;
+  }
+}
+
+/** Go's `2006-01-02 15:04:05 MST` in local time; the zone is `UTC` or a numeric `-03`/`+0530`. */
+export function formatLocalTime(now: Date, utc = false): string {
+  if (utc) {
+    const date = `${now.getUTCFullYear()}-${pad(now.getUTCMonth() + 1)}-${pad(now.getUTCDate())}`;
+    return `${date} ${pad(now.getUTCHours())}:${pad(now.getUTCMinutes())}:${pad(now.getUTCSeconds())} UTC`;
+  }
+  const offset = -now.getTimezoneOffset();
+  const sign = offset < 0 ? "-" : "+";
+  const abs = Math.abs(offset);
+  const zone =
+    offset === 0 ? "UTC" : `${sign}${pad(abs / 60)}${abs % 60 === 0 ? "" : pad(abs % 60)}`;
+  const date = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  const time = `${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}`;
+  return `${date} ${time} ${zone}`;
+}
+
+/** The last, uncached block: date and time, cwd (and workspace root), and how to resolve "here". */
+export function dynamicContext(
+  now: Date,
+  cwd: string,
+  workspaceRoot: string,
+  options: { utc?: boolean } = {},
+): string {
+  const dir = resolve(cwd);
+  const lines = [
+    `Current date and time: ${formatLocalTime(now, options.utc)}`,
+    `Current working directory: ${dir}`,
+  ];
+  if (workspaceRoot !== dir) lines.push(`Workspace root: ${workspaceRoot}`);
+  lines.push(
+    'IMPORTANT: When the user refers to "here", "this project", "current directory", or uses relative paths, ALWAYS resolve them against the current working directory above — NOT against paths from long-term memory or previous sessions. Memory may contain paths from other projects; treat those as historical context only.',
+  );
+  return lines.join("\n");
+}
