@@ -78,3 +78,8 @@ export function promptFromArgs(words: readonly string[]): string | undefined {
 export function isInteractive(ctx: Ctx): boolean {
   return ctx.stdin.kind === "tty" && ctx.stdout.isTTY && !ctx.env["CI"];
 }
+
+/** commander argParser for repeatable options: `-f a -f b` → ["a", "b"]. */
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

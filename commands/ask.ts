@@ -5,6 +5,7 @@ import { newEnvelope } from "../lib/output/envelope.ts";
 import { Reporter } from "../lib/output/reporter.ts";
 import { type AskOptions, runAsk } from "../lib/run/one-shot.ts";
 import {
+  collect,
   FORMAT_CHOICES,
   outputFormatOf,
   parseDuration,
@@ -41,6 +42,14 @@ export function askCommand(ctx: Ctx, state: RunState) {
       parsePositiveInt("--max-input-bytes"),
     )
     .option("--truncate-input", "cut stdin at --max-input-bytes instead of failing")
+    .option(
+      "-f, --file <path>",
+      "attach a file or glob to the cached system context (repeatable)",
+      collect,
+      [] as string[],
+    )
+    .option("--bare", "no bootstrap files, path rules or memory")
+    .option("--no-bootstrap", "same as --bare")
     .addOption(
       new Option("--color <when>", "colour: auto, always, never").choices([
         "auto",
@@ -77,6 +86,8 @@ export function askCommand(ctx: Ctx, state: RunState) {
       truncateInput: opts.truncateInput,
       fakeResponses: opts.fakeResponses,
       maxRetries: opts.maxRetries,
+      files: opts.file ?? [],
+      bare: opts.bare === true || opts.bootstrap === false,
     };
     await runAsk(options, ctx, reporter);
     reporter.finish();

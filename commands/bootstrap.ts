@@ -6,11 +6,7 @@ import { toChatcliError } from "../lib/core/errors.ts";
 import { redactDeep } from "../lib/core/redact.ts";
 import { newEnvelope } from "../lib/output/envelope.ts";
 import { type OutputFormat, Reporter } from "../lib/output/reporter.ts";
-import { outputFormatOf, outputFormatOptions, type RunState } from "./_shared.ts";
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
+import { collect, outputFormatOf, outputFormatOptions, type RunState } from "./_shared.ts";
 
 type FormatFlags = { outputFormat?: string; json?: boolean; jsonl?: boolean };
 

@@ -1,3 +1,5 @@
+import { showSystemContext } from "../bootstrap/show.ts";
+import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { ChatcliError, toChatcliError } from "../core/errors.ts";
 import { composePrompt, readStdin } from "../core/input.ts";
@@ -9,7 +11,6 @@ import { addUsage, type ChatMessage, emptyUsage, type SystemBlock } from "../llm
 import { settle } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
 import { runSignal } from "./abort.ts";
-import { ASK_CORE_PROMPT } from "./prompts.ts";
 import { buildProviderChain } from "./provider.ts";
 
 export interface AskOptions {
@@ -24,6 +25,10 @@ export interface AskOptions {
   truncateInput?: boolean;
   fakeResponses?: string;
   maxRetries?: number;
+  /** `-f/--file` paths and globs attached to the cached system prompt. */
+  files?: string[];
+  /** `--bare`: no bootstrap files, rules or memory. */
+  bare?: boolean;
 }
 
 /** `chatcli ask`: one answer, streamed; the envelope is filled on the reporter. Never throws. */
@@ -33,7 +38,8 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
   const stop = runSignal(ctx, options.timeoutMs);
   let apiMs = 0;
   try {
-    const settings = await loadSettings(ctx, { workspaceRoot: ctx.cwd });
+    const workspaceRoot = detectWorkspaceRoot(ctx.cwd);
+    const settings = await loadSettings(ctx, { workspaceRoot });
     reporter.addSecrets(configuredSecrets(settings.env));
     const ref = resolveModel(options.model, settings.env, settings.config.model);
     envelope.model = modelLabel(ref);
@@ -55,8 +61,27 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
         },
       );
     }
-    const system: SystemBlock[] = [{ id: "core", text: ASK_CORE_PROMPT, cache: true }];
-    if (options.system) system.push({ id: "user_system", text: options.system, cache: true });
+    const { context } = await showSystemContext(ctx, {
+      mode: "ask",
+      files: options.files ?? [],
+      prompt: input,
+      bare: options.bare,
+    });
+    for (const w of context.warnings) reporter.warn(w.code, w.message);
+    envelope.bootstrap_files = context.files.map(({ name, path, scope, bytes }) => ({
+      name,
+      path,
+      scope,
+      bytes,
+    }));
+    const system: SystemBlock[] = [...context.blocks];
+    if (options.system) {
+      system.push({
+        id: "user_system",
+        text: `## Additional instructions\n\n${options.system}`,
+        cache: false,
+      });
+    }
     const messages: ChatMessage[] = [{ role: "user", content: input }];
     const provider = await buildProviderChain(ref, {
       env: settings.env,
@@ -70,7 +95,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       command: envelope.command,
       model: envelope.model,
       cwd: ctx.cwd,
-      workspace: ctx.cwd,
+      workspace: workspaceRoot,
       permission_mode: null,
       tools: [],
       bootstrap_files: envelope.bootstrap_files,
