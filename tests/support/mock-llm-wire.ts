@@ -1,5 +1,5 @@
 /** The mock LLM's wire formats: OpenAI / Anthropic bodies and SSE frames, and prompt-cache simulation. */
-import type { ScriptReply } from "../../lib/llm/providers/script-format.ts";
+import { type ScriptReply, scriptArgumentsText } from "../../lib/llm/providers/script-format.ts";
 import type { StopReason } from "../../lib/llm/types.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are arbitrary JSON that tests inspect freely
@@ -72,7 +72,7 @@ export function openaiJson(reply: ScriptReply, usage: WireUsage, model: string):
   const calls = (reply.tool_calls ?? []).map((c, i) => ({
     id: callId(reply, i, "call"),
     type: "function",
-    function: { name: c.name, arguments: JSON.stringify(c.arguments ?? {}) },
+    function: { name: c.name, arguments: scriptArgumentsText(c) },
   }));
   return {
     id: "chatcmpl-mock",
@@ -112,7 +112,7 @@ export function openaiFrames(
     frames.push(
       frame({ delta: { tool_calls: [{ ...head, function: { name: call.name, arguments: "" } }] } }),
     );
-    for (const piece of chunks(JSON.stringify(call.arguments ?? {}), 3)) {
+    for (const piece of chunks(scriptArgumentsText(call), 3)) {
       frames.push(frame({ delta: { tool_calls: [{ index: i, function: { arguments: piece } }] } }));
     }
   }
@@ -184,7 +184,7 @@ export function anthropicFrames(reply: ScriptReply, usage: WireUsage, model: str
   for (const [i, call] of (reply.tool_calls ?? []).entries()) {
     const block = { type: "tool_use", id: callId(reply, i, "toolu"), name: call.name, input: {} };
     frames.push(sse("content_block_start", { index, content_block: block }));
-    for (const piece of chunks(JSON.stringify(call.arguments ?? {}), 3)) {
+    for (const piece of chunks(scriptArgumentsText(call), 3)) {
       frames.push(
         sse("content_block_delta", {
           index,
@@ -273,21 +273,27 @@ export class CacheSimulator {
           : message.content;
       for (const block of content) add(block, message.role);
     }
+    const prefixes: string[] = [];
+    const breakpoints: number[] = [];
     let prefix = "";
-    const breakpoints: string[] = [];
-    for (const unit of units) {
+    for (const [i, unit] of units.entries()) {
       prefix += unit.text;
-      if (unit.mark) breakpoints.push(prefix);
+      prefixes.push(prefix);
+      if (unit.mark) breakpoints.push(i);
     }
-    const last = breakpoints.at(-1) ?? "";
+    // like the real API: each breakpoint also looks back up to 20 blocks for an earlier cache entry
     let read = "";
-    for (const candidate of [...breakpoints].reverse()) {
-      if (this.anthropicSeen.has(candidate)) {
-        read = candidate;
-        break;
+    for (const bp of breakpoints) {
+      for (let i = bp; i >= Math.max(0, bp - 19); i--) {
+        const candidate = prefixes[i] as string;
+        if (this.anthropicSeen.has(candidate)) {
+          if (candidate.length > read.length) read = candidate;
+          break;
+        }
       }
     }
-    for (const candidate of breakpoints) this.anthropicSeen.add(candidate);
+    for (const bp of breakpoints) this.anthropicSeen.add(prefixes[bp] as string);
+    const last = breakpoints.length ? (prefixes[breakpoints.at(-1) as number] as string) : "";
     const cacheRead = estimateTokens(read.length);
     const cacheCreation = estimateTokens(last.length) - cacheRead;
     return { input: estimateTokens(prefix.length), cacheRead, cacheCreation };

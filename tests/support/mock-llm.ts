@@ -76,12 +76,15 @@ function usageFor(
 
 const encoder = new TextEncoder();
 
-/** A response that streams `frames` one per pull; with `stall`, only the first, then nothing. */
-function sseResponse(frames: string[], stall: boolean): Response {
+/**
+ * A response that streams `frames` one per pull. `stallAfter` frames (when set) are sent and then
+ * nothing more, until the client goes away: a stalled stream.
+ */
+function sseResponse(frames: string[], stallAfter?: number): Response {
   let i = 0;
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
-      if (stall && i >= 1) return new Promise<void>(() => {}); // never resolves: a stalled stream
+      if (stallAfter !== undefined && i >= stallAfter) return new Promise<void>(() => {});
       const frame = frames[i++];
       if (frame === undefined) controller.close();
       else controller.enqueue(encoder.encode(frame));
@@ -132,11 +135,14 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
       const usage = usageFor(reply, cache.openai(body));
       if (!streaming) return Response.json(openaiJson(reply, usage, model));
       const includeUsage = body.stream_options?.include_usage === true;
-      return sseResponse(openaiFrames(reply, usage, model, includeUsage), Boolean(reply.stall));
+      // a stall sends the opening frame, and the first text delta when there is text
+      const stallAfter = reply.stall ? (reply.text ? 2 : 1) : undefined;
+      return sseResponse(openaiFrames(reply, usage, model, includeUsage), stallAfter);
     }
     const usage = usageFor(reply, cache.anthropic(body));
     if (!streaming) return Response.json(anthropicJson(reply, usage, model));
-    return sseResponse(anthropicFrames(reply, usage, model), Boolean(reply.stall));
+    const stallAfter = reply.stall ? (reply.text ? 4 : 1) : undefined;
+    return sseResponse(anthropicFrames(reply, usage, model), stallAfter);
   }
 
   const server = Bun.serve({

@@ -90,6 +90,8 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
             usage = mergeUsage(usage, event.usage as AnthropicUsageWire);
           }
         }
+        // the SDKs end a stream quietly when it is aborted: that is a cancel or a stall, not an answer
+        if (guard.signal.aborted) throw guard.signal.reason;
       } catch (error) {
         throw guard.toError(error);
       } finally {

@@ -5,6 +5,7 @@ import { kindFromStatus, ProviderError } from "../errors.ts";
 import type { ModelRef } from "../models.ts";
 import type { ProviderDeps } from "../registry.ts";
 import type { LlmEvent, LlmRequest, Provider } from "../types.ts";
+import { parseToolArguments } from "./openai-format.ts";
 import { DEFAULT_IDLE_TIMEOUT_MS } from "./request-guard.ts";
 import { parseScript, type ScriptReply, scriptStop, scriptUsage } from "./script-format.ts";
 
@@ -89,7 +90,14 @@ async function* replay(
   for (const call of reply.tool_calls ?? []) {
     yield {
       type: "tool_call",
-      call: { id: call.id ?? "call", type: "function", name: call.name, arguments: call.arguments },
+      call: {
+        id: call.id ?? "call",
+        type: "function",
+        name: call.name,
+        ...(call.raw_arguments === undefined
+          ? { arguments: call.arguments }
+          : parseToolArguments(call.raw_arguments)),
+      },
     };
   }
   const outChars = text.length + (reply.tool_calls ? JSON.stringify(reply.tool_calls).length : 0);

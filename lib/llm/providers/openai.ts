@@ -86,6 +86,8 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
             if (choice.finish_reason) stop = mapFinishReason(choice.finish_reason);
           }
         }
+        // the SDKs end a stream quietly when it is aborted: that is a cancel or a stall, not an answer
+        if (guard.signal.aborted) throw guard.signal.reason;
       } catch (error) {
         throw guard.toError(error);
       } finally {

@@ -12,6 +12,9 @@
  *   {"delay_ms": 50, "text": "late"}                          wait before answering
  *   {"stall": true}                                           start answering, then never finish
  *   {"text": "…", "stop": "max_tokens"}                       force a stop reason (end|tool_use|max_tokens|other)
+ *
+ * A tool call may carry `raw_arguments` (a string sent verbatim instead of the JSON of `arguments`)
+ * to script a model that emits broken JSON.
  */
 import { ConfigError } from "../../core/errors.ts";
 import type { StopReason, Usage } from "../types.ts";
@@ -20,6 +23,8 @@ export interface ScriptToolCall {
   id?: string;
   name: string;
   arguments: Record<string, unknown>;
+  /** Sent verbatim as the arguments text (e.g. invalid JSON) instead of JSON of `arguments`. */
+  raw_arguments?: string;
 }
 
 export interface ScriptError {
@@ -94,6 +99,7 @@ export function normalizeScriptReply(value: Record<string, unknown>, index: numb
       id: call.id ?? `call_${index + 1}_${i + 1}`,
       name: call.name,
       arguments: call.arguments ?? {},
+      ...(call.raw_arguments === undefined ? {} : { raw_arguments: call.raw_arguments }),
     }));
   }
   if (reply.error)
@@ -137,6 +143,11 @@ export function scriptUsage(reply: ScriptReply, inputChars: number, outputChars:
     cache_creation_input_tokens: 0,
     ...reply.usage,
   };
+}
+
+/** The arguments text a scripted tool call sends on the wire. */
+export function scriptArgumentsText(call: ScriptToolCall): string {
+  return call.raw_arguments ?? JSON.stringify(call.arguments ?? {});
 }
 
 /** The stop reason a scripted reply ends with. */
