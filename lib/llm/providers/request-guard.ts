@@ -1,5 +1,10 @@
 /** Per-request plumbing shared by the SDK providers: abort linking, stall detection, error mapping. */
-import { kindFromStatus, ProviderError, parseRetryAfter } from "../errors.ts";
+import {
+  kindFromStatus,
+  ProviderError,
+  type ProviderErrorKind,
+  parseRetryAfter,
+} from "../errors.ts";
 
 /** Default idle timeout: no byte from the server for this long fails the request. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
@@ -53,6 +58,25 @@ function codeOf(error: SdkErrorShape): string {
   const code = field(error.error, "code") ?? field(field(error.error, "error"), "type");
   return typeof code === "string" ? code : "";
 }
+
+/**
+ * An error event inside a 200 stream has no HTTP status; its body type says what it was
+ * (Anthropic `overloaded_error`, OpenAI `server_error`, …).
+ */
+function midStreamKind(error: SdkErrorShape): ProviderErrorKind | undefined {
+  const type = field(field(error.error, "error"), "type") ?? field(error.error, "type");
+  if (typeof type !== "string") return undefined;
+  if (/context|too_long|request_too_large/.test(type) || CONTEXT_HINT.test(detailOf(error))) {
+    return "context_length";
+  }
+  if (/rate_limit|requests|tokens/.test(type)) return "rate_limit";
+  if (/overloaded|api_error|server_error|internal/.test(type)) return "server";
+  if (/authentication|permission/.test(type)) return "auth";
+  if (/invalid_request/.test(type)) return "bad_request";
+  return undefined;
+}
+
+const CONTEXT_HINT = /context length|context window|prompt is too long/i;
 
 /** Creates the guard for one request; call `dispose()` when the stream ends. */
 export function guardRequest(outer: AbortSignal, options: GuardOptions): RequestGuard {
@@ -121,6 +145,13 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
       });
     }
     const status = typeof shape.status === "number" ? shape.status : undefined;
+    const midStream = status === undefined ? midStreamKind(shape) : undefined;
+    if (midStream) {
+      return new ProviderError(midStream, `${provider}: ${detailOf(shape)}`, {
+        provider,
+        cause: error,
+      });
+    }
     if (status === undefined) {
       const cause = shape.cause instanceof Error ? `: ${shape.cause.message}` : "";
       return new ProviderError("network", `${provider}: ${detailOf(shape)}${cause}`, {
