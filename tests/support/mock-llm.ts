@@ -39,6 +39,11 @@ export interface MockLlm extends AsyncDisposable {
   push(...replies: ScriptReply[]): void;
   /** How many queued replies are left. */
   pending(): number;
+  /**
+   * ChatCLI-style env that points chatcli at this server:
+   * `openai` → LLM_PROVIDER=OPENAI, OPENAI_API_KEY, OPENAI_BASE_URL; `anthropic` → CLAUDEAI, ANTHROPIC_*.
+   */
+  env(api: "openai" | "anthropic"): Record<string, string>;
   /** Resolves once at least `n` requests have arrived. */
   waitForHits(n: number): Promise<void>;
   close(): Promise<void>;
@@ -183,6 +188,12 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
       }
     },
     pending: () => queue.length,
+    env(api: "openai" | "anthropic"): Record<string, string> {
+      const url = `http://127.0.0.1:${server.port}`;
+      return api === "openai"
+        ? { LLM_PROVIDER: "OPENAI", OPENAI_API_KEY: "sk-mock-openai", OPENAI_BASE_URL: `${url}/v1` }
+        : { LLM_PROVIDER: "CLAUDEAI", ANTHROPIC_API_KEY: "sk-ant-mock", ANTHROPIC_BASE_URL: url };
+    },
     waitForHits(n: number) {
       if (requests.length >= n) return Promise.resolve();
       return new Promise<void>((resolve) => waiters.push({ n, resolve }));

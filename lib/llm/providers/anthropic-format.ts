@@ -96,13 +96,18 @@ function assistantBlocks(message: ChatMessage): AnthropicBlock[] {
  */
 export function toAnthropicMessages(messages: readonly ChatMessage[]): {
   messages: AnthropicMessage[];
-  system: string[];
+  system: { text: string; cache: boolean }[];
 } {
   const out: AnthropicMessage[] = [];
-  const system: string[] = [];
+  const system: { text: string; cache: boolean }[] = [];
   for (const m of messages) {
     if (m.role === "system") {
-      if (m.content) system.push(m.content);
+      // ChatCLI stores an agent system message with its blocks in system_parts (markers included)
+      if (m.system_parts?.length) {
+        for (const part of m.system_parts) {
+          if (part.text) system.push({ text: part.text, cache: Boolean(part.cache_control) });
+        }
+      } else if (m.content) system.push({ text: m.content, cache: false });
       continue;
     }
     let role: "user" | "assistant" = "user";
@@ -132,7 +137,8 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): {
 /**
  * Builds the Messages body. Cache breakpoints, at most four: the last tool, the last block of the last
  * message (so the conversation so far is cached for the next turn), then the latest system blocks
- * marked `cache`.
+ * marked `cache` (request blocks, then system messages of the history, whose `system_parts` markers
+ * count as marks).
  */
 export function toAnthropicBody(request: LlmRequest): AnthropicBody {
   const converted = toAnthropicMessages(request.messages);
@@ -153,7 +159,7 @@ export function toAnthropicBody(request: LlmRequest): AnthropicBody {
     lastBlock.cache_control = { type: "ephemeral" };
     budget--;
   }
-  const blocks = request.system.filter((b) => b.text.length > 0);
+  const blocks = [...request.system.filter((b) => b.text.length > 0), ...converted.system];
   const cached = blocks.filter((b) => b.cache);
   const marked = new Set(budget > 0 ? cached.slice(-budget) : []);
   const system: AnthropicTextBlock[] = blocks.map((b) =>
@@ -161,7 +167,6 @@ export function toAnthropicBody(request: LlmRequest): AnthropicBody {
       ? { type: "text", text: b.text, cache_control: { type: "ephemeral" } }
       : { type: "text", text: b.text },
   );
-  for (const text of converted.system) system.push({ type: "text", text });
   const body: AnthropicBody = {
     model: request.model,
     max_tokens: request.maxTokens ?? defaultMaxTokens(request.model),

@@ -117,8 +117,31 @@ describe("anthropic-format: messages", () => {
       { role: "system", content: "S" },
       { role: "user", content: "u" },
     ]);
-    expect(out.system).toEqual(["S"]);
+    expect(out.system).toEqual([{ text: "S", cache: false }]);
     expect(out.messages).toHaveLength(1);
+  });
+
+  test("a history system message's system_parts become system blocks with their markers", () => {
+    const body = toAnthropicBody({
+      model: "m",
+      system: [{ id: "core", text: "CORE", cache: false }],
+      messages: [
+        {
+          role: "system",
+          content: "P1\n\nP2",
+          system_parts: [
+            { type: "text", text: "P1", cache_control: { type: "ephemeral" } },
+            { type: "text", text: "P2" },
+          ],
+        },
+        { role: "user", content: "hi" },
+      ],
+    });
+    expect(body.system).toEqual([
+      { type: "text", text: "CORE" },
+      { type: "text", text: "P1", cache_control: ephemeral },
+      { type: "text", text: "P2" },
+    ]);
   });
 });
 

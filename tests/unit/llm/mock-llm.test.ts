@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { complete } from "../../../lib/llm/complete.ts";
+import { resolveModel } from "../../../lib/llm/models.ts";
+import { createProvider } from "../../../lib/llm/registry.ts";
 import { startMockLlm } from "../../support/mock-llm.ts";
 
 import type { Json } from "../../support/mock-llm-wire.ts";
@@ -89,5 +92,21 @@ describe("mock LLM server", () => {
       })
     ).text();
     expect(withUsage).toContain('"usage"');
+  });
+
+  test("env() points resolveModel and the real providers at the server", async () => {
+    await using llm = await startMockLlm();
+    llm.push({ text: "via openai env" }, { text: "via anthropic env" });
+    for (const api of ["openai", "anthropic"] as const) {
+      const ref = resolveModel(undefined, llm.env(api));
+      const p = await createProvider(ref, { fetch: globalThis.fetch });
+      const result = await complete(
+        p,
+        { model: ref.model, system: [], messages: [{ role: "user", content: "hi" }] },
+        new AbortController().signal,
+      );
+      expect(result.text).toBe(`via ${api} env`);
+    }
+    expect(llm.requests.map((r) => r.path)).toEqual(["/v1/chat/completions", "/v1/messages"]);
   });
 });
