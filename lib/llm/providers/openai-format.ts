@@ -175,7 +175,8 @@ export function parseToolArguments(text: string): {
 }
 
 export interface ToolCallDelta {
-  index: number;
+  /** Some OpenAI-compatible servers omit it and send each call whole. */
+  index?: number;
   id?: string | null;
   function?: { name?: string | null; arguments?: string | null } | null;
 }
@@ -183,13 +184,24 @@ export interface ToolCallDelta {
 /** Accumulates streamed tool-call deltas (by index) into complete calls. */
 export class ToolCallAccumulator {
   private readonly parts = new Map<number, { id: string; name: string; args: string }>();
+  private last = -1;
 
   add(delta: ToolCallDelta): void {
-    const part = this.parts.get(delta.index) ?? { id: "", name: "", args: "" };
+    let index = delta.index;
+    if (index === undefined) {
+      // no index: a new id (or the first delta) opens a new call, anything else continues the last one
+      const current = this.parts.get(this.last);
+      index =
+        this.last < 0 || (delta.id && current?.id && current.id !== delta.id)
+          ? this.last + 1
+          : this.last;
+    }
+    this.last = Math.max(this.last, index);
+    const part = this.parts.get(index) ?? { id: "", name: "", args: "" };
     if (delta.id) part.id = delta.id;
     if (delta.function?.name) part.name += delta.function.name;
     if (delta.function?.arguments) part.args += delta.function.arguments;
-    this.parts.set(delta.index, part);
+    this.parts.set(index, part);
   }
 
   /** The complete calls in index order (ids synthesised when a server sent none). */

@@ -126,4 +126,15 @@ describe("openai-format", () => {
       { id: "c2", type: "function", name: "grep", arguments: { q: "x" } },
     ]);
   });
+
+  test("deltas without an index (some compatible servers) still make separate calls", () => {
+    const acc = new ToolCallAccumulator();
+    acc.add({ id: "a", function: { name: "one", arguments: '{"x":' } });
+    acc.add({ function: { arguments: "1}" } });
+    acc.add({ id: "b", function: { name: "two", arguments: "{}" } });
+    expect(acc.finish()).toEqual([
+      { id: "a", type: "function", name: "one", arguments: { x: 1 } },
+      { id: "b", type: "function", name: "two", arguments: {} },
+    ]);
+  });
 });
