@@ -66,8 +66,7 @@ async function* echo(request: LlmRequest): AsyncIterable<LlmEvent> {
 async function* replay(
   reply: ScriptReply,
   request: LlmRequest,
-  signal: AbortSignal,
-  idleTimeoutMs: number,
+  { signal, idleTimeoutMs }: { signal: AbortSignal; idleTimeoutMs: number },
 ): AsyncIterable<LlmEvent> {
   if (reply.delay_ms) await wait(reply.delay_ms, signal);
   if (reply.stall) {
@@ -150,7 +149,10 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
         );
       }
       next++;
-      yield* replay(reply, request, signal, deps.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+      yield* replay(reply, request, {
+        signal,
+        idleTimeoutMs: deps.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      });
     },
   };
 }
