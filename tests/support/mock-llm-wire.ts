@@ -226,6 +226,18 @@ export function errorJson(api: "openai" | "anthropic", status: number, message: 
   return { error: { message, type: status === 429 ? "requests" : "invalid_request_error", code } };
 }
 
+/** An error event inside a streamed (HTTP 200) response, framed as each API does. */
+export function errorFrame(api: "openai" | "anthropic", status: number, message: string): string {
+  if (api === "anthropic") return sse("error", { error: errorJson(api, status, message).error });
+  const type =
+    status === 429
+      ? "rate_limit_exceeded"
+      : status >= 500
+        ? "server_error"
+        : "invalid_request_error";
+  return `data: ${JSON.stringify({ error: { message, type, code: null } })}\n\n`;
+}
+
 function commonPrefixLength(a: string, b: string): number {
   const max = Math.min(a.length, b.length);
   let i = 0;

@@ -15,6 +15,7 @@ import {
   anthropicFrames,
   anthropicJson,
   CacheSimulator,
+  errorFrame,
   errorJson,
   estimateTokens,
   type Json,
@@ -121,6 +122,27 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
   async function answer(api: "openai" | "anthropic", body: Json, signal: AbortSignal) {
     const reply = queue.shift() ?? { text: options.defaultText ?? "mock reply" };
     if (reply.delay_ms) await sleep(reply.delay_ms, signal);
+    const model = String(body.model ?? "mock-model");
+    const streaming = body.stream === true;
+    if (reply.error && reply.text && streaming) {
+      // the answer starts, then an error event arrives inside the 200 stream
+      const { status, message } = reply.error;
+      const partial = { text: reply.text };
+      const frames =
+        api === "openai"
+          ? openaiFrames(
+              partial,
+              usageFor(partial, { input: 0, cacheRead: 0 }),
+              model,
+              false,
+            ).slice(0, -2)
+          : anthropicFrames(partial, usageFor(partial, { input: 0, cacheRead: 0 }), model).slice(
+              0,
+              -3,
+            );
+      frames.push(errorFrame(api, status, message));
+      return sseResponse(frames);
+    }
     if (reply.error) {
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (reply.error.retry_after !== undefined)
@@ -130,8 +152,6 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
         headers,
       });
     }
-    const model = String(body.model ?? "mock-model");
-    const streaming = body.stream === true;
     if (reply.stall && !streaming) {
       await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve()));
       return new Response(null, { status: 499 });

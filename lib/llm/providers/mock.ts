@@ -75,6 +75,9 @@ async function* replay(
       provider: "mock",
     });
   }
+  const text = reply.text ?? "";
+  // text plus error: the answer starts, then fails mid-stream
+  for (const piece of reply.error ? chunkText(text, 3) : []) yield { type: "text", text: piece };
   if (reply.error) {
     const { status, message } = reply.error;
     throw new ProviderError(kindFromStatus(status, message), `mock: ${status} ${message}`, {
@@ -84,7 +87,6 @@ async function* replay(
         reply.error.retry_after === undefined ? undefined : reply.error.retry_after * 1000,
     });
   }
-  const text = reply.text ?? "";
   for (const piece of chunkText(text, 3)) yield { type: "text", text: piece };
   for (const call of reply.tool_calls ?? []) {
     yield {

@@ -9,6 +9,8 @@
  *   {"text": "…", "usage": {"input_tokens": 10}}              override parts of the reported usage
  *   {"error": {"status": 429, "message": "slow down", "retry_after": 2}}
  *                                                             an HTTP error (retry_after in seconds)
+ *   {"text": "partial", "error": {"status": 529, "message": "Overloaded"}}
+ *                                                             the answer starts, then fails mid-stream
  *   {"delay_ms": 50, "text": "late"}                          wait before answering
  *   {"stall": true}                                           start answering, then never finish
  *   {"text": "…", "stop": "max_tokens"}                       force a stop reason (end|tool_use|max_tokens|other)

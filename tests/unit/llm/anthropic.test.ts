@@ -287,4 +287,29 @@ describe("anthropic provider: errors", () => {
     }
     expect((caught as ProviderError).kind).toBe("cancelled");
   });
+
+  test("an error event after output started is rethrown, not retried", async () => {
+    await using llm = await startMockLlm();
+    llm.push(
+      { text: "partial answer", error: { status: 529, message: "Overloaded" } },
+      { text: "unused" },
+    );
+    const p = withResilience([await provider(mockRef("anthropic", llm.url))], {
+      sleep: async () => {},
+    });
+    const texts: string[] = [];
+    let caught: unknown;
+    try {
+      for await (const event of p.stream(request(), signal())) {
+        if (event.type === "text") texts.push(event.text);
+      }
+    } catch (error) {
+      caught = error;
+    }
+    expect(texts.join("")).toBe("partial answer");
+    expect(caught).toBeInstanceOf(ProviderError);
+    expect((caught as ProviderError).kind).toBe("server");
+    expect((caught as ProviderError).message).toContain("Overloaded");
+    expect(llm.requests).toHaveLength(1);
+  });
 });

@@ -95,6 +95,24 @@ describe("mock:script", () => {
     expect(delays).toEqual([3000]);
   });
 
+  test("text plus error fails mid-stream after the partial text", async () => {
+    await using dir = await tempDir();
+    const path = await script(dir.path, [
+      JSON.stringify({ text: "half", error: { status: 500, message: "boom" } }),
+    ]);
+    const seen: string[] = [];
+    let caught: unknown;
+    try {
+      for await (const event of (await mock("script", path)).stream(request(), signal())) {
+        if (event.type === "text") seen.push(event.text);
+      }
+    } catch (error) {
+      caught = error;
+    }
+    expect(seen.join("")).toBe("half");
+    expect((caught as ProviderError).kind).toBe("server");
+  });
+
   test("401 in a script is an auth error", async () => {
     await using dir = await tempDir();
     const path = await script(dir.path, [
