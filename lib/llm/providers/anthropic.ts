@@ -1,15 +1,115 @@
+/** Anthropic Messages API through `@anthropic-ai/sdk`, streaming, with prompt-cache breakpoints. */
+import Anthropic from "@anthropic-ai/sdk";
+import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ModelRef } from "../models.ts";
 import type { ProviderDeps } from "../registry.ts";
-import type { Provider } from "../types.ts";
+import type { LlmEvent, LlmRequest, Provider, StopReason, ToolCall } from "../types.ts";
+import {
+  type AnthropicUsageWire,
+  mapStopReason,
+  toAnthropicBody,
+  usageFromAnthropic,
+} from "./anthropic-format.ts";
+import { parseToolArguments } from "./openai-format.ts";
+import { guardRequest } from "./request-guard.ts";
 
-/** Placeholder until the provider lands. */
-export function createProvider(ref: ModelRef, _deps: ProviderDeps): Provider {
+const DEFAULT_BASE_URL = "https://api.anthropic.com";
+
+interface OpenBlock {
+  type: string;
+  id: string;
+  name: string;
+  json: string;
+}
+
+/** Builds the Anthropic provider for a resolved model. */
+export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
+  const baseURL = (ref.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
   return {
     name: ref.provider,
     model: ref.model,
-    // biome-ignore lint/correctness/useYield: placeholder
-    async *stream() {
-      throw new Error("provider anthropic not implemented yet");
+    async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent> {
+      const guard = guardRequest(signal, {
+        provider: ref.provider,
+        fetch: deps.fetch,
+        idleTimeoutMs: deps.idleTimeoutMs,
+        authHint: "check ANTHROPIC_API_KEY (or ANTHROPIC_OAUTH_TOKEN, ANTHROPIC_BASE_URL)",
+      });
+      // Credentials are always explicit so the SDK never reads process env or config files.
+      const client = new Anthropic({
+        apiKey: ref.apiKey ?? (ref.authToken ? null : "none"),
+        authToken: ref.authToken ?? null,
+        webhookKey: null,
+        baseURL,
+        fetch: guard.fetch,
+        maxRetries: 0,
+      });
+      const body = toAnthropicBody({ ...request, model: request.model || ref.model });
+      const blocks = new Map<number, OpenBlock>();
+      let usage: AnthropicUsageWire = {};
+      let stop: StopReason | undefined;
+      const calls: ToolCall[] = [];
+      try {
+        const stream = await client.messages.create(
+          body as unknown as MessageCreateParamsStreaming,
+          { signal: guard.signal },
+        );
+        for await (const event of stream) {
+          if (event.type === "message_start") {
+            usage = { ...event.message.usage };
+          } else if (event.type === "content_block_start") {
+            const block = event.content_block;
+            blocks.set(event.index, {
+              type: block.type,
+              id: block.type === "tool_use" ? block.id : "",
+              name: block.type === "tool_use" ? block.name : "",
+              json: "",
+            });
+          } else if (event.type === "content_block_delta") {
+            const delta = event.delta;
+            if (delta.type === "text_delta" && delta.text) {
+              yield { type: "text", text: delta.text };
+              guard.touch();
+            } else if (delta.type === "input_json_delta") {
+              const open = blocks.get(event.index);
+              if (open) open.json += delta.partial_json;
+            }
+          } else if (event.type === "content_block_stop") {
+            const open = blocks.get(event.index);
+            blocks.delete(event.index);
+            if (open?.type === "tool_use") {
+              calls.push({
+                id: open.id,
+                type: "function",
+                name: open.name,
+                ...parseToolArguments(open.json),
+              });
+            }
+          } else if (event.type === "message_delta") {
+            stop = mapStopReason(event.delta.stop_reason);
+            usage = mergeUsage(usage, event.usage as AnthropicUsageWire);
+          }
+        }
+        // the SDKs end a stream quietly when it is aborted: that is a cancel or a stall, not an answer
+        if (guard.signal.aborted) throw guard.signal.reason;
+      } catch (error) {
+        throw guard.toError(error);
+      } finally {
+        guard.dispose();
+      }
+      for (const call of calls) yield { type: "tool_call", call };
+      yield { type: "usage", usage: usageFromAnthropic(usage) };
+      yield { type: "done", stop: stop ?? (calls.length > 0 ? "tool_use" : "end") };
     },
   };
+}
+
+/** message_delta carries cumulative counters; a null/absent one keeps the message_start value. */
+function mergeUsage(base: AnthropicUsageWire, delta: AnthropicUsageWire): AnthropicUsageWire {
+  const out = { ...base };
+  for (const key of Object.keys(delta) as (keyof AnthropicUsageWire)[]) {
+    const value = delta[key];
+    if (typeof value === "number") out[key] = value;
+  }
+  return out;
 }
