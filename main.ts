@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-import { fstatSync } from "node:fs";
+import { fstatSync, writeSync } from "node:fs";
 import { isatty } from "node:tty";
 import { runCli } from "./commands/cli.ts";
 import type { Ctx, Sink, StdinKind, StopSignal } from "./lib/core/ctx.ts";
@@ -29,19 +29,37 @@ process.on("SIGINT", () => stop("SIGINT"));
 process.on("SIGTERM", () => stop("SIGTERM"));
 
 let stdoutClosed = false;
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code !== "EPIPE") throw error;
-  stdoutClosed = true;
-  stop("SIGPIPE");
-});
+const pause = new Int32Array(new SharedArrayBuffer(4));
 
-function sink(stream: NodeJS.WriteStream, isClosed: () => boolean): Sink {
+/**
+ * Writes synchronously to a file descriptor: a closed reader (`| head`) surfaces at once as EPIPE,
+ * ordering between stdout and stderr is kept, and nothing is left unflushed at exit.
+ */
+function writeAll(fd: number, text: string): boolean {
+  if (fd === 1 && stdoutClosed) return false;
+  let buffer = Buffer.from(text);
+  while (buffer.length > 0) {
+    try {
+      buffer = buffer.subarray(writeSync(fd, buffer));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN") {
+        Atomics.wait(pause, 0, 0, 2); // a non-blocking pipe is full: wait for the reader
+        continue;
+      }
+      if (code === "EPIPE" && fd === 1) {
+        stdoutClosed = true;
+        stop("SIGPIPE");
+      }
+      return false;
+    }
+  }
+  return true;
+}
+
+function sink(fd: 1 | 2, stream: NodeJS.WriteStream): Sink {
   return {
-    write(text: string): boolean {
-      if (isClosed()) return false;
-      stream.write(text);
-      return true;
-    },
+    write: (text: string) => writeAll(fd, text),
     isTTY: Boolean(stream.isTTY),
     get columns() {
       return stream.columns;
@@ -59,8 +77,8 @@ const ctx: Ctx = {
     chunks: () => process.stdin as AsyncIterable<Uint8Array>,
     setRawMode: kind === "tty" ? (on: boolean) => process.stdin.setRawMode(on) : undefined,
   },
-  stdout: sink(process.stdout, () => stdoutClosed),
-  stderr: sink(process.stderr, () => false),
+  stdout: sink(1, process.stdout),
+  stderr: sink(2, process.stderr),
   signal: controller.signal,
   signalName: () => stopSignal,
   fetch: globalThis.fetch,
@@ -69,7 +87,5 @@ const ctx: Ctx = {
 };
 
 const code = await runCli(process.argv.slice(2), ctx);
-const exitCode = stdoutClosed ? EXIT.sigpipe : code;
-// Flush stdout, then exit: a stdin pipe that never closes must not keep the process alive.
-if (stdoutClosed) process.exit(exitCode);
-process.stdout.write("", () => process.exit(exitCode));
+// Writes are synchronous, so everything is flushed: exit now (an open stdin pipe must not keep us alive).
+process.exit(stdoutClosed ? EXIT.sigpipe : code);

@@ -4,7 +4,7 @@ import { ChatcliError, EXIT } from "../core/errors.ts";
 export interface RunSignal {
   signal: AbortSignal;
   /** Why the run was stopped, when it was: a ChatcliError with the right reason and exit code. */
-  stopError(): { error: ChatcliError; exitCode: number } | undefined;
+  stopError(): { error: ChatcliError; exitCode: number; quiet: boolean } | undefined;
   dispose(): void;
 }
 
@@ -35,6 +35,8 @@ export function runSignal(ctx: Pick<Ctx, "signal" | "signalName">, timeoutMs?: n
             `cancelled by ${name === "SIGPIPE" ? "closed stdout" : name}`,
           ),
           exitCode,
+          // `| head` closing the pipe is normal shell use: no message.
+          quiet: name === "SIGPIPE",
         };
       }
       if (timedOut) {
@@ -44,6 +46,7 @@ export function runSignal(ctx: Pick<Ctx, "signal" | "signalName">, timeoutMs?: n
             hint: "raise --timeout",
           }),
           exitCode: EXIT.timeout,
+          quiet: false,
         };
       }
       return undefined;

@@ -142,12 +142,12 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       );
     }
     const stopped = stop.stopError();
-    if (stopped) reporter.fail(stopped.error, stopped.exitCode);
+    if (stopped) reporter.fail(stopped.error, stopped.exitCode, { quiet: stopped.quiet });
     else settle(envelope, "completed");
   } catch (error) {
     reporter.endText();
     const stopped = stop.stopError();
-    if (stopped) reporter.fail(stopped.error, stopped.exitCode);
+    if (stopped) reporter.fail(stopped.error, stopped.exitCode, { quiet: stopped.quiet });
     else reporter.fail(toChatcliError(error));
   } finally {
     stop.dispose();
