@@ -1,14 +1,37 @@
 #!/usr/bin/env bun
-import { fstatSync, writeSync } from "node:fs";
-import { isatty } from "node:tty";
-import { runCli } from "./commands/cli.ts";
+import { fstatSync, readlinkSync, writeSync } from "node:fs";
 import type { Ctx, Sink, StdinKind, StopSignal } from "./lib/core/ctx.ts";
 import { EXIT } from "./lib/core/errors.ts";
 import pkg from "./package.json" with { type: "json" };
 
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+  // Fast path: scripts call this to probe the tool; nothing else needs to load.
+  writeSync(1, `${pkg.version}\n`);
+  process.exit(EXIT.ok);
+}
+
+/** Whether fd is a terminal. Linux: read /proc (node:tty costs ~2 ms of start-up); else node:tty. */
+async function isTerminal(fd: number): Promise<boolean> {
+  if (process.platform === "linux") {
+    try {
+      if (!fstatSync(fd).isCharacterDevice()) return false;
+      return /^\/dev\/(pts\/|tty)/.test(readlinkSync(`/proc/self/fd/${fd}`));
+    } catch {
+      return false;
+    }
+  }
+  const { isatty } = await import("node:tty");
+  return isatty(fd);
+}
+
+const [stdinIsTTY = false, stdoutIsTTY = false, stderrIsTTY = false] = await Promise.all(
+  [0, 1, 2].map(isTerminal),
+);
+
 function stdinKind(): StdinKind {
   try {
-    if (isatty(0)) return "tty";
+    if (stdinIsTTY) return "tty";
     const info = fstatSync(0);
     if (info.isFIFO() || info.isSocket()) return "pipe";
     if (info.isFile()) return "file";
@@ -57,12 +80,12 @@ function writeAll(fd: number, text: string): boolean {
   return true;
 }
 
-function sink(fd: 1 | 2, stream: NodeJS.WriteStream): Sink {
+function sink(fd: 1 | 2, isTTY: boolean): Sink {
   return {
     write: (text: string) => writeAll(fd, text),
-    isTTY: Boolean(stream.isTTY),
+    isTTY,
     get columns() {
-      return stream.columns;
+      return (fd === 1 ? process.stdout : process.stderr).columns;
     },
   };
 }
@@ -77,8 +100,8 @@ const ctx: Ctx = {
     chunks: () => process.stdin as AsyncIterable<Uint8Array>,
     setRawMode: kind === "tty" ? (on: boolean) => process.stdin.setRawMode(on) : undefined,
   },
-  stdout: sink(1, process.stdout),
-  stderr: sink(2, process.stderr),
+  stdout: sink(1, stdoutIsTTY),
+  stderr: sink(2, stderrIsTTY),
   signal: controller.signal,
   signalName: () => stopSignal,
   fetch: globalThis.fetch,
@@ -86,6 +109,7 @@ const ctx: Ctx = {
   version: pkg.version,
 };
 
-const code = await runCli(process.argv.slice(2), ctx);
+const { runCli } = await import("./commands/cli.ts");
+const code = await runCli(argv, ctx);
 // Writes are synchronous, so everything is flushed: exit now (an open stdin pipe must not keep us alive).
 process.exit(stdoutClosed ? EXIT.sigpipe : code);

@@ -3,7 +3,7 @@ import type { Ctx } from "../lib/core/ctx.ts";
 import { configuredSecrets } from "../lib/core/redact.ts";
 import { newEnvelope } from "../lib/output/envelope.ts";
 import { Reporter } from "../lib/output/reporter.ts";
-import { type AskOptions, runAsk } from "../lib/run/one-shot.ts";
+import type { AskOptions } from "../lib/run/one-shot.ts";
 import {
   collect,
   FORMAT_CHOICES,
@@ -89,6 +89,7 @@ export function askCommand(ctx: Ctx, state: RunState) {
       files: opts.file ?? [],
       bare: opts.bare === true || opts.bootstrap === false,
     };
+    const { runAsk } = await import("../lib/run/one-shot.ts");
     await runAsk(options, ctx, reporter);
     reporter.finish();
     state.exitCode = reporter.envelope.exit_code;

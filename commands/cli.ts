@@ -18,9 +18,10 @@ function routeBare(argv: readonly string[], ctx: Ctx): string[] {
 /** Runs the CLI in-process and returns the exit code. Never exits the process. */
 export async function runCli(argv: readonly string[], ctx: Ctx): Promise<number> {
   const state: RunState = { exitCode: EXIT.ok };
-  const program = buildProgram(ctx, state);
+  const routed = routeBare(argv, ctx);
   try {
-    await program.parseAsync(routeBare(argv, ctx), { from: "user" });
+    const program = await buildProgram(ctx, state, routed);
+    await program.parseAsync(routed, { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) {
       if (

@@ -1,48 +1,83 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import type { RunState } from "./_shared.ts";
-import { agentCommand } from "./agent.ts";
-import { askCommand } from "./ask.ts";
-import { bootstrapCommand } from "./bootstrap.ts";
-import { chatCommand } from "./chat.ts";
-import { coderCommand } from "./coder.ts";
-import { compactCommand } from "./compact.ts";
-import { memoryCommand } from "./memory.ts";
-import { rewindCommand } from "./rewind.ts";
-import { sessionsCommand } from "./sessions.ts";
 
-export const COMMAND_NAMES = [
-  "ask",
-  "agent",
-  "coder",
-  "chat",
-  "memory",
-  "compact",
-  "rewind",
-  "bootstrap",
-  "sessions",
-];
+type CommandFactory = (ctx: Ctx, state: RunState) => CommandUnknownOpts;
 
-/** The commander tree. Commander is only an adapter: each command calls a plain function. */
-export function buildProgram(ctx: Ctx, state: RunState): CommandUnknownOpts {
+interface CommandEntry {
+  description: string;
+  load: () => Promise<CommandFactory>;
+}
+
+/**
+ * Every command, loaded on demand: only the command being run is imported and built, so a
+ * `bootstrap show` does not pay for the agent's tools or the REPL (start-up is a budget).
+ */
+const COMMANDS: Record<string, CommandEntry> = {
+  ask: {
+    description: "one answer; stdin is context (logs, diffs) or the prompt",
+    load: async () => (await import("./ask.ts")).askCommand,
+  },
+  agent: {
+    description: "tool loop (read, search, edit, shell, web, memory) under a permission policy",
+    load: async () => (await import("./agent.ts")).agentCommand,
+  },
+  coder: {
+    description: "the agent loop with the file-editing tool set and the coder prompt",
+    load: async () => (await import("./coder.ts")).coderCommand,
+  },
+  chat: {
+    description: "interactive REPL (/compact, /rewind, Esc Esc, /memory, /agent, /coder)",
+    load: async () => (await import("./chat.ts")).chatCommand,
+  },
+  memory: {
+    description: "the persistent memory: facts, profile, topics, projects, daily notes",
+    load: async () => (await import("./memory.ts")).memoryCommand,
+  },
+  compact: {
+    description: "compact a conversation (stdin or --session) — a filter any agent can use",
+    load: async () => (await import("./compact.ts")).compactCommand,
+  },
+  rewind: {
+    description: "list or restore checkpoints of a session (conversation and files)",
+    load: async () => (await import("./rewind.ts")).rewindCommand,
+  },
+  bootstrap: {
+    description: "the exact system context that would be sent, and where it comes from",
+    load: async () => (await import("./bootstrap.ts")).bootstrapCommand,
+  },
+  sessions: {
+    description: "saved conversations: list, show, rm",
+    load: async () => (await import("./sessions.ts")).sessionsCommand,
+  },
+};
+
+export const COMMAND_NAMES = Object.keys(COMMANDS);
+
+/** The command `argv` runs (or asks help for), if any. */
+function targetOf(argv: readonly string[]): string | undefined {
+  const [first, second] = argv;
+  if (first === "help" && second && second in COMMANDS) return second;
+  return first && first in COMMANDS ? first : undefined;
+}
+
+/** The commander tree for this argv. Commander is only an adapter: each command calls a plain function. */
+export async function buildProgram(
+  ctx: Ctx,
+  state: RunState,
+  argv: readonly string[],
+): Promise<CommandUnknownOpts> {
   const program = new Command()
     .name("chatcli")
     .description("LLMs in the terminal, shell pipelines and CI")
     .version(ctx.version, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
     .showSuggestionAfterError(true);
-  const commands = [
-    askCommand(ctx, state),
-    agentCommand(ctx, state),
-    coderCommand(ctx, state),
-    chatCommand(ctx, state),
-    memoryCommand(ctx, state),
-    compactCommand(ctx, state),
-    rewindCommand(ctx, state),
-    bootstrapCommand(ctx, state),
-    sessionsCommand(ctx, state),
-  ];
-  for (const command of commands) program.addCommand(command);
+  const target = targetOf(argv);
+  for (const [name, entry] of Object.entries(COMMANDS)) {
+    if (name === target) program.addCommand((await entry.load())(ctx, state));
+    else program.addCommand(new Command(name).description(entry.description));
+  }
   configureTree(program, ctx);
   return program;
 }
