@@ -34,36 +34,62 @@ export interface RunSpec {
   expectCode?: number;
 }
 
-/** Runs a command `runs` times after `warmup` runs; interleave specs yourself for fairness. */
-export function measureOnce(spec: RunSpec): { ms: number; rssMb: number } {
+/** Runs a command once (async, so a mock server in this process keeps answering). */
+export async function measureOnce(spec: RunSpec): Promise<{ ms: number; rssMb: number }> {
   const started = performance.now();
-  const result = Bun.spawnSync(spec.cmd, {
+  const proc = Bun.spawn(spec.cmd, {
     env: spec.env,
     cwd: spec.cwd,
     stdin: spec.stdin === undefined ? "ignore" : new TextEncoder().encode(spec.stdin),
     stdout: "pipe",
     stderr: "pipe",
   });
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   const ms = performance.now() - started;
-  if (result.exitCode !== (spec.expectCode ?? 0)) {
-    throw new Error(
-      `${spec.name}: exit ${result.exitCode}\n${result.stderr.toString()}\n${result.stdout.toString()}`,
-    );
-  }
-  return { ms, rssMb: result.resourceUsage.maxRSS / 1024 };
+  if (code !== (spec.expectCode ?? 0))
+    throw new Error(`${spec.name}: exit ${code}\n${err}\n${out}`);
+  return { ms, rssMb: Number.NaN };
+}
+
+const TIME = "/usr/bin/time";
+
+/**
+ * Peak RSS of one run, via GNU time's wait4-based %M (Bun's resourceUsage reports the maximum over
+ * all children so far, not this one). NaN when GNU time is not installed.
+ */
+export async function peakRssMb(spec: RunSpec): Promise<number> {
+  if (!(await Bun.file(TIME).exists())) return Number.NaN;
+  const proc = Bun.spawn([TIME, "-f", "RSSKB=%M", ...spec.cmd], {
+    env: spec.env,
+    cwd: spec.cwd,
+    stdin: spec.stdin === undefined ? "ignore" : new TextEncoder().encode(spec.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [, err] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  const m = /RSSKB=(\d+)/.exec(err);
+  return m ? Number(m[1]) / 1024 : Number.NaN;
 }
 
 /** Interleaves the specs `runs` times (after warm-ups) so machine noise hits them alike. */
-export function measureAll(specs: RunSpec[], runs = 30, warmup = 3): Measurement[] {
-  for (let i = 0; i < warmup; i++) for (const s of specs) measureOnce(s);
+export async function measureAll(specs: RunSpec[], runs = 30, warmup = 3): Promise<Measurement[]> {
+  for (let i = 0; i < warmup; i++) for (const s of specs) await measureOnce(s);
   const samples = new Map<string, { ms: number[]; rss: number[] }>();
   for (const s of specs) samples.set(s.name, { ms: [], rss: [] });
   for (let i = 0; i < runs; i++) {
     for (const s of specs) {
-      const m = measureOnce(s);
+      const m = await measureOnce(s);
       const bucket = samples.get(s.name) as { ms: number[]; rss: number[] };
       bucket.ms.push(m.ms);
-      bucket.rss.push(m.rssMb);
+      if (i < 7) bucket.rss.push(await peakRssMb(s));
     }
   }
   return specs.map((s) => {

@@ -40,7 +40,7 @@ try {
     specs.push(...more.specs);
     cleanups.push(more.cleanup);
   }
-  const rows: Measurement[] = measureAll(specs, runs);
+  const rows: Measurement[] = await measureAll(specs, runs);
   for (const c of cleanups) await c();
   const floor = rows[0] as Measurement;
   sections.push(
