@@ -14,7 +14,11 @@ import { asst, user } from "./build.ts";
 
 function ctxFor(home: string, cwd = home) {
   let t = Date.parse("2026-03-01T10:00:00Z");
-  return { env: { CHATCLI_HOME: join(home, ".chatcli") }, cwd, now: () => new Date((t += 1000)) };
+  const now = () => {
+    t += 1000;
+    return new Date(t);
+  };
+  return { env: { CHATCLI_HOME: join(home, ".chatcli") }, cwd, now };
 }
 
 describe("sessions", () => {
