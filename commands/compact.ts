@@ -13,8 +13,9 @@ import { compactionJson, describePhase, describeResult } from "../lib/history/pr
 import { openSession } from "../lib/history/session.ts";
 import { contextWindow } from "../lib/history/tokens.ts";
 import { complete } from "../lib/llm/complete.ts";
-import { type ModelRef, modelLabel, resolveModel } from "../lib/llm/models.ts";
+import { type ModelRef, modelLabel, resolveFallbacks, resolveModel } from "../lib/llm/models.ts";
 import { createProvider } from "../lib/llm/registry.ts";
+import { withResilience } from "../lib/llm/retry.ts";
 import { newEnvelope, settle } from "../lib/output/envelope.ts";
 import { Reporter } from "../lib/output/reporter.ts";
 import { outputFormatOf, outputFormatOptions, parsePositiveInt, type RunState } from "./_shared.ts";
@@ -138,12 +139,22 @@ async function runCompact(
       flags.llm && maxLevel >= 2
         ? async (prompt, signal) => {
             if (!ref) throw refError;
-            const provider = await createProvider(ref, {
+            const deps = {
               fetch: ctx.fetch,
               ...(flags.fakeResponses
                 ? { fakeResponsesPath: resolve(ctx.cwd, flags.fakeResponses) }
                 : {}),
-            });
+            };
+            const chain = [ref, ...resolveFallbacks(env)];
+            const provider = withResilience(
+              await Promise.all(chain.map((r) => createProvider(r, deps))),
+              {
+                onRetry: (n) =>
+                  reporter.info(
+                    `  │ ⟳ ${n.isFallback ? "falling back to" : "retrying"} ${n.provider}/${n.model}: ${n.error.message}`,
+                  ),
+              },
+            );
             envelope.model = modelLabel(ref);
             const api = Date.now();
             const done = await complete(

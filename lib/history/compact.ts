@@ -1,7 +1,7 @@
 import type { Env } from "../core/ctx.ts";
 import { ChatcliError } from "../core/errors.ts";
 import type { ChatMessage } from "../llm/types.ts";
-import { leadingSystemCount, tailStart } from "./blocks.ts";
+import { leadingSystemCount, snapCut, tailStart } from "./blocks.ts";
 import { trimHistory } from "./level1.ts";
 import { type Summarize, summarizeSegment, summaryMessage } from "./level2.ts";
 import { truncateHistory } from "./level3.ts";
@@ -45,6 +45,11 @@ export interface CompactOptions {
   summarizerWindowTokens?: number;
   signal?: AbortSignal;
   onPhase?: (phase: CompactPhase, info: Record<string, unknown>) => void;
+  /**
+   * Called with the messages a level is about to summarise away or drop (system messages excluded),
+   * before they leave the history: the place to run or queue memory extraction for them.
+   */
+  beforeDrop?: (messages: ChatMessage[], level: 2 | 3) => Promise<void> | void;
 }
 
 export interface CompactResult {
@@ -106,6 +111,10 @@ export async function compactHistory(
           },
         });
         signal.throwIfAborted();
+        await options.beforeDrop?.(
+          middle.filter((m) => m.role !== "system"),
+          2,
+        );
         const systems = middle.filter((m) => m.role === "system");
         current = [
           ...current.slice(0, systemEnd),
@@ -137,6 +146,13 @@ export async function compactHistory(
 
   if (tokens > budget && maxLevel >= 3) {
     phase("truncate", {});
+    const start = snapCut(
+      current,
+      current.length - Math.min(keep, current.length - systemEnd),
+      systemEnd,
+    );
+    const dropped = current.slice(systemEnd, start).filter((m) => m.role !== "system");
+    if (dropped.length > 0) await options.beforeDrop?.(dropped, 3);
     current = truncateHistory(current, keep, budget);
     levelsRun.push(3);
     tokens = estimateTokens(current);

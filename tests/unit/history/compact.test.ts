@@ -178,6 +178,27 @@ describe("compaction pipeline", () => {
     expect(res.messages[0]).toBe(history[0] as ChatMessage);
   });
 
+  test("beforeDrop sees what levels 2 and 3 remove, before they remove it", async () => {
+    const history = [sys("S"), ...chatter(30, 400)];
+    const seen: Array<[number, string[]]> = [];
+    await compactHistory(history, {
+      budgetTokens: 1500,
+      summarize: async () => "notes",
+      beforeDrop: (ms, level) => {
+        seen.push([level, ms.map((m) => m.content.slice(0, 12))]);
+      },
+    });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.[0]).toBe(2);
+    expect(seen[0]?.[1]).toHaveLength(20);
+    const dropped: ChatMessage[] = [];
+    await compactHistory(history, {
+      budgetTokens: 1500,
+      beforeDrop: (ms) => void dropped.push(...ms),
+    });
+    expect(dropped).toEqual(history.slice(1, 21));
+  });
+
   test("maxLevel 1 never drops anything", async () => {
     const history = [...chatter(30, 400)];
     const res = await compactHistory(history, { budgetTokens: 10, maxLevel: 1 });
