@@ -146,14 +146,16 @@ export async function compactHistory(
 
   if (tokens > budget && maxLevel >= 3) {
     phase("truncate", {});
+    // A summary made by level 2 just now sits right before the tail: keep it too.
+    const keep3 = levelsRun.includes(2) ? keep + 1 : keep;
     const start = snapCut(
       current,
-      current.length - Math.min(keep, current.length - systemEnd),
+      current.length - Math.min(keep3, current.length - systemEnd),
       systemEnd,
     );
     const dropped = current.slice(systemEnd, start).filter((m) => m.role !== "system");
     if (dropped.length > 0) await options.beforeDrop?.(dropped, 3);
-    current = truncateHistory(current, keep, budget);
+    current = truncateHistory(current, keep3, budget);
     levelsRun.push(3);
     tokens = estimateTokens(current);
   }

@@ -199,6 +199,19 @@ describe("compaction pipeline", () => {
     expect(dropped).toEqual(history.slice(1, 21));
   });
 
+  test("level 3 after a successful level 2 keeps the fresh summary (shrunk if need be)", async () => {
+    const history = [sys("S"), ...chatter(30, 2000)];
+    const res = await compactHistory(history, {
+      budgetTokens: 1500,
+      instruction: "keep the numbers",
+      summarize: async () => "numbers: 1 2 3",
+    });
+    expect(res.levelsRun).toEqual([1, 2, 3]);
+    expect(res.messages[1]?.content).toContain("numbers: 1 2 3");
+    expect(res.messages[1]?.meta?.is_summary).toBe(true);
+    expect(res.underBudget).toBe(true);
+  });
+
   test("maxLevel 1 never drops anything", async () => {
     const history = [...chatter(30, 400)];
     const res = await compactHistory(history, { budgetTokens: 10, maxLevel: 1 });
