@@ -42,6 +42,7 @@ export function sessionsCommand(ctx: Ctx, state: RunState) {
         }
         state.exitCode = 0;
       }),
+    { isDefault: true },
   );
   sessions.addCommand(
     new Command("show")

@@ -171,6 +171,7 @@ export class CheckpointStore {
     } catch {
       return { path, existed: false, hash: null };
     }
+    if (!info.isFile()) throw new Error(`cannot snapshot ${path}: not a regular file`);
     const bytes = new Uint8Array(await readFile(path));
     const hash = contentHash(bytes);
     await this.put(hash, bytes);
