@@ -210,3 +210,15 @@ describe("checkpoints and rewind", () => {
     expect(count).toBe(25);
   });
 });
+
+test("concurrent checkpoints from two processes get distinct ids", async () => {
+  await using dir = await tempDir();
+  const ctx = ctxFor(dir.path);
+  const a = await openSession(ctx, { name: "c" });
+  const b = await openSession(ctx, { name: "c" });
+  a.append(user("a"));
+  b.append(user("b"));
+  await Promise.all([a.checkpoint(), b.checkpoint(), a.checkpoint(), b.checkpoint()]);
+  const ids = (await a.listCheckpoints()).map((c) => c.id).sort();
+  expect(ids).toEqual([1, 2, 3, 4]);
+});
