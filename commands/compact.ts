@@ -11,11 +11,12 @@ import { parseConversation } from "../lib/history/formats.ts";
 import type { Summarize } from "../lib/history/level2.ts";
 import { compactionJson, describePhase, describeResult } from "../lib/history/progress.ts";
 import { openSession } from "../lib/history/session.ts";
+import { providerSummarizer } from "../lib/history/summarizer.ts";
 import { contextWindow } from "../lib/history/tokens.ts";
-import { complete } from "../lib/llm/complete.ts";
 import { type ModelRef, modelLabel, resolveFallbacks, resolveModel } from "../lib/llm/models.ts";
 import { createProvider } from "../lib/llm/registry.ts";
 import { withResilience } from "../lib/llm/retry.ts";
+import { addUsage } from "../lib/llm/types.ts";
 import { newEnvelope, settle } from "../lib/output/envelope.ts";
 import { Reporter } from "../lib/output/reporter.ts";
 import { outputFormatOf, outputFormatOptions, parsePositiveInt, type RunState } from "./_shared.ts";
@@ -156,18 +157,12 @@ async function runCompact(
               },
             );
             envelope.model = modelLabel(ref);
-            const api = Date.now();
-            const done = await complete(
-              provider,
-              { model: ref.model, system: [], messages: [{ role: "user", content: prompt }] },
-              signal,
-            );
-            envelope.duration_api_ms += Date.now() - api;
-            envelope.num_turns++;
-            envelope.usage.input_tokens += done.usage.input_tokens;
-            envelope.usage.output_tokens += done.usage.output_tokens;
-            if (!done.text.trim()) throw new Error("the summariser returned an empty answer");
-            return done.text;
+            const run = providerSummarizer(provider, ref.model, (usage, ms) => {
+              envelope.duration_api_ms += ms;
+              envelope.num_turns++;
+              envelope.usage = addUsage(envelope.usage, usage);
+            });
+            return run(prompt, signal);
           }
         : undefined;
 

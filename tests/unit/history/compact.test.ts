@@ -269,3 +269,33 @@ describe("automatic compaction", () => {
     expect(res?.after.tokens).toBeLessThan(res?.before.tokens ?? 0);
   });
 });
+
+describe("providerSummarizer", () => {
+  test("sends the prompt as one user message and returns the streamed text", async () => {
+    const { providerSummarizer } = await import("../../../lib/history/summarizer.ts");
+    const requests: unknown[] = [];
+    const provider = {
+      name: "fake",
+      model: "m",
+      async *stream(request: unknown) {
+        requests.push(request);
+        yield { type: "text" as const, text: "## Key Decisions\n" };
+        yield { type: "text" as const, text: "- keep REST" };
+        yield { type: "done" as const, stop: "end" as const };
+      },
+    };
+    const history = [sys("S"), ...chatter(12)];
+    const res = await compactHistory(history, {
+      budgetTokens: 100_000,
+      instruction: "the API decisions",
+      summarize: providerSummarizer(provider, "m"),
+    });
+    expect(res.messages[1]?.content).toEndWith("## Key Decisions\n- keep REST");
+    expect(requests).toHaveLength(1);
+    const req = requests[0] as { model: string; system: unknown[]; messages: ChatMessage[] };
+    expect(req.model).toBe("m");
+    expect(req.system).toEqual([]);
+    expect(req.messages).toHaveLength(1);
+    expect(req.messages[0]?.content).toContain("USER INSTRUCTION: the API decisions");
+  });
+});
