@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { readJsonFile, toGoJson, withLock, writeFileAtomic } from "../core/fs.ts";
 import { redactDeep } from "../core/redact.ts";
 import type { ChatMessage } from "../llm/types.ts";
@@ -71,6 +71,8 @@ export class CheckpointStore {
   private readonly memoryObjects = new Map<string, Uint8Array | string>();
   private readonly encoded = new WeakMap<ChatMessage, { hash: string; json: string }>();
   private readonly known = new Set<string>();
+  private knownLoaded = false;
+  private readonly fans = new Set<string>();
 
   constructor(
     readonly dir: string | null,
@@ -93,6 +95,7 @@ export class CheckpointStore {
       return emptyState();
     }
     const state = { ...emptyState(), ...read.value };
+    this.knownLoaded = true;
     for (const cp of state.checkpoints) {
       for (const h of cp.messages) this.known.add(h);
       for (const f of cp.files) if (f.hash) this.known.add(f.hash);
@@ -117,26 +120,43 @@ export class CheckpointStore {
   }
 
   private async put(hash: string, data: string | Uint8Array): Promise<void> {
+    if (!this.knownLoaded && this.dir !== null) await this.read();
     if (this.known.has(hash)) return;
     if (this.dir === null) this.memoryObjects.set(hash, data);
-    else await writeFileAtomic(this.objectPath(hash), data);
+    else {
+      const path = this.objectPath(hash);
+      const fan = dirname(path);
+      if (!this.fans.has(fan)) {
+        await mkdir(fan, { recursive: true, mode: 0o700 });
+        this.fans.add(fan);
+      }
+      // Content-addressed: a temp name + rename keeps a crash from leaving a truncated object.
+      const tmp = `${path}.${randomBytes(4).toString("hex")}.tmp`;
+      await writeFile(tmp, data, { mode: 0o600 });
+      await rename(tmp, path);
+    }
     this.known.add(hash);
   }
 
   /** Stores messages (redacted), returning their hashes; unchanged messages are not rewritten. */
   async putMessages(messages: readonly ChatMessage[]): Promise<string[]> {
-    const hashes: string[] = [];
-    for (const message of messages) {
+    const entries = messages.map((message) => {
       let entry = this.encoded.get(message);
       if (!entry) {
         const json = JSON.stringify(redactDeep(message, this.secrets));
         entry = { hash: contentHash(json), json };
         this.encoded.set(message, entry);
       }
-      await this.put(entry.hash, entry.json);
-      hashes.push(entry.hash);
+      return entry;
+    });
+    if (!this.knownLoaded && this.dir !== null) await this.read();
+    const fresh = [
+      ...new Map(entries.filter((e) => !this.known.has(e.hash)).map((e) => [e.hash, e])).values(),
+    ];
+    for (let i = 0; i < fresh.length; i += 64) {
+      await Promise.all(fresh.slice(i, i + 64).map((e) => this.put(e.hash, e.json)));
     }
-    return hashes;
+    return entries.map((e) => e.hash);
   }
 
   /** Reads one object; throws when it is missing (a broken checkpoint must fail loudly). */
