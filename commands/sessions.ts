@@ -50,7 +50,10 @@ export function sessionsCommand(ctx: Ctx, state: RunState) {
       .argument("<name>")
       .option("--json", "print one JSON document")
       .action(async (name, flags) => {
-        const doc = (await loadSessionDoc(ctx, name)) ?? missing(name);
+        const notices: string[] = [];
+        const doc = await loadSessionDoc(ctx, name, notices);
+        for (const notice of notices) ctx.stderr.write(`chatcli: warning: ${notice}\n`);
+        if (!doc) missing(name);
         const checkpoints = (await new CheckpointStore(sessionDataDir(ctx.env, name)).read())
           .checkpoints;
         if (flags.json) {

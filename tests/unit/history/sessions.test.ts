@@ -222,3 +222,17 @@ test("concurrent checkpoints from two processes get distinct ids", async () => {
   const ids = (await a.listCheckpoints()).map((c) => c.id).sort();
   expect(ids).toEqual([1, 2, 3, 4]);
 });
+
+test("a corrupt session file is quarantined and reported, never overwritten", async () => {
+  await using dir = await tempDir();
+  const ctx = ctxFor(dir.path);
+  const sessions = join(dir.path, ".chatcli", "sessions");
+  await mkdir(sessions, { recursive: true });
+  await writeFile(join(sessions, "bad.json"), "{oops");
+  const s = await openSession(ctx, { name: "bad" });
+  expect(s.isNew).toBe(true);
+  expect(s.notices[0]).toContain("bad.json.corrupt");
+  expect(await readFile(join(sessions, "bad.json.corrupt"), "utf8")).toBe("{oops");
+  await writeFile(join(sessions, "cost.json"), '{"total": 3}');
+  await expect(openSession(ctx, { name: "cost" })).rejects.toMatchObject({ exitCode: 2 });
+});
