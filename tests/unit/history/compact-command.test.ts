@@ -151,3 +151,26 @@ describe("chatcli compact: formats in = formats out", () => {
     expect((await run(["compact", "--instruction", "x"], { stdin: "[]", env: {} })).code).toBe(3);
   });
 });
+
+test("SIGINT during level 2 → exit 130, nothing written, session untouched", async () => {
+  const { runCli } = await import("../../../commands/cli.ts");
+  const { testCtx } = await import("../../support/ctx.ts");
+  await using home = await tempDir();
+  await mkdir(join(home.path, "sessions"));
+  const path = join(home.path, "sessions", "s.json");
+  const big = JSON.stringify({
+    version: 2,
+    title: "t",
+    chat_history: Array.from({ length: 30 }, (_, i) => ({
+      role: i % 2 ? "assistant" : "user",
+      content: `message ${i} ${"z".repeat(500)}`,
+    })),
+  });
+  await writeFile(path, big);
+  const ctx = testCtx({ env: { CHATCLI_HOME: home.path, OPENAI_API_KEY: "sk-test-not-used" } });
+  ctx.abort("SIGINT");
+  const code = await runCli(["compact", "--session", "s", "--budget", "500"], ctx);
+  expect(code).toBe(130);
+  expect(ctx.err()).toContain("Compaction cancelled");
+  expect(await readFile(path, "utf8")).toBe(big);
+});
