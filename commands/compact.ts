@@ -166,6 +166,9 @@ async function runCompact(
           }
         : undefined;
 
+    if (flags.session && file !== undefined) {
+      throw new UsageError("give either FILE or --session, not both");
+    }
     const session = flags.session ? await openSession(ctx, { name: flags.session }) : undefined;
     if (session?.isNew) {
       throw new UsageError(`no session named ${JSON.stringify(flags.session)}`, {

@@ -45,7 +45,12 @@ export async function fileHash(path: string): Promise<string | null> {
   }
 }
 
-/** One conversation: the unified history of chat, agent and coder, its file and its checkpoints. */
+/**
+ * One conversation: the unified history of chat, agent and coder, its file and its checkpoints.
+ * Lifecycle in a run: `openSession` → per LLM request `checkpoint(userInput)` (before appending that
+ * turn's messages) → tools call `snapshotFile(path)` before writing a file → `append(...)` → `save()`
+ * (also on SIGINT/SIGTERM). Ephemeral sessions keep checkpoints in memory and write nothing.
+ */
 export class Session {
   messages: ChatMessage[];
   title: string;
