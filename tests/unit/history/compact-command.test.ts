@@ -174,3 +174,24 @@ test("SIGINT during level 2 → exit 130, nothing written, session untouched", a
   expect(ctx.err()).toContain("Compaction cancelled");
   expect(await readFile(path, "utf8")).toBe(big);
 });
+
+test("FILE argument, --window/--ratio budget, stream-json events", async () => {
+  const file = join(fixtures, "chatcli-session.json");
+  const res = await run(
+    ["compact", file, "--no-llm", "--window", "600", "--ratio", "0.1", "--keep", "2", "--jsonl"],
+    {},
+  );
+  expect(res.code).toBe(0);
+  const lines = res.out
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  expect(lines[0]).toMatchObject({ type: "compaction.started", seq: 0, budget_tokens: 60 });
+  expect(lines.map((l) => l.type)).toContain("compaction.completed");
+  expect(lines.at(-1)).toMatchObject({
+    type: "result",
+    compaction: { budget_tokens: 60, levels_run: [1, 3] },
+  });
+  expect((await run(["compact", "no-such-file.json", "--no-llm"])).code).toBe(2);
+  expect((await run(["compact", file, "--session", "x", "--no-llm"])).code).toBe(2);
+});
