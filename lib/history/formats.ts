@@ -28,11 +28,12 @@ const ORIGIN = Symbol("chatcli.origin");
 interface Origin {
   wire: Wire;
   content: string;
+  toolCalls: ChatMessage["tool_calls"];
 }
 type Tagged = ChatMessage & { [ORIGIN]?: Origin };
 
 function tag(message: ChatMessage, wire: Wire): ChatMessage {
-  (message as Tagged)[ORIGIN] = { wire, content: message.content };
+  (message as Tagged)[ORIGIN] = { wire, content: message.content, toolCalls: message.tool_calls };
   if (SUMMARY_PREFIXES.some((p) => message.content.startsWith(p))) {
     message.meta = { ...message.meta, is_summary: true };
   }
@@ -128,11 +129,25 @@ function fromOpenAI(m: Wire): ChatMessage {
   return tag(out, m);
 }
 
+function unchanged(m: ChatMessage, origin: Origin): boolean {
+  return origin.content === m.content && origin.toolCalls === m.tool_calls;
+}
+
 function toOpenAI(m: ChatMessage): Wire {
   const origin = originOf(m);
-  if (origin && origin.content === m.content) return origin.wire;
-  if (origin) return { ...origin.wire, content: m.content };
-  return { role: m.role, content: m.content };
+  if (origin && unchanged(m, origin)) return origin.wire;
+  const wire: Wire = origin
+    ? { ...origin.wire, content: m.content }
+    : { role: m.role, content: m.content };
+  if (origin && m.tool_calls && m.tool_calls !== origin.toolCalls) {
+    const before = (origin.wire["tool_calls"] as Wire[] | undefined) ?? [];
+    wire["tool_calls"] = m.tool_calls.map((c, i) => {
+      const old = before[i] ?? { id: c.id, type: "function" };
+      const fn = isObject(old["function"]) ? old["function"] : {};
+      return { ...old, function: { ...fn, name: c.name, arguments: JSON.stringify(c.arguments) } };
+    });
+  }
+  return wire;
 }
 
 function fromAnthropic(m: Wire): ChatMessage {
@@ -166,7 +181,7 @@ function fromAnthropic(m: Wire): ChatMessage {
 
 function toAnthropic(m: ChatMessage): Wire {
   const origin = originOf(m);
-  if (origin && origin.content === m.content) return origin.wire;
+  if (origin && unchanged(m, origin)) return origin.wire;
   if (!origin) return { role: m.role === "assistant" ? "assistant" : "user", content: m.content };
   const wire = origin.wire;
   if (!Array.isArray(wire["content"])) return { ...wire, content: m.content };
@@ -184,8 +199,11 @@ function toAnthropic(m: ChatMessage): Wire {
   }
   const next: Block[] = [];
   let placed = false;
+  const inputs = new Map((m.tool_calls ?? []).map((c) => [c.id, c.arguments]));
   for (const b of blocks) {
-    if (b?.type !== "text") next.push(b);
+    if (b?.type === "tool_use" && inputs.has(String(b["id"]))) {
+      next.push({ ...b, input: inputs.get(String(b["id"])) });
+    } else if (b?.type !== "text") next.push(b);
     else if (!placed) {
       placed = true;
       if (m.content) next.push({ ...b, text: m.content });

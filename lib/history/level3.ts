@@ -36,29 +36,66 @@ export function truncateHistory(
   return shrinkToBudget(out, budgetTokens);
 }
 
-/** Repeatedly cuts the largest non-system message (head + tail) until under budget or no progress. */
+interface Shrinkable {
+  index: number;
+  size: number;
+  /** Set when the biggest text is a string argument of a tool call rather than the content. */
+  arg?: { call: number; key: string };
+}
+
+function biggestText(message: ChatMessage, index: number): Shrinkable {
+  let best: Shrinkable = {
+    index,
+    size: typeof message.content === "string" ? message.content.length : 0,
+  };
+  for (const [call, tc] of (message.tool_calls ?? []).entries()) {
+    for (const [key, value] of Object.entries(tc.arguments ?? {})) {
+      if (typeof value === "string" && value.length > best.size) {
+        best = { index, size: value.length, arg: { call, key } };
+      }
+    }
+  }
+  return best;
+}
+
+function shrunkCopy(message: ChatMessage, pick: Shrinkable, target: number): ChatMessage {
+  if (!pick.arg) return withContent(message, truncatePreservingStructure(message.content, target));
+  const { call, key } = pick.arg;
+  const calls = (message.tool_calls ?? []).map((tc, i) => {
+    if (i !== call) return tc;
+    const value = String(tc.arguments[key]);
+    const { raw: _raw, ...rest } = tc;
+    return {
+      ...rest,
+      arguments: { ...tc.arguments, [key]: truncatePreservingStructure(value, target) },
+    };
+  });
+  return { ...message, tool_calls: calls };
+}
+
+/**
+ * Repeatedly cuts the largest non-system text (a message's content, or a big string argument of a
+ * tool call such as a file written) to head + tail, until under budget or no progress.
+ */
 export function shrinkToBudget(messages: ChatMessage[], budgetTokens: number): ChatMessage[] {
   const out = messages.slice();
   let total = estimateTokens(out);
   while (total > budgetTokens) {
-    let largest = -1;
-    let size = SHRINK_FLOOR;
+    let pick: Shrinkable | undefined;
     for (let i = 0; i < out.length; i++) {
       const m = out[i] as ChatMessage;
-      if (m.role === "system" || typeof m.content !== "string") continue;
-      if (m.content.length > size) {
-        size = m.content.length;
-        largest = i;
-      }
+      if (m.role === "system") continue;
+      const candidate = biggestText(m, i);
+      if (candidate.size > SHRINK_FLOOR && (!pick || candidate.size > pick.size)) pick = candidate;
     }
-    if (largest < 0) break;
-    const message = out[largest] as ChatMessage;
+    if (!pick) break;
+    const message = out[pick.index] as ChatMessage;
     const excess = (total - budgetTokens) * CHARS_PER_TOKEN;
-    const target = Math.max(SHRINK_FLOOR, message.content.length - excess - 96);
-    const shrunk = withContent(message, truncatePreservingStructure(message.content, target));
+    const target = Math.max(SHRINK_FLOOR, pick.size - excess - 96);
+    const shrunk = shrunkCopy(message, pick, target);
     const next = total - messageTokens(message) + messageTokens(shrunk);
     if (next >= total) break;
-    out[largest] = shrunk;
+    out[pick.index] = shrunk;
     total = next;
   }
   return out;

@@ -195,3 +195,57 @@ test("FILE argument, --window/--ratio budget, stream-json events", async () => {
   expect((await run(["compact", "no-such-file.json", "--no-llm"])).code).toBe(2);
   expect((await run(["compact", file, "--session", "x", "--no-llm"])).code).toBe(2);
 });
+
+test("shrunk tool-call arguments reach the wire in OpenAI and Anthropic formats", async () => {
+  const big = "w".repeat(40_000);
+  const openai = {
+    messages: [
+      { role: "user", content: "write" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          {
+            id: "c1",
+            type: "function",
+            function: {
+              name: "write_file",
+              arguments: JSON.stringify({ file: "a", content: big }),
+            },
+          },
+        ],
+      },
+      { role: "tool", tool_call_id: "c1", content: "ok" },
+    ],
+  };
+  const res = await run(["compact", "--no-llm", "--budget", "1000"], {
+    stdin: JSON.stringify(openai),
+  });
+  expect(res.code).toBe(0);
+  const out = JSON.parse(res.out);
+  const args = JSON.parse(out.messages[1].tool_calls[0].function.arguments);
+  expect(args.file).toBe("a");
+  expect(args.content.length).toBeLessThan(4_000);
+  expect(out.messages[1].tool_calls[0].id).toBe("c1");
+
+  const anthropic = {
+    system: "s",
+    messages: [
+      { role: "user", content: "write" },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "t1", name: "write_file", input: { file: "a", content: big } },
+        ],
+      },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] },
+    ],
+  };
+  const res2 = await run(["compact", "--no-llm", "--budget", "1000"], {
+    stdin: JSON.stringify(anthropic),
+  });
+  expect(res2.code).toBe(0);
+  const block = JSON.parse(res2.out).messages[1].content[0];
+  expect(block).toMatchObject({ type: "tool_use", id: "t1", input: { file: "a" } });
+  expect(block.input.content.length).toBeLessThan(4_000);
+});

@@ -212,6 +212,21 @@ describe("compaction pipeline", () => {
     expect(res.underBudget).toBe(true);
   });
 
+  test("level 3 also shrinks huge tool-call arguments (files written) in the tail", async () => {
+    const history: ChatMessage[] = [
+      user("write it"),
+      call("w1", "write_file", { file: "big.txt", content: "w".repeat(60_000) }),
+      result("w1", "ok"),
+      asst("written"),
+    ];
+    const res = await compactHistory(history, { budgetTokens: 2_000, maxLevel: 3 });
+    expect(res.underBudget).toBe(true);
+    const args = res.messages[1]?.tool_calls?.[0]?.arguments as Record<string, string>;
+    expect(args["file"]).toBe("big.txt");
+    expect(args["content"]).toContain("chars omitted for context efficiency");
+    expect(history[1]?.tool_calls?.[0]?.arguments["content"]).toHaveLength(60_000);
+  });
+
   test("maxLevel 1 never drops anything", async () => {
     const history = [...chatter(30, 400)];
     const res = await compactHistory(history, { budgetTokens: 10, maxLevel: 1 });
