@@ -1,15 +1,241 @@
-import { Command } from "@commander-js/extra-typings";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { Command, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
-import { ChatcliError } from "../lib/core/errors.ts";
-import type { RunState } from "./_shared.ts";
+import { ChatcliError, toChatcliError, UsageError } from "../lib/core/errors.ts";
+import { readStdin } from "../lib/core/input.ts";
+import { configuredSecrets } from "../lib/core/redact.ts";
+import { loadSettings } from "../lib/core/settings.ts";
+import { type CompactLevel, type CompactResult, compactHistory } from "../lib/history/compact.ts";
+import { parseConversation } from "../lib/history/formats.ts";
+import type { Summarize } from "../lib/history/level2.ts";
+import { compactionJson, describePhase, describeResult } from "../lib/history/progress.ts";
+import { openSession } from "../lib/history/session.ts";
+import { providerSummarizer } from "../lib/history/summarizer.ts";
+import { contextWindow } from "../lib/history/tokens.ts";
+import { type ModelRef, modelLabel, resolveFallbacks, resolveModel } from "../lib/llm/models.ts";
+import { createProvider } from "../lib/llm/registry.ts";
+import { withResilience } from "../lib/llm/retry.ts";
+import { addUsage } from "../lib/llm/types.ts";
+import { newEnvelope, settle } from "../lib/output/envelope.ts";
+import { Reporter } from "../lib/output/reporter.ts";
+import { outputFormatOf, outputFormatOptions, parsePositiveInt, type RunState } from "./_shared.ts";
 
-/** `chatcli compact` — placeholder until its issue lands. */
-export function compactCommand(_ctx: Ctx, _state: RunState) {
-  return new Command("compact")
-    .description("(not implemented yet)")
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new ChatcliError("usage_error", "chatcli compact is not implemented yet");
+interface CompactFlags {
+  session?: string;
+  instruction?: string;
+  level: string;
+  llm: boolean;
+  budget?: number;
+  window?: number;
+  ratio?: number;
+  keep?: number;
+  model?: string;
+  fakeResponses?: string;
+  outputFormat?: string;
+  json?: boolean;
+  jsonl?: boolean;
+}
+
+/** Conversations larger than this are refused (the compact filter reads whole files). */
+const MAX_INPUT_BYTES = 1024 * 1024 * 1024;
+
+function parseRatio(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > 1) throw new UsageError("--ratio must be in (0, 1]");
+  return n;
+}
+
+async function readInput(ctx: Ctx, file: string | undefined): Promise<string> {
+  if (file !== undefined && file !== "-") {
+    try {
+      return await readFile(resolve(ctx.cwd, file), "utf8");
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`, {
+        reason: "bad_input",
+      });
+    }
+  }
+  const read = await readStdin(ctx.stdin, {
+    hasPrompt: false,
+    firstByteTimeoutMs: 0,
+    maxBytes: MAX_INPUT_BYTES,
+  });
+  if (read.text === undefined) {
+    throw new UsageError("no conversation to compact: pipe one on stdin, or pass --session NAME", {
+      reason: "no_prompt",
     });
+  }
+  return read.text;
+}
+
+/** `chatcli compact`: a filter that compacts a conversation in any supported format. */
+export function compactCommand(ctx: Ctx, state: RunState) {
+  const command = new Command("compact")
+    .description(
+      "compact a conversation (ChatCLI session/messages, OpenAI or Anthropic body) from stdin, FILE or --session",
+    )
+    .argument("[file]", "read the conversation from FILE instead of stdin (- = stdin)")
+    .option("--session <name>", "compact a saved session in place")
+    .option("--instruction <text>", "guided: what the summary must keep")
+    .addOption(
+      new Option("--level <n>", "highest level allowed: 1 trim, 2 summarise, 3 truncate")
+        .choices(["1", "2", "3"])
+        .default("3"),
+    )
+    .option("--no-llm", "levels 1 and 3 only (no model call)")
+    .option("--budget <tokens>", "target size in tokens", parsePositiveInt("--budget"))
+    .option(
+      "--window <tokens>",
+      "context window in tokens (with --ratio)",
+      parsePositiveInt("--window"),
+    )
+    .option("--ratio <r>", "fraction of the window to aim for (default 0.5)", parseRatio)
+    .option(
+      "--keep <n>",
+      "messages kept verbatim at the end (default 10, 4 with --instruction)",
+      parsePositiveInt("--keep"),
+    )
+    .option("-m, --model <model>", "summariser model, provider/model")
+    .addOption(
+      new Option("--fake-responses <file>", "scripted responses for mock:script").hideHelp(),
+    );
+  for (const option of outputFormatOptions()) command.addOption(option);
+  return command.action(async (file, flags) => {
+    state.exitCode = await runCompact(ctx, file, flags as CompactFlags);
+  });
+}
+
+async function runCompact(
+  ctx: Ctx,
+  file: string | undefined,
+  flags: CompactFlags,
+): Promise<number> {
+  const started = Date.now();
+  const format = outputFormatOf(flags);
+  const settings = await loadSettings(ctx, { workspaceRoot: ctx.cwd });
+  const env = settings.env;
+  const envelope = newEnvelope("compact", ctx.version);
+  envelope.session_id = flags.session ?? null;
+  const reporter = new Reporter(ctx, { format, envelope, secrets: configuredSecrets(env) });
+  try {
+    const instruction = flags.instruction?.trim() || undefined;
+    if (instruction && !flags.llm)
+      throw new UsageError("--instruction needs an LLM; drop --no-llm");
+    const maxLevel = Number(flags.level) as CompactLevel;
+    if (instruction && maxLevel < 2) throw new UsageError("--instruction needs --level 2 or 3");
+    let ref: ModelRef | undefined;
+    let refError: unknown;
+    try {
+      ref = resolveModel(flags.model, env, settings.config.model);
+    } catch (error) {
+      refError = error;
+      if (instruction || flags.model) throw error;
+    }
+    const window =
+      flags.window ??
+      (ref ? contextWindow(ref, env) : contextWindow({ provider: "", model: "" }, env));
+    const budget = flags.budget ?? Math.floor(window * (flags.ratio ?? 0.5));
+    const summarize: Summarize | undefined =
+      flags.llm && maxLevel >= 2
+        ? async (prompt, signal) => {
+            if (!ref) throw refError;
+            const deps = {
+              fetch: ctx.fetch,
+              ...(flags.fakeResponses
+                ? { fakeResponsesPath: resolve(ctx.cwd, flags.fakeResponses) }
+                : {}),
+            };
+            const chain = [ref, ...resolveFallbacks(env)];
+            const provider = withResilience(
+              await Promise.all(chain.map((r) => createProvider(r, deps))),
+              {
+                onRetry: (n) =>
+                  reporter.info(
+                    `  │ ⟳ ${n.isFallback ? "falling back to" : "retrying"} ${n.provider}/${n.model}: ${n.error.message}`,
+                  ),
+              },
+            );
+            envelope.model = modelLabel(ref);
+            const run = providerSummarizer(provider, ref.model, (usage, ms) => {
+              envelope.duration_api_ms += ms;
+              envelope.num_turns++;
+              envelope.usage = addUsage(envelope.usage, usage);
+            });
+            return run(prompt, signal);
+          }
+        : undefined;
+
+    if (flags.session && file !== undefined) {
+      throw new UsageError("give either FILE or --session, not both");
+    }
+    const session = flags.session ? await openSession(ctx, { name: flags.session }) : undefined;
+    if (session?.isNew) {
+      throw new UsageError(`no session named ${JSON.stringify(flags.session)}`, {
+        reason: "bad_input",
+        hint: "list them with: chatcli sessions list",
+      });
+    }
+    const conversation = session ? undefined : parseConversation(await readInput(ctx, file));
+    const messages = session ? session.messages : (conversation?.messages ?? []);
+    reporter.event("compaction.started", { messages: messages.length, budget_tokens: budget });
+    const result: CompactResult = await compactHistory(messages, {
+      budgetTokens: budget,
+      ...(flags.keep !== undefined ? { keepLast: flags.keep } : {}),
+      ...(instruction ? { instruction } : {}),
+      maxLevel,
+      ...(summarize ? { summarize } : {}),
+      summarizerWindowTokens: ref ? contextWindow(ref, env) : 128_000,
+      signal: ctx.signal,
+      onPhase: (phase, info) => {
+        const line = describePhase(phase, info);
+        if (line) reporter.info(`  │ ${line}`);
+        reporter.event("compaction.phase", { phase, ...info });
+      },
+    });
+    envelope.compaction = compactionJson(result, {
+      format: conversation?.format ?? "chatcli-session",
+    });
+    if (result.status === "cancelled") {
+      throw new ChatcliError("cancelled", "compaction cancelled; nothing was changed");
+    }
+    if (result.summaryError)
+      reporter.warn("summary_failed", `level 2 failed (${result.summaryError}); used level 3`);
+    if (!result.underBudget) {
+      if (maxLevel === 3) {
+        throw new ChatcliError(
+          "context_overflow",
+          `cannot compact below ${budget} tokens (got ~${result.after.tokens}); nothing was written`,
+          { hint: "raise --budget, or lower --keep" },
+        );
+      }
+      reporter.warn(
+        "over_budget",
+        `still ~${result.after.tokens} tokens, over the budget of ${budget} (--level ${maxLevel})`,
+      );
+    }
+    reporter.info(describeResult(result));
+    reporter.event("compaction.completed", envelope.compaction);
+    if (session) {
+      if (result.status === "compacted") {
+        await session.checkpoint("(before compact)");
+        session.replaceMessages(result.messages);
+        await session.save();
+      }
+    } else if (conversation) {
+      const text = conversation.render(result.messages);
+      envelope.result = text;
+      reporter.print(text);
+    }
+    settle(envelope, "completed");
+  } catch (error) {
+    const failure = toChatcliError(error);
+    reporter.fail(
+      failure,
+      failure.reason === "cancelled" && ctx.signalName() === "SIGTERM" ? 143 : undefined,
+    );
+  }
+  envelope.duration_ms = Date.now() - started;
+  reporter.finish();
+  return envelope.exit_code;
 }

@@ -1,15 +1,103 @@
 import { Command } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
-import { ChatcliError } from "../lib/core/errors.ts";
+import { UsageError } from "../lib/core/errors.ts";
+import { CheckpointStore } from "../lib/history/checkpoints.ts";
+import { loadSessionDoc } from "../lib/history/session.ts";
+import { sessionDataDir } from "../lib/history/session-file.ts";
+import { deleteSession, listSessions } from "../lib/history/session-list.ts";
+import { estimateTokens } from "../lib/history/tokens.ts";
+import { stripControl } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";
+import { localTime } from "./rewind.ts";
 
-/** `chatcli sessions` — placeholder until its issue lands. */
-export function sessionsCommand(_ctx: Ctx, _state: RunState) {
-  return new Command("sessions")
-    .description("(not implemented yet)")
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new ChatcliError("usage_error", "chatcli sessions is not implemented yet");
-    });
+function missing(name: string): never {
+  throw new UsageError(`no session named ${JSON.stringify(name)}`, {
+    reason: "bad_input",
+    hint: "list them with: chatcli sessions list",
+  });
+}
+
+/** `chatcli sessions list|show NAME|rm NAME`. */
+export function sessionsCommand(ctx: Ctx, state: RunState) {
+  const sessions = new Command("sessions").description(
+    "saved conversations in ~/.chatcli/sessions/",
+  );
+  sessions.addCommand(
+    new Command("list")
+      .description("list saved sessions")
+      .option("--json", "print one JSON document")
+      .action(async (flags) => {
+        const list = await listSessions(ctx);
+        if (flags.json) {
+          ctx.stdout.write(`${JSON.stringify(list)}\n`);
+        } else if (list.length === 0) {
+          ctx.stderr.write("No saved sessions found.\n");
+        } else {
+          for (const s of list) {
+            const title = s.title ? ` — ${stripControl(s.title)}` : "";
+            ctx.stdout.write(
+              `${s.name}${title} (${s.messages} msgs, ${localTime(s.updated_at)})\n`,
+            );
+          }
+        }
+        state.exitCode = 0;
+      }),
+    { isDefault: true },
+  );
+  sessions.addCommand(
+    new Command("show")
+      .description("print a session's conversation")
+      .argument("<name>")
+      .option("--json", "print one JSON document")
+      .action(async (name, flags) => {
+        const notices: string[] = [];
+        const doc = await loadSessionDoc(ctx, name, notices);
+        for (const notice of notices) ctx.stderr.write(`chatcli: warning: ${notice}\n`);
+        if (!doc) missing(name);
+        const checkpoints = (await new CheckpointStore(sessionDataDir(ctx.env, name)).read())
+          .checkpoints;
+        if (flags.json) {
+          const out = {
+            name,
+            title: doc.title,
+            messages: doc.messages,
+            tokens: estimateTokens(doc.messages),
+            checkpoints: checkpoints.map((c) => ({
+              id: c.id,
+              created_at: c.created_at,
+              label: c.label,
+              message_count: c.message_count,
+            })),
+          };
+          ctx.stdout.write(`${JSON.stringify(out)}\n`);
+          return;
+        }
+        const lines = [`# ${name}${doc.title ? ` — ${doc.title}` : ""}`, ""];
+        for (const m of doc.messages) {
+          const calls = (m.tool_calls ?? [])
+            .map((c) => ` [tool call ${c.name} ${JSON.stringify(c.arguments)}]`)
+            .join("");
+          lines.push(
+            `[${m.role}]${m.meta?.is_summary ? " (summary)" : ""} ${m.content}${calls}`,
+            "",
+          );
+        }
+        lines.push(
+          `${doc.messages.length} messages, ~${estimateTokens(doc.messages)} tokens, ${checkpoints.length} checkpoints`,
+        );
+        ctx.stdout.write(`${stripControl(lines.join("\n"))}\n`);
+      }),
+  );
+  sessions.addCommand(
+    new Command("rm")
+      .description("delete a session (and its checkpoints)")
+      .argument("<name>")
+      .option("--json", "print one JSON document")
+      .action(async (name, flags) => {
+        if (!(await deleteSession(ctx, name))) missing(name);
+        if (flags.json) ctx.stdout.write(`${JSON.stringify({ name, deleted: true })}\n`);
+        else ctx.stderr.write(`Session '${name}' deleted.\n`);
+      }),
+  );
+  return sessions;
 }

@@ -1,0 +1,257 @@
+import type { Env } from "../core/ctx.ts";
+import { ChatcliError } from "../core/errors.ts";
+import type { ChatMessage } from "../llm/types.ts";
+import { leadingSystemCount, snapCut, tailStart } from "./blocks.ts";
+import { trimHistory } from "./level1.ts";
+import { type Summarize, summarizeSegment, summaryMessage } from "./level2.ts";
+import { truncateHistory } from "./level3.ts";
+import {
+  budgetFor,
+  CHARS_PER_TOKEN,
+  compactThreshold,
+  contextWindow,
+  estimateTokens,
+  type ModelId,
+} from "./tokens.ts";
+
+export type CompactLevel = 1 | 2 | 3;
+
+export type CompactPhase =
+  | "start"
+  | "trim"
+  | "summarize"
+  | "summary_failed"
+  | "summary_applied"
+  | "truncate"
+  | "cancelled"
+  | "done";
+
+export interface CompactStats {
+  messages: number;
+  tokens: number;
+}
+
+export interface CompactOptions {
+  budgetTokens: number;
+  /** Messages kept verbatim at the end (default 10, or 4 with an instruction). */
+  keepLast?: number;
+  /** Guided compaction: goes into the summariser prompt; level 2 then always runs. */
+  instruction?: string;
+  /** Highest level allowed (default 3). */
+  maxLevel?: CompactLevel;
+  /** The level-2 model call; without it level 2 is skipped. */
+  summarize?: Summarize;
+  /** The summariser's window in tokens, to size its prompt (default 128k). */
+  summarizerWindowTokens?: number;
+  signal?: AbortSignal;
+  onPhase?: (phase: CompactPhase, info: Record<string, unknown>) => void;
+  /**
+   * Called with the messages a level is about to summarise away or drop (system messages excluded),
+   * before they leave the history: the place to run or queue memory extraction for them.
+   */
+  beforeDrop?: (messages: ChatMessage[], level: 2 | 3) => Promise<void> | void;
+}
+
+export interface CompactResult {
+  messages: ChatMessage[];
+  /** `cancelled`: level 2 was aborted and `messages` is the input, untouched. */
+  status: "compacted" | "unchanged" | "cancelled";
+  levelsRun: CompactLevel[];
+  before: CompactStats;
+  after: CompactStats;
+  budgetTokens: number;
+  underBudget: boolean;
+  /** Why level 2 failed (it then fell through to level 3). */
+  summaryError?: string;
+}
+
+function stats(messages: readonly ChatMessage[]): CompactStats {
+  return { messages: messages.length, tokens: estimateTokens(messages) };
+}
+
+/** The 3-level pipeline (reference §3.2): trim, then summarise, then truncate, stopping once it fits. */
+export async function compactHistory(
+  messages: readonly ChatMessage[],
+  options: CompactOptions,
+): Promise<CompactResult> {
+  const budget = options.budgetTokens;
+  const maxLevel = options.maxLevel ?? 3;
+  const guided = options.instruction !== undefined && options.instruction.trim() !== "";
+  const instruction = guided ? options.instruction?.trim() : undefined;
+  const keep = options.keepLast ?? (guided ? 4 : 10);
+  const signal = options.signal ?? new AbortController().signal;
+  const phase = options.onPhase ?? (() => {});
+  const before = stats(messages);
+  const levelsRun: CompactLevel[] = [];
+  phase("start", { messages: before.messages, tokens: before.tokens, budget_tokens: budget });
+
+  const systemEnd = leadingSystemCount(messages);
+  let current = trimHistory(messages, systemEnd, tailStart(messages, keep, systemEnd));
+  levelsRun.push(1);
+  let tokens = estimateTokens(current);
+  phase("trim", { tokens_before: before.tokens, tokens_after: tokens, fits: tokens <= budget });
+  let summaryError: string | undefined;
+
+  const wantSummary = guided || tokens > budget;
+  if (wantSummary && maxLevel >= 2 && options.summarize) {
+    const cut = tailStart(current, keep, systemEnd);
+    const middle = current.slice(systemEnd, cut);
+    if (middle.length >= (guided ? 2 : 4)) {
+      phase("summarize", { messages: middle.length });
+      try {
+        signal.throwIfAborted();
+        const window = options.summarizerWindowTokens ?? 128_000;
+        const text = await summarizeSegment(middle, {
+          instruction,
+          maxPromptChars: Math.floor(window * 0.6 * CHARS_PER_TOKEN),
+          summarize: options.summarize,
+          signal,
+          onChunk: (index, total) => {
+            if (total > 1) phase("summarize", { chunk: index, chunks: total });
+          },
+        });
+        signal.throwIfAborted();
+        await options.beforeDrop?.(
+          middle.filter((m) => m.role !== "system"),
+          2,
+        );
+        const systems = middle.filter((m) => m.role === "system");
+        current = [
+          ...current.slice(0, systemEnd),
+          ...systems,
+          summaryMessage(middle.length - systems.length, text, instruction),
+          ...current.slice(cut),
+        ];
+        levelsRun.push(2);
+        tokens = estimateTokens(current);
+        phase("summary_applied", { messages: current.length, tokens });
+      } catch (error) {
+        if (signal.aborted) {
+          phase("cancelled", {});
+          return {
+            messages: messages.slice(),
+            status: "cancelled",
+            levelsRun,
+            before,
+            after: before,
+            budgetTokens: budget,
+            underBudget: before.tokens <= budget,
+          };
+        }
+        summaryError = error instanceof Error ? error.message : String(error);
+        phase("summary_failed", { error: summaryError });
+      }
+    }
+  }
+
+  if (tokens > budget && maxLevel >= 3) {
+    phase("truncate", {});
+    // A summary made by level 2 just now sits right before the tail: keep it too.
+    const keep3 = levelsRun.includes(2) ? keep + 1 : keep;
+    const start = snapCut(
+      current,
+      current.length - Math.min(keep3, current.length - systemEnd),
+      systemEnd,
+    );
+    const dropped = current.slice(systemEnd, start).filter((m) => m.role !== "system");
+    if (dropped.length > 0) await options.beforeDrop?.(dropped, 3);
+    current = truncateHistory(current, keep3, budget);
+    levelsRun.push(3);
+    tokens = estimateTokens(current);
+  }
+  const after = { messages: current.length, tokens };
+  const changed = current.length !== messages.length || current.some((m, i) => m !== messages[i]);
+  phase("done", { ...after, levels: levelsRun });
+  return {
+    messages: changed ? current : messages.slice(),
+    status: changed ? "compacted" : "unchanged",
+    levelsRun,
+    before,
+    after,
+    budgetTokens: budget,
+    underBudget: tokens <= budget,
+    ...(summaryError === undefined ? {} : { summaryError }),
+  };
+}
+
+/** Counts compactions since the last new user turn, to stop a compaction death spiral. */
+export class CompactionGuard {
+  private count = 0;
+  constructor(readonly limit = 3) {}
+  /** Call when a new user message starts a turn. */
+  userTurn(): void {
+    this.count = 0;
+  }
+  get sinceUserTurn(): number {
+    return this.count;
+  }
+  /** Records a compaction; throws context_overflow when the limit is already reached. */
+  enter(): void {
+    if (this.count >= this.limit) {
+      throw new ChatcliError(
+        "context_overflow",
+        `compacted ${this.count} times since the last user message and the conversation still does not fit the context window`,
+        { hint: "start a new session, or use a model with a larger context window" },
+      );
+    }
+    this.count++;
+  }
+}
+
+/** Fraction of the window automatic compaction aims for (below the trigger, so it does not re-fire at once). */
+export const AUTO_TARGET_RATIO = 0.6;
+/** Target after a provider context-length error. */
+export const RETRY_TARGET_RATIO = 0.5;
+
+export interface AutoCompactOptions {
+  model: ModelId;
+  env: Env;
+  guard: CompactionGuard;
+  summarize?: Summarize;
+  signal?: AbortSignal;
+  onPhase?: CompactOptions["onPhase"];
+  /** Verbatim tail (chat 10, agent 8). */
+  keepLast?: number;
+  /** After a provider context-length error: compact even under the threshold, to a lower target. */
+  afterOverflowError?: boolean;
+}
+
+/**
+ * Automatic compaction before a request: does nothing under CHATCLI_COMPACT_THRESHOLD of the window;
+ * otherwise runs the pipeline. Throws context_overflow when it cannot fit or keeps looping.
+ * A cancelled level 2 is returned as `status: "cancelled"` with the history untouched.
+ */
+export async function autoCompact(
+  messages: readonly ChatMessage[],
+  options: AutoCompactOptions,
+): Promise<CompactResult | undefined> {
+  const window = contextWindow(options.model, options.env);
+  const trigger = budgetFor(options.model, options.env, compactThreshold(options.env));
+  const tokens = estimateTokens(messages);
+  if (!options.afterOverflowError && tokens <= trigger) return undefined;
+  options.guard.enter();
+  // After a context-length error our estimate was too low: aim for half of what we sent as well.
+  const budgetTokens = options.afterOverflowError
+    ? Math.min(budgetFor(options.model, options.env, RETRY_TARGET_RATIO), Math.floor(tokens / 2))
+    : budgetFor(options.model, options.env, AUTO_TARGET_RATIO);
+  const result = await compactHistory(messages, {
+    budgetTokens,
+    keepLast: options.keepLast ?? 10,
+    summarize: options.summarize,
+    summarizerWindowTokens: window,
+    signal: options.signal,
+    onPhase: options.onPhase,
+  });
+  if (result.status === "cancelled") return result;
+  const stuck = options.afterOverflowError
+    ? result.after.tokens >= tokens
+    : result.after.tokens > trigger;
+  if (stuck) {
+    throw new ChatcliError(
+      "context_overflow",
+      `the conversation needs ~${result.after.tokens} tokens after compaction, more than the model's context allows (~${trigger} of ${window})`,
+      { hint: "shorten the system prompt or input, or use a model with a larger context window" },
+    );
+  }
+  return result;
+}

@@ -1,0 +1,280 @@
+import { UsageError } from "../core/errors.ts";
+import { toGoJson } from "../core/fs.ts";
+import type { ChatMessage, ToolCall } from "../llm/types.ts";
+import { jsonErrorOffset, lineColumn } from "./json-position.ts";
+import { SUMMARY_PREFIXES } from "./level2.ts";
+import { parseSessionDoc, sessionJson } from "./session-file.ts";
+
+/** The conversation shapes `chatcli compact` reads and writes back unchanged in form. */
+export type ConversationFormat =
+  | "chatcli-session"
+  | "chatcli-messages"
+  | "openai-messages"
+  | "openai-body"
+  | "anthropic-body";
+
+export interface Conversation {
+  format: ConversationFormat;
+  messages: ChatMessage[];
+  /** Writes compacted messages back in the input's format. */
+  render(messages: readonly ChatMessage[]): string;
+}
+
+type Wire = Record<string, unknown>;
+type Block = { type?: string; text?: string; [k: string]: unknown };
+
+/** The wire message a converted message came from, carried through copies made by compaction. */
+const ORIGIN = Symbol("chatcli.origin");
+interface Origin {
+  wire: Wire;
+  content: string;
+  toolCalls: ChatMessage["tool_calls"];
+}
+type Tagged = ChatMessage & { [ORIGIN]?: Origin };
+
+function tag(message: ChatMessage, wire: Wire): ChatMessage {
+  (message as Tagged)[ORIGIN] = { wire, content: message.content, toolCalls: message.tool_calls };
+  if (SUMMARY_PREFIXES.some((p) => message.content.startsWith(p))) {
+    message.meta = { ...message.meta, is_summary: true };
+  }
+  return message;
+}
+
+function originOf(message: ChatMessage): Origin | undefined {
+  return (message as Tagged)[ORIGIN];
+}
+
+function badInput(message: string): never {
+  throw new UsageError(message, {
+    reason: "bad_input",
+    hint: "expected a ChatCLI session, a message array, an OpenAI messages array/body or an Anthropic {system, messages} body",
+  });
+}
+
+/** Parses JSON, reporting the position of a syntax error as a bad_input usage error. */
+export function parseJsonStrict(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const offset = jsonErrorOffset(text);
+    const at = offset >= 0 ? lineColumn(text, offset) : undefined;
+    const where = at ? ` at line ${at.line}, column ${at.column} (offset ${offset})` : "";
+    throw new UsageError(`malformed JSON input${where}: ${(error as Error).message}`, {
+      reason: "bad_input",
+    });
+  }
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return (content as Block[])
+    .map((b) =>
+      typeof b === "string" ? b : b?.type === "text" && typeof b.text === "string" ? b.text : "",
+    )
+    .filter(Boolean)
+    .join("\n");
+}
+
+function isObject(v: unknown): v is Wire {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function hasBlock(messages: Wire[], types: string[]): boolean {
+  return messages.some(
+    (m) =>
+      Array.isArray(m["content"]) &&
+      (m["content"] as Block[]).some((b) => types.includes(b?.type ?? "")),
+  );
+}
+
+function isOpenAIish(messages: Wire[]): boolean {
+  return messages.some(
+    (m) =>
+      m["role"] === "developer" ||
+      m["content"] === null ||
+      Array.isArray(m["content"]) ||
+      (Array.isArray(m["tool_calls"]) &&
+        (m["tool_calls"] as Wire[]).some((c) => isObject(c?.["function"]))),
+  );
+}
+
+function parseArgs(raw: unknown): { args: Record<string, unknown>; raw?: string } {
+  if (typeof raw !== "string") return { args: isObject(raw) ? raw : {} };
+  try {
+    const v = JSON.parse(raw);
+    return isObject(v) ? { args: v } : { args: {}, raw };
+  } catch {
+    return { args: {}, raw };
+  }
+}
+
+function fromOpenAI(m: Wire): ChatMessage {
+  const role = m["role"] === "developer" ? "system" : m["role"] === "function" ? "tool" : m["role"];
+  const out: ChatMessage = { role: role as ChatMessage["role"], content: textOf(m["content"]) };
+  if (Array.isArray(m["tool_calls"])) {
+    out.tool_calls = (m["tool_calls"] as Wire[]).map((c): ToolCall => {
+      const fn = isObject(c["function"]) ? c["function"] : {};
+      const { args, raw } = parseArgs(fn["arguments"]);
+      return {
+        id: String(c["id"] ?? ""),
+        type: "function",
+        name: String(fn["name"] ?? ""),
+        arguments: args,
+        ...(raw ? { raw } : {}),
+      };
+    });
+  }
+  if (typeof m["tool_call_id"] === "string") out.tool_call_id = m["tool_call_id"];
+  return tag(out, m);
+}
+
+function unchanged(m: ChatMessage, origin: Origin): boolean {
+  return origin.content === m.content && origin.toolCalls === m.tool_calls;
+}
+
+function toOpenAI(m: ChatMessage): Wire {
+  const origin = originOf(m);
+  if (origin && unchanged(m, origin)) return origin.wire;
+  const wire: Wire = origin
+    ? { ...origin.wire, content: m.content }
+    : { role: m.role, content: m.content };
+  if (origin && m.tool_calls && m.tool_calls !== origin.toolCalls) {
+    const before = (origin.wire["tool_calls"] as Wire[] | undefined) ?? [];
+    wire["tool_calls"] = m.tool_calls.map((c, i) => {
+      const old = before[i] ?? { id: c.id, type: "function" };
+      const fn = isObject(old["function"]) ? old["function"] : {};
+      return { ...old, function: { ...fn, name: c.name, arguments: JSON.stringify(c.arguments) } };
+    });
+  }
+  return wire;
+}
+
+function fromAnthropic(m: Wire): ChatMessage {
+  const content = m["content"];
+  if (!Array.isArray(content)) {
+    return tag({ role: m["role"] as ChatMessage["role"], content: textOf(content) }, m);
+  }
+  const blocks = content as Block[];
+  const results = blocks.filter((b) => b?.type === "tool_result");
+  const calls = blocks.filter((b) => b?.type === "tool_use");
+  const text = textOf(blocks);
+  if (results.length > 0) {
+    const parts = results.map((r) => textOf(r["content"]));
+    if (text) parts.push(text);
+    const first = results[0] as Block;
+    return tag(
+      { role: "tool", content: parts.join("\n"), tool_call_id: String(first["tool_use_id"] ?? "") },
+      m,
+    );
+  }
+  const out: ChatMessage = { role: m["role"] as ChatMessage["role"], content: text };
+  if (calls.length > 0) {
+    out.tool_calls = calls.map((c) => ({
+      id: String(c["id"] ?? ""),
+      name: String(c["name"] ?? ""),
+      arguments: isObject(c["input"]) ? c["input"] : {},
+    }));
+  }
+  return tag(out, m);
+}
+
+function toAnthropic(m: ChatMessage): Wire {
+  const origin = originOf(m);
+  if (origin && unchanged(m, origin)) return origin.wire;
+  if (!origin) return { role: m.role === "assistant" ? "assistant" : "user", content: m.content };
+  const wire = origin.wire;
+  if (!Array.isArray(wire["content"])) return { ...wire, content: m.content };
+  const blocks = wire["content"] as Block[];
+  if (m.role === "tool") {
+    let first = true;
+    const next = blocks
+      .filter((b) => b?.type === "tool_result")
+      .map((b) => {
+        const content = first ? m.content : "[compacted]";
+        first = false;
+        return { ...b, content };
+      });
+    return { ...wire, content: next };
+  }
+  const next: Block[] = [];
+  let placed = false;
+  const inputs = new Map((m.tool_calls ?? []).map((c) => [c.id, c.arguments]));
+  for (const b of blocks) {
+    if (b?.type === "tool_use" && inputs.has(String(b["id"]))) {
+      next.push({ ...b, input: inputs.get(String(b["id"])) });
+    } else if (b?.type !== "text") next.push(b);
+    else if (!placed) {
+      placed = true;
+      if (m.content) next.push({ ...b, text: m.content });
+    }
+  }
+  if (!placed && m.content) next.unshift({ type: "text", text: m.content });
+  return { ...wire, content: next };
+}
+
+function indentOf(text: string): number | undefined {
+  const m = /^\s*[[{]\s*?\n([ \t]+)/.exec(text);
+  return m ? (m[1] as string).length : undefined;
+}
+
+/** Reads a conversation in any supported format (malformed or unknown input → exit 2). */
+export function parseConversation(input: string): Conversation {
+  const text = input.replace(/^\uFEFF/, "");
+  const value = parseJsonStrict(text);
+  const indent = indentOf(text);
+  const dump = (v: unknown) => JSON.stringify(v, null, indent);
+  if (Array.isArray(value)) {
+    if (!value.every((m) => isObject(m) && typeof m["role"] === "string")) {
+      badInput("the JSON array is not a list of messages (each needs a role)");
+    }
+    const wires = value as Wire[];
+    if (hasBlock(wires, ["tool_use", "tool_result"])) {
+      return {
+        format: "anthropic-body",
+        messages: wires.map(fromAnthropic),
+        render: (ms) => dump(ms.map(toAnthropic)),
+      };
+    }
+    if (isOpenAIish(wires)) {
+      return {
+        format: "openai-messages",
+        messages: wires.map(fromOpenAI),
+        render: (ms) => dump(ms.map(toOpenAI)),
+      };
+    }
+    const doc = parseSessionDoc(value);
+    if (!doc) badInput("the JSON array is not a list of messages");
+    return { format: "chatcli-messages", messages: doc.messages, render: (ms) => dump(ms) };
+  }
+  if (!isObject(value)) badInput("input is not a conversation");
+  const session = parseSessionDoc(value);
+  if (session) {
+    return {
+      format: "chatcli-session",
+      messages: session.messages,
+      render: (ms) =>
+        toGoJson(sessionJson({ title: session.title, messages: ms, extra: session.extra })),
+    };
+  }
+  const list = value["messages"];
+  if (!Array.isArray(list) || !list.every((m) => isObject(m) && typeof m["role"] === "string")) {
+    badInput('input has no "messages" array of {role, content} objects');
+  }
+  const wires = list as Wire[];
+  if ("system" in value || hasBlock(wires, ["tool_use", "tool_result", "thinking"])) {
+    const system = value["system"];
+    const head: ChatMessage[] = system ? [{ role: "system", content: textOf(system) }] : [];
+    return {
+      format: "anthropic-body",
+      messages: [...head, ...wires.map(fromAnthropic)],
+      render: (ms) =>
+        dump({ ...value, messages: ms.filter((m) => !head.includes(m)).map(toAnthropic) }),
+    };
+  }
+  return {
+    format: "openai-body",
+    messages: wires.map(fromOpenAI),
+    render: (ms) => dump({ ...value, messages: ms.map(toOpenAI) }),
+  };
+}

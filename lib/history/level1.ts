@@ -1,0 +1,175 @@
+import type { ChatMessage } from "../llm/types.ts";
+import { headTail, isProtected, truncatePreservingStructure, withContent } from "./blocks.ts";
+
+const THINK_BLOCKS = /<(reasoning|thinking|explanation)>[\s\S]*?<\/\1>/g;
+const TOOL_TAG =
+  /<(tool_call|tool)((?:\s+[A-Za-z_:-]+\s*=\s*(?:'(?:\\[\s\S]|[^'\\])*'|"(?:\\[\s\S]|[^"\\])*"|[^\s>/]+))*)\s*(\/?)>(?:\s*<\/\1>)?/g;
+const ATTR =
+  /([A-Za-z_:-]+)\s*=\s*(?:'((?:\\[\s\S]|[^'\\])*)'|"((?:\\[\s\S]|[^"\\])*)"|([^\s>/]+))/g;
+const INJECTED_LINE = /^📦 CONTEXT(?:O)?:/m;
+const FEEDBACK_PREFIXES = [
+  "The tool '",
+  "A ferramenta '",
+  "--- Resultado da Ação",
+  "FORMAT ERROR:",
+];
+const TOOL_OUTPUT = /<tool_output>([\s\S]*?)<\/tool_output>/g;
+
+/** Limits of the level-1 rules (reference §3.3). */
+export const LEVEL1 = {
+  injectedMax: 3000,
+  injectedKeep: 2000,
+  toolOutputMax: 5000,
+  toolOutputHead: 2000,
+  toolOutputTail: 500,
+  feedbackMax: 8000,
+  /** Native tool results older than the verbatim tail above this size become head + tail. */
+  oldToolResultMax: 5000,
+  /** Repeated identical tool output at least this long is collapsed to a reference. */
+  duplicateMin: 200,
+} as const;
+
+function cut(text: string, n: number): string {
+  return text.length > n ? `${text.slice(0, n - 3)}...` : text;
+}
+
+function unescapeQuoted(value: string, quote: string): string {
+  return value.replace(/\\\\/g, "\\").replaceAll(`\\${quote}`, quote);
+}
+
+/** `<tool_call name="X" args='…'/>` → `[tool: X read main.go]` (reference §3.3). */
+export function toolCallReference(name: string, args: string): string {
+  const cmd = /"cmd"\s*:\s*"((?:\\.|[^"\\])*)"/.exec(args)?.[1];
+  const file = /"file"\s*:\s*"((?:\\.|[^"\\])*)"/.exec(args)?.[1];
+  if (file !== undefined) return `[tool: ${[name, cmd, file].filter(Boolean).join(" ")}]`;
+  const term = /"term"\s*:\s*"((?:\\.|[^"\\])*)"/.exec(args)?.[1];
+  if (term !== undefined) {
+    return `[tool: ${[name, cmd, `term="${cut(term, 40)}"`].filter(Boolean).join(" ")}]`;
+  }
+  if (cmd !== undefined) return `[tool: ${name} ${cut(cmd, 60)}]`;
+  return `[tool: ${[name, cut(args, 60)].filter(Boolean).join(" ")}]`;
+}
+
+function compactToolXml(text: string): string {
+  if (!text.includes("<tool")) return text;
+  TOOL_TAG.lastIndex = 0;
+  return text.replace(TOOL_TAG, (whole, _tag: string, attrs: string) => {
+    let name: string | undefined;
+    let args = "";
+    ATTR.lastIndex = 0;
+    for (const m of attrs.matchAll(ATTR)) {
+      const raw =
+        m[2] !== undefined
+          ? unescapeQuoted(m[2], "'")
+          : m[3] !== undefined
+            ? unescapeQuoted(m[3], '"')
+            : (m[4] ?? "");
+      if (m[1] === "name") name = raw.trim();
+      else if (m[1] === "args") args = raw;
+    }
+    return name ? toolCallReference(name, args) : whole;
+  });
+}
+
+/** Assistant text: drop reasoning/thinking/explanation blocks, shorten tool-call XML, tidy blank lines. */
+export function trimAssistantText(text: string): string {
+  let out = text;
+  if (out.includes("<reasoning>") || out.includes("<thinking>") || out.includes("<explanation>")) {
+    THINK_BLOCKS.lastIndex = 0;
+    out = out.replace(THINK_BLOCKS, "");
+  }
+  out = compactToolXml(out);
+  if (out === text) return text;
+  return out.replace(/\n{3,}/g, "\n\n").trim();
+}
+
+/** Injected context: `[MEMORY CONTEXT — loaded from …]` or a line starting `📦 CONTEXT:`. */
+export function isInjectedContext(content: string): boolean {
+  return content.startsWith("[MEMORY CONTEXT — loaded from ") || INJECTED_LINE.test(content);
+}
+
+/** Tool feedback sent back as a user message (text tool-call mode). */
+export function isToolFeedback(content: string): boolean {
+  return FEEDBACK_PREFIXES.some((p) => content.startsWith(p)) || content.includes("<tool_output>");
+}
+
+function trimInjected(content: string): string {
+  if (content.length <= LEVEL1.injectedMax) return content;
+  const lines = content.split("\n");
+  const header = lines.slice(0, 3).join("\n");
+  const body = lines.slice(3).join("\n");
+  const omitted = content.length - LEVEL1.injectedKeep;
+  return `${header}\n\n${body.slice(0, LEVEL1.injectedKeep)}\n\n... [${omitted} chars of context omitted during compaction] ...`;
+}
+
+function trimFeedback(content: string): string {
+  if (content.includes("<tool_output>")) {
+    TOOL_OUTPUT.lastIndex = 0;
+    return content.replace(TOOL_OUTPUT, (whole, body: string) => {
+      if (body.length <= LEVEL1.toolOutputMax) return whole;
+      const short = headTail(body, LEVEL1.toolOutputHead, LEVEL1.toolOutputTail);
+      return `<tool_output>\n${short}\n</tool_output>`;
+    });
+  }
+  return truncatePreservingStructure(content, LEVEL1.feedbackMax);
+}
+
+/** Level 1 for one message (identity when nothing changes). */
+export function trimMessage(message: ChatMessage): ChatMessage {
+  if (isProtected(message) || typeof message.content !== "string") return message;
+  const content = message.content;
+  if (message.role === "assistant") return withContent(message, trimAssistantText(content));
+  if (message.role === "tool") {
+    if (content.length <= LEVEL1.oldToolResultMax) return message;
+    return withContent(message, headTail(content, LEVEL1.toolOutputHead, LEVEL1.toolOutputTail));
+  }
+  if (message.role !== "user") return message;
+  if (isInjectedContext(content)) return withContent(message, trimInjected(content));
+  if (isToolFeedback(content)) return withContent(message, trimFeedback(content));
+  return message;
+}
+
+/**
+ * Level 1, near lossless, no LLM: trims messages in [from, to) (the verbatim tail is left alone),
+ * keeps only the last of each run of `FORMAT ERROR:` messages, collapses repeated identical tool output.
+ */
+export function trimHistory(
+  messages: readonly ChatMessage[],
+  from: number,
+  to: number,
+): ChatMessage[] {
+  const out: ChatMessage[] = messages.slice(0, from);
+  const seen = new Map<string, number>();
+  for (let i = from; i < to; i++) {
+    const message = messages[i] as ChatMessage;
+    const next = messages[i + 1];
+    if (
+      message.role === "user" &&
+      !isProtected(message) &&
+      message.content?.startsWith("FORMAT ERROR:") &&
+      i + 1 < to &&
+      next?.role === "user" &&
+      next.content?.startsWith("FORMAT ERROR:")
+    ) {
+      continue;
+    }
+    let trimmed = trimMessage(message);
+    if (
+      !isProtected(message) &&
+      (message.role === "tool" || (message.role === "user" && isToolFeedback(message.content))) &&
+      message.content.length >= LEVEL1.duplicateMin
+    ) {
+      const first = seen.get(message.content);
+      if (first === undefined) seen.set(message.content, i);
+      else {
+        trimmed = withContent(
+          message,
+          `[duplicate of an earlier tool output — ${message.content.length} chars omitted]`,
+        );
+      }
+    }
+    out.push(trimmed);
+  }
+  for (let i = to; i < messages.length; i++) out.push(messages[i] as ChatMessage);
+  return out;
+}

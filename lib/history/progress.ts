@@ -1,0 +1,56 @@
+import type { CompactPhase, CompactResult } from "./compact.ts";
+
+function tokens(n: unknown): string {
+  return `~${Number(n ?? 0).toLocaleString("en-US")} tokens`;
+}
+
+/** The stderr line for a compaction phase (shared by `chatcli compact`, chat and agent), or undefined. */
+export function describePhase(
+  phase: CompactPhase,
+  info: Record<string, unknown>,
+): string | undefined {
+  switch (phase) {
+    case "start":
+      return `📦 Compacting history (${info["messages"]} msgs, ${tokens(info["tokens"])} → target ${tokens(info["budget_tokens"])})`;
+    case "trim":
+      return info["fits"]
+        ? `✓ Trim was enough (${tokens(info["tokens_before"])} → ${tokens(info["tokens_after"])})`
+        : `🧹 Trim: stripped reasoning/duplicates (${tokens(info["tokens_before"])} → ${tokens(info["tokens_after"])})`;
+    case "summarize":
+      return info["chunk"] === undefined
+        ? `🧠 Summarizing ${info["messages"]} old messages via LLM (Ctrl+C cancels)…`
+        : `🧠 Summarizing part ${info["chunk"]} of ${info["chunks"]}…`;
+    case "summary_failed":
+      return `⚠ Summarization failed (${info["error"]}) — falling back to truncation`;
+    case "summary_applied":
+      return `✓ Summary applied (${info["messages"]} msgs, ${tokens(info["tokens"])})`;
+    case "truncate":
+      return "✂ Emergency truncation — old messages dropped";
+    case "cancelled":
+      return "⚠ Compaction cancelled by user — history unchanged";
+    default:
+      return undefined;
+  }
+}
+
+/** One-line summary of a finished compaction. */
+export function describeResult(result: CompactResult): string {
+  const levels = result.levelsRun.join(", ");
+  return `compacted: ${result.before.messages} → ${result.after.messages} messages, ${tokens(result.before.tokens)} → ${tokens(result.after.tokens)} (levels ${levels}; budget ${tokens(result.budgetTokens)})`;
+}
+
+/** The envelope's `compaction` object. */
+export function compactionJson(result: CompactResult, extra: Record<string, unknown> = {}) {
+  return {
+    status: result.status,
+    levels_run: result.levelsRun,
+    messages_before: result.before.messages,
+    messages_after: result.after.messages,
+    tokens_before: result.before.tokens,
+    tokens_after: result.after.tokens,
+    budget_tokens: result.budgetTokens,
+    under_budget: result.underBudget,
+    summary_error: result.summaryError ?? null,
+    ...extra,
+  };
+}

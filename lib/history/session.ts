@@ -1,0 +1,230 @@
+import { readFile, stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { Ctx } from "../core/ctx.ts";
+import { ChatcliError } from "../core/errors.ts";
+import { readJsonFile, toGoJson, withLock, writeFileAtomic } from "../core/fs.ts";
+import { configuredSecrets, redactDeep } from "../core/redact.ts";
+import type { ChatMessage } from "../llm/types.ts";
+import {
+  type CheckpointRecord,
+  CheckpointStore,
+  checkpointLabel,
+  contentHash,
+  MAX_CHECKPOINTS,
+  type SessionState,
+} from "./checkpoints.ts";
+import {
+  deriveTitle,
+  parseSessionDoc,
+  sessionDataDir,
+  sessionFilePath,
+  sessionJson,
+  validateSessionName,
+} from "./session-file.ts";
+import { latestSessionForWorkspace } from "./session-list.ts";
+
+export type SessionCtx = Pick<Ctx, "env" | "cwd" | "now">;
+
+export interface OpenSessionOptions {
+  /** Create or continue this named session. */
+  name?: string;
+  /** `-c`: the latest session of this workspace (a new one when there is none). */
+  continueLatest?: boolean;
+  /** Write nothing to disk (checkpoints live in memory). */
+  ephemeral?: boolean;
+  /** Workspace root the session belongs to (default: cwd). */
+  workspace?: string;
+}
+
+/** Hash of a file's bytes, null when it does not exist. */
+export async function fileHash(path: string): Promise<string | null> {
+  try {
+    return contentHash(new Uint8Array(await readFile(path)));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One conversation: the unified history of chat, agent and coder, its file and its checkpoints.
+ * Lifecycle in a run: `openSession` → per LLM request `checkpoint(userInput)` (before appending that
+ * turn's messages) → tools call `snapshotFile(path)` before writing a file → `append(...)` → `save()`
+ * (also on SIGINT/SIGTERM). Ephemeral sessions keep checkpoints in memory and write nothing.
+ */
+export class Session {
+  messages: ChatMessage[];
+  title: string;
+  /** Human-readable notes from opening (a quarantined file, a missing `-c` session). */
+  readonly notices: string[] = [];
+  readonly store: CheckpointStore;
+  private extra: Record<string, unknown>;
+  private readonly pending = new Set<string>();
+  private readonly secrets: string[];
+
+  constructor(
+    private readonly ctx: SessionCtx,
+    /** The session id (envelope `session_id`); null only for an unnamed ephemeral session. */
+    readonly name: string | null,
+    readonly ephemeral: boolean,
+    readonly workspace: string,
+    readonly isNew: boolean,
+    doc: { title: string; messages: ChatMessage[]; extra: Record<string, unknown> },
+  ) {
+    this.messages = doc.messages;
+    this.title = doc.title;
+    this.extra = doc.extra;
+    this.secrets = configuredSecrets(ctx.env);
+    const persistent = !ephemeral && name !== null;
+    this.store = new CheckpointStore(
+      persistent ? sessionDataDir(ctx.env, name) : null,
+      this.secrets,
+    );
+  }
+
+  /** `~/.chatcli/sessions/<name>.json`, or null when ephemeral. */
+  get path(): string | null {
+    return this.ephemeral || this.name === null ? null : sessionFilePath(this.ctx.env, this.name);
+  }
+
+  append(...messages: ChatMessage[]): void {
+    this.messages.push(...messages);
+  }
+
+  /** Replaces the whole history (after compaction or a rewind). */
+  replaceMessages(messages: ChatMessage[]): void {
+    this.messages = messages;
+  }
+
+  /** Writes the session (v2, redacted, atomic, 0600, under a lock) and chatcli's state beside it. */
+  async save(): Promise<void> {
+    const path = this.path;
+    if (path === null) return;
+    const doc = sessionJson({ title: this.title, messages: this.messages, extra: this.extra });
+    this.title = doc["title"] as string;
+    const text = toGoJson(redactDeep(doc, this.secrets));
+    await withLock(path, () => writeFileAtomic(path, text));
+    await this.store.update((state) => this.syncState(state));
+  }
+
+  private async syncState(state: SessionState): Promise<void> {
+    state.workspace = this.workspace;
+    state.updated_at = this.ctx.now().toISOString();
+    for (const file of this.pending) state.tracked[file] = await fileHash(file);
+    this.pending.clear();
+  }
+
+  /** Takes a checkpoint of the current history (call before each LLM request). */
+  async checkpoint(label?: string): Promise<CheckpointRecord> {
+    const lastUser = this.messages.findLast((m) => m.role === "user" && !m.meta?.is_summary);
+    const hashes = await this.store.putMessages(this.messages);
+    const title = this.title || deriveTitle(this.messages);
+    return this.store.update(async (state) => {
+      await this.syncState(state);
+      const record: CheckpointRecord = {
+        id: state.next_id++,
+        created_at: this.ctx.now().toISOString(),
+        label: checkpointLabel(label ?? lastUser?.content),
+        message_count: this.messages.length,
+        title,
+        messages: hashes,
+        files: [],
+      };
+      state.checkpoints.push(record);
+      if (state.checkpoints.length > MAX_CHECKPOINTS) {
+        state.checkpoints = state.checkpoints.slice(-MAX_CHECKPOINTS);
+        await this.store.collectGarbage(state);
+      }
+      return record;
+    });
+  }
+
+  /**
+   * Records a file's current state in the latest checkpoint before a tool modifies it (the first
+   * snapshot per checkpoint wins). Relative paths resolve against the cwd.
+   */
+  async snapshotFile(path: string): Promise<void> {
+    const abs = resolve(this.ctx.cwd, path);
+    let state = await this.store.read();
+    if (state.checkpoints.length === 0) {
+      await this.checkpoint();
+      state = await this.store.read();
+    }
+    const latest = state.checkpoints.at(-1);
+    if (latest?.files.some((f) => f.path === abs)) return;
+    const snap = await this.store.snapshot(abs);
+    await this.store.update((s) => {
+      const cp = s.checkpoints.at(-1);
+      if (cp && !cp.files.some((f) => f.path === abs)) cp.files.push(snap);
+    });
+    this.pending.add(abs);
+  }
+
+  /** Checkpoints, oldest first. */
+  async listCheckpoints(): Promise<CheckpointRecord[]> {
+    return (await this.store.read()).checkpoints;
+  }
+}
+
+function autosaveName(now: Date): string {
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `autosave-${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
+}
+
+async function freeName(ctx: SessionCtx, base: string): Promise<string> {
+  for (let i = 1; ; i++) {
+    const name = i === 1 ? base : `${base}-${i}`;
+    const taken = await stat(sessionFilePath(ctx.env, name)).then(
+      () => true,
+      () => false,
+    );
+    if (!taken) return name;
+  }
+}
+
+/** Loads a session file; undefined when it does not exist. */
+export async function loadSessionDoc(ctx: SessionCtx, name: string, notices: string[] = []) {
+  const path = sessionFilePath(ctx.env, name);
+  const read = await readJsonFile(path);
+  if (read.kind === "missing") return undefined;
+  if (read.kind === "corrupt") {
+    notices.push(
+      `session file ${path} did not parse (${read.message}); moved to ${read.quarantinedTo}`,
+    );
+    return undefined;
+  }
+  const doc = parseSessionDoc(read.value);
+  if (!doc) {
+    throw new ChatcliError("bad_input", `${path} is not a ChatCLI session file`, {
+      hint: "choose another session name",
+    });
+  }
+  return doc;
+}
+
+/** Opens (or creates) a session: `--session NAME`, `-c/--continue`, `--ephemeral`, or a new autosave. */
+export async function openSession(
+  ctx: SessionCtx,
+  options: OpenSessionOptions = {},
+): Promise<Session> {
+  const workspace = resolve(ctx.cwd, options.workspace ?? ".");
+  const notices: string[] = [];
+  let name = options.name;
+  if (name !== undefined) validateSessionName(name);
+  else if (options.continueLatest) {
+    name = await latestSessionForWorkspace(ctx, workspace);
+    if (name === undefined)
+      notices.push("no earlier session for this workspace; starting a new one");
+  }
+  const doc = name === undefined ? undefined : await loadSessionDoc(ctx, name, notices);
+  if (name === undefined && !options.ephemeral) name = await freeName(ctx, autosaveName(ctx.now()));
+  const session = new Session(
+    ctx,
+    name ?? null,
+    options.ephemeral ?? false,
+    workspace,
+    doc === undefined,
+    doc ?? { title: "", messages: [], extra: {} },
+  );
+  session.notices.push(...notices);
+  return session;
+}
