@@ -49,6 +49,9 @@ export function askCommand(ctx: Ctx, state: RunState) {
       [] as string[],
     )
     .option("--bare", "no bootstrap files, path rules or memory")
+    .option("--session <name>", "continue (or create) this saved conversation")
+    .option("-c, --continue", "continue the latest session of this workspace")
+    .option("--no-auto-compact", "never compact the conversation automatically")
     .option("--no-bootstrap", "same as --bare")
     .addOption(
       new Option("--color <when>", "colour: auto, always, never").choices([
@@ -88,6 +91,9 @@ export function askCommand(ctx: Ctx, state: RunState) {
       maxRetries: opts.maxRetries,
       files: opts.file ?? [],
       bare: opts.bare === true || opts.bootstrap === false,
+      session: opts.session,
+      continueLatest: opts.continue === true,
+      noAutoCompact: opts.autoCompact === false,
     };
     const { runAsk } = await import("../lib/run/one-shot.ts");
     await runAsk(options, ctx, reporter);

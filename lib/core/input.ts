@@ -28,7 +28,10 @@ export async function readStdin(stdin: Stdin, options: StdinOptions): Promise<St
   const parts: Uint8Array[] = [];
   let total = 0;
   let truncated = false;
-  const first = await firstChunk(iterator, stdin.kind === "file" ? 0 : options.firstByteTimeoutMs);
+  // Without a prompt, stdin IS the prompt: wait for it to EOF (`slow-build | chatcli ask`). With a
+  // prompt, a pipe that stays silent past the first-byte timeout is skipped (CONTRACT §4.2–3).
+  const waitMs = stdin.kind === "file" || !options.hasPrompt ? 0 : options.firstByteTimeoutMs;
+  const first = await firstChunk(iterator, waitMs);
   if (first === "timeout") {
     void iterator.return?.();
     if (options.hasPrompt) {

@@ -5,13 +5,17 @@ import { ChatcliError, toChatcliError } from "../core/errors.ts";
 import { composePrompt, readStdin } from "../core/input.ts";
 import { configuredSecrets } from "../core/redact.ts";
 import { loadSettings } from "../core/settings.ts";
+import { CompactionGuard } from "../history/compact.ts";
+import { openSession } from "../history/session.ts";
 import { costOf } from "../llm/cost.ts";
 import { modelLabel, resolveModel } from "../llm/models.ts";
 import { addUsage, type ChatMessage, emptyUsage, type SystemBlock } from "../llm/types.ts";
 import { settle } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
 import { runSignal } from "./abort.ts";
+import { compactForRequest } from "./compaction.ts";
 import { buildProviderChain } from "./provider.ts";
+import { partialOf, streamAnswer } from "./stream-answer.ts";
 
 export interface AskOptions {
   prompt: string | undefined;
@@ -29,6 +33,12 @@ export interface AskOptions {
   files?: string[];
   /** `--bare`: no bootstrap files, rules or memory. */
   bare?: boolean;
+  /** `--session NAME`: continue (or create) a saved conversation. */
+  session?: string;
+  /** `-c/--continue`: the latest session of this workspace. */
+  continueLatest?: boolean;
+  /** `--no-auto-compact`. */
+  noAutoCompact?: boolean;
 }
 
 /** `chatcli ask`: one answer, streamed; the envelope is filled on the reporter. Never throws. */
@@ -36,7 +46,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
   const started = Date.now();
   const envelope = reporter.envelope;
   const stop = runSignal(ctx, options.timeoutMs);
-  let apiMs = 0;
+  let usage = emptyUsage();
   try {
     const workspaceRoot = detectWorkspaceRoot(ctx.cwd);
     const settings = await loadSettings(ctx, { workspaceRoot });
@@ -61,6 +71,19 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
         },
       );
     }
+    // ask keeps no session unless asked to: --session NAME or -c.
+    const keep = options.session !== undefined || options.continueLatest === true;
+    const session = await openSession(
+      { ...ctx, env: settings.env },
+      {
+        name: options.session,
+        continueLatest: options.continueLatest,
+        ephemeral: !keep,
+        workspace: workspaceRoot,
+      },
+    );
+    for (const notice of session.notices) reporter.info(`chatcli: ${notice}`);
+    envelope.session_id = keep ? session.name : null;
     const { context } = await showSystemContext(ctx, {
       mode: "ask",
       files: options.files ?? [],
@@ -82,7 +105,6 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
         cache: false,
       });
     }
-    const messages: ChatMessage[] = [{ role: "user", content: input }];
     const provider = await buildProviderChain(ref, {
       env: settings.env,
       fetch: ctx.fetch,
@@ -102,56 +124,96 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       memory: envelope.memory,
       limits: { timeout_ms: options.timeoutMs ?? null, max_tokens: options.maxTokens ?? null },
     });
+    if (keep) {
+      const record = await session.checkpoint(input);
+      reporter.event("checkpoint.created", { id: record.id, messages: session.messages.length });
+    }
+    // A session's earlier turns, minus other modes' system messages (the system prompt is fresh).
+    const guard = new CompactionGuard();
+    const compaction = {
+      ref,
+      env: settings.env,
+      provider,
+      reporter,
+      guard,
+      signal: stop.signal,
+      onUsage: (u: typeof usage) => {
+        usage = addUsage(usage, u);
+      },
+    };
+    let messages: ChatMessage[] = [
+      ...session.messages.filter((m) => m.role !== "system"),
+      { role: "user", content: input },
+    ];
+    if (!options.noAutoCompact) messages = await compactForRequest(messages, compaction);
     reporter.event("turn.started", { turn: 1 });
-    let text = "";
-    let usage = emptyUsage();
-    const apiStart = Date.now();
+    let answer: Awaited<ReturnType<typeof streamAnswer>> | undefined;
     try {
-      for await (const event of provider.stream(
+      answer = await streamAnswer(
+        provider,
         { model: ref.model, system, messages, maxTokens: options.maxTokens },
-        stop.signal,
-      )) {
-        if (event.type === "text") {
-          text += event.text;
-          reporter.text(event.text);
-          if (reporter.stdoutClosed) break;
-        } else if (event.type === "usage") {
-          usage = addUsage(usage, event.usage);
-        } else if (event.type === "done" && event.stop === "max_tokens") {
-          reporter.warn(
-            "max_tokens",
-            "the answer was cut at the output token limit (--max-tokens)",
-          );
-        }
-      }
-    } finally {
-      apiMs += Date.now() - apiStart;
-      envelope.usage = usage;
-      envelope.result = text;
-      envelope.num_turns = 1;
-    }
-    reporter.endText();
-    reporter.event("message.completed", { role: "assistant", text });
-    reporter.event("turn.completed", { turn: 1, usage, cumulative_usage: usage });
-    const cost = costOf(ref, usage);
-    envelope.total_cost_usd = cost;
-    if (cost === null) {
-      reporter.warn(
-        "unpriced_model",
-        `no price known for ${modelLabel(ref)}; total_cost_usd is null`,
+        {
+          reporter,
+          signal: stop.signal,
+          onOverflow: options.noAutoCompact
+            ? undefined
+            : async (request) => {
+                messages = await compactForRequest(messages, {
+                  ...compaction,
+                  afterOverflowError: true,
+                });
+                return { ...request, messages };
+              },
+        },
       );
+    } finally {
+      envelope.num_turns = 1;
+      if (answer) envelope.duration_api_ms = answer.apiMs;
     }
+    usage = addUsage(usage, answer.usage);
+    envelope.usage = usage;
+    envelope.result = answer.text;
+    reporter.endText();
+    reporter.event("message.completed", { role: "assistant", text: answer.text });
+    reporter.event("turn.completed", { turn: 1, usage: answer.usage, cumulative_usage: usage });
     const stopped = stop.stopError();
+    if (!stopped && keep) {
+      session.replaceMessages([...messages, { role: "assistant", content: answer.text }]);
+      await session.save();
+      const checkpoints = await session.listCheckpoints();
+      envelope.checkpoints = { count: checkpoints.length, last: checkpoints.at(-1)?.id ?? null };
+    }
+    priceRun(reporter, ref, usage);
     if (stopped) reporter.fail(stopped.error, stopped.exitCode, { quiet: stopped.quiet });
     else settle(envelope, "completed");
   } catch (error) {
     reporter.endText();
+    const partial = partialOf(error);
+    if (partial) {
+      envelope.result = partial.text;
+      envelope.usage = addUsage(usage, partial.usage);
+      envelope.duration_api_ms = partial.apiMs;
+    }
     const stopped = stop.stopError();
     if (stopped) reporter.fail(stopped.error, stopped.exitCode, { quiet: stopped.quiet });
     else reporter.fail(toChatcliError(error));
   } finally {
     stop.dispose();
     envelope.duration_ms = Date.now() - started;
-    envelope.duration_api_ms = apiMs;
+  }
+}
+
+function priceRun(
+  reporter: Reporter,
+  ref: Parameters<typeof costOf>[0],
+  usage: ReturnType<typeof emptyUsage>,
+): void {
+  const cost = costOf(ref, usage);
+  reporter.envelope.total_cost_usd = cost;
+  if (cost === null) {
+    reporter.warn(
+      "unpriced_model",
+      `no price known for ${ref.provider}/${ref.model}; total_cost_usd is null`,
+    );
   }
 }

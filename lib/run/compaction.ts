@@ -1,0 +1,62 @@
+import type { Env } from "../core/ctx.ts";
+import { autoCompact, type CompactionGuard } from "../history/compact.ts";
+import { compactionJson, describePhase, describeResult } from "../history/progress.ts";
+import { providerSummarizer } from "../history/summarizer.ts";
+import type { ModelRef } from "../llm/models.ts";
+import type { ChatMessage, Provider, Usage } from "../llm/types.ts";
+import type { Reporter } from "../output/reporter.ts";
+
+export interface RunCompactionOptions {
+  ref: ModelRef;
+  env: Env;
+  provider: Provider;
+  reporter: Reporter;
+  guard: CompactionGuard;
+  signal: AbortSignal;
+  /** After a provider context-length error: compact even under the threshold, to a lower target. */
+  afterOverflowError?: boolean;
+  keepLast?: number;
+  /** Usage of the summariser's calls, added to the run's totals. */
+  onUsage?: (usage: Usage) => void;
+}
+
+/**
+ * Automatic compaction before a request, with live feedback: phases on stderr, `compaction.*` events,
+ * and the envelope's `compaction`. Returns the history to send (unchanged when under the threshold).
+ */
+export async function compactForRequest(
+  messages: ChatMessage[],
+  options: RunCompactionOptions,
+): Promise<ChatMessage[]> {
+  const { reporter } = options;
+  let started = false;
+  const result = await autoCompact(messages, {
+    model: { provider: options.ref.provider, model: options.ref.model },
+    env: options.env,
+    guard: options.guard,
+    signal: options.signal,
+    keepLast: options.keepLast,
+    afterOverflowError: options.afterOverflowError,
+    summarize: providerSummarizer(options.provider, options.ref.model, (usage) =>
+      options.onUsage?.(usage),
+    ),
+    onPhase: (phase, info) => {
+      if (!started) {
+        started = true;
+        reporter.event("compaction.started", {
+          trigger: options.afterOverflowError ? "context_length_error" : "threshold",
+          ...info,
+        });
+      }
+      reporter.event("compaction.phase", { phase, ...info });
+      const line = describePhase(phase, info);
+      if (line) reporter.info(line);
+    },
+  });
+  if (!result) return messages;
+  reporter.envelope.compaction = compactionJson(result);
+  reporter.event("compaction.completed", compactionJson(result));
+  if (result.status === "cancelled") return messages;
+  reporter.info(describeResult(result));
+  return result.messages;
+}

@@ -1,0 +1,63 @@
+import { ProviderError } from "../llm/errors.ts";
+import { addUsage, emptyUsage, type LlmRequest, type Provider, type Usage } from "../llm/types.ts";
+import type { Reporter } from "../output/reporter.ts";
+
+export interface StreamedAnswer {
+  text: string;
+  usage: Usage;
+  apiMs: number;
+}
+
+/**
+ * Streams one text answer to the reporter. `onOverflow` is called once on a context-length error
+ * raised before any output; it returns a smaller request to retry with (or undefined to give up).
+ */
+export async function streamAnswer(
+  provider: Provider,
+  request: LlmRequest,
+  options: {
+    reporter: Reporter;
+    signal: AbortSignal;
+    onOverflow?: (request: LlmRequest) => Promise<LlmRequest | undefined>;
+  },
+): Promise<StreamedAnswer> {
+  const { reporter } = options;
+  let text = "";
+  let usage = emptyUsage();
+  let apiMs = 0;
+  let current = request;
+  for (let attempt = 0; ; attempt++) {
+    const started = Date.now();
+    try {
+      for await (const event of provider.stream(current, options.signal)) {
+        if (event.type === "text") {
+          text += event.text;
+          reporter.text(event.text);
+          if (reporter.stdoutClosed) break;
+        } else if (event.type === "usage") {
+          usage = addUsage(usage, event.usage);
+        } else if (event.type === "done" && event.stop === "max_tokens") {
+          reporter.warn(
+            "max_tokens",
+            "the answer was cut at the output token limit (--max-tokens)",
+          );
+        }
+      }
+      return { text, usage, apiMs: apiMs + Date.now() - started };
+    } catch (error) {
+      apiMs += Date.now() - started;
+      const overflow = error instanceof ProviderError && error.kind === "context_length";
+      if (!overflow || text !== "" || attempt > 0 || !options.onOverflow) {
+        throw Object.assign(error as object, { partial: { text, usage, apiMs } });
+      }
+      const smaller = await options.onOverflow(current);
+      if (!smaller) throw error;
+      current = smaller;
+    }
+  }
+}
+
+/** What was streamed before a failure (attached to the thrown error by streamAnswer). */
+export function partialOf(error: unknown): StreamedAnswer | undefined {
+  return (error as { partial?: StreamedAnswer } | null)?.partial;
+}
