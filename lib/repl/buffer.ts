@@ -140,9 +140,10 @@ export class InputHistory {
     return this.entries;
   }
 
-  /** Records a submitted input (blank lines and immediate repeats are skipped). */
-  add(entry: string): void {
-    if (entry.trim() !== "" && this.entries.at(-1) !== entry) this.entries.push(entry);
+  /** Records a submitted input, trailing blanks cut (blank lines and immediate repeats are skipped). */
+  add(input: string): void {
+    const entry = input.trimEnd();
+    if (entry !== "" && this.entries.at(-1) !== entry) this.entries.push(entry);
     this.index = this.entries.length;
     this.draft = "";
   }

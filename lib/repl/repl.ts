@@ -94,7 +94,7 @@ export class Repl {
       }
       const text = result.text;
       if (text.trim() === "") continue;
-      this.typedThisSession.push(text);
+      this.typedThisSession.push(text.trimEnd());
       const slash = parseSlash(text);
       if (slash) {
         if ((await handleSlash(this, slash)) === "exit") return;
