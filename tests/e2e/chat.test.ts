@@ -20,7 +20,9 @@ const PROVIDER_READY = !readFileSync(join(ROOT, "lib/llm/providers/openai.ts"), 
   "Placeholder until the provider lands",
 );
 if (!PROVIDER_READY) {
-  console.warn("chat e2e: LLM cases skipped — they need the real OpenAI provider (providers issue)");
+  console.warn(
+    "chat e2e: LLM cases skipped — they need the real OpenAI provider (providers issue)",
+  );
 }
 
 /** A scripted reply: text deltas; `hang` keeps the stream open until the client goes away. */
