@@ -264,28 +264,30 @@ export class Repl {
     }
   }
 
-  /** Streams an answer through the markdown renderer, keeping track of the line end. */
+  /**
+   * Streams an answer through the markdown renderer, keeping track of the line end. Until the
+   * first output a dim "thinking" hint shows that the request is on its way and how to cancel it.
+   */
   private answerWriter(): TurnCallbacks & { end(): void; break(): void } {
     let lastChar = "\n";
+    let hint = true;
+    this.screen.write(this.style.dim("… thinking (Esc cancels)"));
+    const clearHint = () => {
+      if (hint) this.screen.write("\r\u001b[K");
+      hint = false;
+    };
     const md = createMarkdownStream((text) => {
+      clearHint();
       this.screen.write(text);
       lastChar = text.at(-1) ?? lastChar;
     }, this.options.color);
     const lineBreak = () => {
+      md.end();
+      clearHint();
       if (lastChar !== "\n") this.screen.write("\n");
       lastChar = "\n";
     };
-    return {
-      onText: (delta) => md.push(delta),
-      break: () => {
-        md.end();
-        lineBreak();
-      },
-      end: () => {
-        md.end();
-        lineBreak();
-      },
-    };
+    return { onText: (delta) => md.push(delta), break: lineBreak, end: lineBreak };
   }
 }
 

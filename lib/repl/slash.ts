@@ -34,32 +34,32 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: "compact",
     args: "[instruction]",
-    help: "shrink the conversation (guided by the instruction when given); Esc cancels",
+    help: "shrink the conversation (Esc cancels)",
   },
   {
     name: "rewind",
     args: "",
-    help: "restore an earlier checkpoint (also: Esc Esc on an empty prompt)",
+    help: "restore an earlier checkpoint (or Esc Esc)",
   },
   {
     name: "memory",
     args: "<sub>",
-    help: "persistent memory: remember, facts, forget, recall, today, profile, …",
+    help: "memory: remember, facts, forget, today, profile, …",
     subcommands: MEMORY_SUBCOMMANDS,
   },
-  { name: "agent", args: "TASK", help: "run the agent (tools, with approvals) on a task" },
-  { name: "coder", args: "TASK", help: "run the coder (file-editing tools, with approvals)" },
+  { name: "agent", args: "TASK", help: "run the agent (tools, with approvals)" },
+  { name: "coder", args: "TASK", help: "run the coder (file edits, with approvals)" },
   {
     name: "session",
-    args: "save|load|list|new|rm [NAME]",
-    help: "save, load, list, start or delete conversations",
+    args: "save|load|list|new|rm",
+    help: "saved conversations",
     subcommands: SESSION_SUBCOMMANDS,
   },
   { name: "cost", args: "", help: "tokens, cache reads and cost of this session" },
-  { name: "context", args: "", help: "what the next request will carry, with token estimates" },
+  { name: "context", args: "", help: "what the next request carries (tokens)" },
   { name: "model", args: "[PROVIDER/MODEL]", help: "show or switch the model" },
-  { name: "clear", args: "", help: "clear the screen (the conversation is kept)" },
-  { name: "exit", args: "", help: "save the session and leave (also: Ctrl+D)", aliases: ["quit"] },
+  { name: "clear", args: "", help: "clear the screen (keeps the conversation)" },
+  { name: "exit", args: "", help: "save the session and leave (or Ctrl+D)", aliases: ["quit"] },
 ];
 
 export interface SlashInput {

@@ -10,6 +10,7 @@ import { type ModelRef, modelLabel, resolveModel } from "../llm/models.ts";
 import { createProvider } from "../llm/registry.ts";
 import type { ChatMessage, Provider, SystemBlock } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
+import { MemoryWorker, type MemoryWorkerDeps } from "./memory-worker.ts";
 import type {
   CheckpointInfo,
   CompactOutcome,
@@ -45,6 +46,8 @@ export interface StandaloneOptions {
   session?: string;
   /** The system prompt; defaults to a short chat prompt. */
   system?: SystemBlock[];
+  /** lib/memory's extraction; when given, the background memory worker runs on it. */
+  extractMemory?: MemoryWorkerDeps["extract"];
 }
 
 /** A ReplServices implementation that needs nothing beyond lib/core and lib/llm. */
@@ -65,12 +68,17 @@ class StandaloneServices implements ReplServices {
   private model: ModelRef;
   private usage = emptyUsage();
   private requests = 0;
+  private readonly worker: MemoryWorker | undefined;
 
   constructor(
     private readonly ctx: Ctx,
     private readonly options: StandaloneOptions,
   ) {
     this.model = options.model;
+    if (options.extractMemory) {
+      this.worker = new MemoryWorker({ extract: options.extractMemory, now: ctx.now });
+      this.worker.startTicker(() => this.messages);
+    }
   }
 
   async bind(name: string): Promise<void> {
@@ -205,12 +213,15 @@ class StandaloneServices implements ReplServices {
     return modelLabel(this.model);
   }
 
-  nudgeMemory(): void {}
+  nudgeMemory(): void {
+    this.worker?.nudge(this.messages);
+  }
   drainNotices(): string[] {
-    return [];
+    return this.worker?.drainNotices() ?? [];
   }
 
   async close(): Promise<string | undefined> {
+    await this.worker?.stop();
     if (this.bound) {
       await saveSessionFile(this.ctx.env, this.bound, this.messages);
       return `Session '${this.bound}' saved.`;
