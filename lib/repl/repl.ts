@@ -2,8 +2,8 @@ import type { Ctx } from "../core/ctx.ts";
 import { EXIT } from "../core/errors.ts";
 import { style } from "../output/terminal.ts";
 import { InputHistory } from "./buffer.ts";
+import { type Cancellable, type CancellableFn, runCancellable } from "./cancel.ts";
 import { handleSlash } from "./handlers.ts";
-import type { Key } from "./keys.ts";
 import { createMarkdownStream } from "./markdown.ts";
 import { askApproval, chooseCheckpoint, clockTime } from "./menu.ts";
 import { readLine } from "./prompt.ts";
@@ -19,12 +19,6 @@ export interface ReplOptions {
   /** Called at exit with the inputs typed in this session (to persist them). */
   saveHistory?: (entries: readonly string[]) => Promise<void>;
 }
-
-/** The outcome of an operation the user may cancel with Esc or Ctrl+C. */
-export type Cancellable<T> =
-  | { ok: true; value: T }
-  | { ok: false; cancelled: true }
-  | { ok: false; cancelled: false; error: Error };
 
 /** The REPL's moving parts, shared with the slash-command handlers. */
 export class Repl {
@@ -92,16 +86,22 @@ export class Repl {
         await this.rewindMenu();
         continue;
       }
-      const text = result.text;
-      if (text.trim() === "") continue;
-      this.typedThisSession.push(text.trimEnd());
-      const slash = parseSlash(text);
-      if (slash) {
-        if ((await handleSlash(this, slash)) === "exit") return;
-        continue;
-      }
-      await this.chatTurn(text);
+      if (result.text.trim() === "") continue;
+      this.typedThisSession.push(result.text.trimEnd());
+      if ((await this.dispatch(result.text)) === "exit") return;
     }
+  }
+
+  /** A slash command or a chat turn; an unexpected failure is printed, never fatal. */
+  private async dispatch(text: string): Promise<"exit" | undefined> {
+    try {
+      const slash = parseSlash(text);
+      if (slash) return await handleSlash(this, slash);
+      await this.chatTurn(text);
+    } catch (error) {
+      this.say(this.style.red(`Error: ${(error as Error).message ?? String(error)}`));
+    }
+    return undefined;
   }
 
   private async shutdown(): Promise<number> {
@@ -137,7 +137,7 @@ export class Repl {
   /** `/agent` and `/coder`: the agent loop with approvals asked on this terminal. */
   async agentRun(mode: "agent" | "coder", task: string): Promise<void> {
     const out = this.answerWriter();
-    const result = await this.cancellable((signal, pause) =>
+    const result = await this.cancellable((signal, { pause, cancel }) =>
       this.services.runAgent(
         mode,
         task,
@@ -152,7 +152,7 @@ export class Repl {
             const answer = await pause(() =>
               askApproval(this.keys, this.screen, request, this.menuOptions(signal)),
             );
-            if (answer === "cancel") this.abortCurrent?.();
+            if (answer === "cancel") cancel();
             return answer === "yes";
           },
         },
@@ -203,65 +203,9 @@ export class Repl {
     return { color: this.options.color, now: this.ctx.now, signal: signal ?? this.ctx.signal };
   }
 
-  private abortCurrent: (() => void) | undefined;
-
-  /**
-   * Runs `fn` while watching the keyboard: Esc or Ctrl+C aborts its signal. Other keys typed
-   * meanwhile are kept for the next prompt. `pause` lends the keyboard to a prompt inside `fn`.
-   */
-  async cancellable<T>(
-    fn: (signal: AbortSignal, pause: <U>(inner: () => Promise<U>) => Promise<U>) => Promise<T>,
-  ): Promise<Cancellable<T>> {
-    const controller = new AbortController();
-    const signal = AbortSignal.any([controller.signal, this.ctx.signal]);
-    this.abortCurrent = () => controller.abort(new Error("cancelled"));
-    const typeahead: Key[] = [];
-    let finished = false;
-    let paused: Promise<void> | undefined;
-    let waitStop = new AbortController();
-    const watch = (async () => {
-      while (!finished) {
-        if (paused) {
-          await paused;
-          continue;
-        }
-        waitStop = new AbortController();
-        const key = await this.keys.next(AbortSignal.any([waitStop.signal, signal]));
-        if (!key) {
-          if (this.keys.closed || signal.aborted) break;
-          continue;
-        }
-        if (key.name === "ctrl-c" || key.name === "escape")
-          controller.abort(new Error("cancelled"));
-        else typeahead.push(key);
-      }
-    })();
-    const pause = async <U>(inner: () => Promise<U>): Promise<U> => {
-      let release = () => {};
-      paused = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      waitStop.abort();
-      try {
-        return await inner();
-      } finally {
-        paused = undefined;
-        release();
-      }
-    };
-    try {
-      // Finished before the cancel took effect: the work is done, so report it as such.
-      return { ok: true, value: await fn(signal, pause) };
-    } catch (error) {
-      if (signal.aborted) return { ok: false, cancelled: true };
-      return { ok: false, cancelled: false, error: asError(error) };
-    } finally {
-      finished = true;
-      waitStop.abort();
-      await watch;
-      this.abortCurrent = undefined;
-      this.keys.unread(typeahead);
-    }
+  /** Runs `fn` with Esc / Ctrl+C cancelling it (see `runCancellable`). */
+  cancellable<T>(fn: CancellableFn<T>): Promise<Cancellable<T>> {
+    return runCancellable(this.keys, this.ctx.signal, fn);
   }
 
   /**
@@ -289,10 +233,6 @@ export class Repl {
     };
     return { onText: (delta) => md.push(delta), break: lineBreak, end: lineBreak };
   }
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }
 
 /** Runs the interactive chat on `ctx`'s terminal until the user leaves; returns the exit code. */

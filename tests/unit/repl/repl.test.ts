@@ -269,6 +269,8 @@ describe("REPL", () => {
     expect(await send(tty, "/model openai/gpt-4o\r")).toContain("Model switched to openai/gpt-4o");
     expect(await send(tty, "/help\r")).toContain("/compact [instruction]");
     expect(await send(tty, "/frob\r")).toContain("Unknown command: /frob");
+    services.context = () => Promise.reject(new Error("bootstrap unreadable"));
+    expect(await send(tty, "/context\r")).toContain("Error: bootstrap unreadable");
     void tty.keyboard.type("/exit\r");
     expect(await done).toBe(0);
   });
