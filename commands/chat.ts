@@ -11,6 +11,7 @@ import {
 } from "../lib/repl/history-file.ts";
 import { runRepl } from "../lib/repl/repl.ts";
 import type { ReplServices } from "../lib/repl/services.ts";
+import { INVALID_NAME, isValidSessionName } from "../lib/repl/session-files.ts";
 import { createStandaloneServices } from "../lib/repl/standalone-services.ts";
 import type { RunState } from "./_shared.ts";
 
@@ -44,6 +45,9 @@ export async function runChat(ctx: Ctx, opts: ChatOptions): Promise<number> {
     throw new UsageError(
       "chat needs an interactive terminal (stdin and stdout must be TTYs); use `chatcli ask` in pipes and scripts",
     );
+  }
+  if (opts.session !== undefined && !isValidSessionName(opts.session)) {
+    throw new UsageError(`--session: ${INVALID_NAME}`);
   }
   const settings = await loadSettings(ctx);
   const env = settings.env;

@@ -39,13 +39,15 @@ export async function chooseCheckpoint(
   let drawn = 0;
   const draw = () => {
     const width = screen.columns - 1;
-    const lines = [s.bold("REWIND — Select a checkpoint to restore")];
+    const lines = [s.bold(fitWidth("REWIND — Select a checkpoint to restore", width))];
     items.forEach((item, i) => {
       const text = `[${item.index}]  ${clockTime(item.time)}  ${item.messages} msgs  ${item.label}`;
       const line = fitWidth(`${i === selected ? "❯ " : "  "}${text}`, width);
       lines.push(i === selected ? s.cyan(line) : line);
     });
-    lines.push(`Select [1-${items.length}] or (q)uit, ↑/↓ Enter, Esc cancels: ${typed}`);
+    lines.push(
+      fitWidth(`Select [1-${items.length}] or (q)uit, ↑/↓ Enter, Esc cancels: ${typed}`, width),
+    );
     const up = drawn > 1 ? `\u001b[${drawn - 1}A` : "";
     screen.write(`${up}\r\u001b[J${lines.join("\n")}`);
     drawn = lines.length;

@@ -12,6 +12,13 @@ import type { ChatMessage } from "../llm/types.ts";
 import type { SessionEntry } from "./services.ts";
 
 const NAME = /^[a-zA-Z0-9][a-zA-Z0-9_\-.]{0,254}$/;
+export const INVALID_NAME =
+  "session name must be alphanumeric with dash/underscore/dot only (max 255 chars)";
+
+/** Whether a name may be saved under (§5.3: alphanumeric start, then `_ - .`, ≤ 255, no controls). */
+export function isValidSessionName(name: string): boolean {
+  return NAME.test(name);
+}
 
 /** The file of a session name: `/` and `\` become `_`, `.json` appended. */
 export function sessionPath(env: Env, name: string): string {
@@ -33,11 +40,7 @@ export async function saveSessionFile(
   name: string,
   history: readonly ChatMessage[],
 ): Promise<void> {
-  if (!NAME.test(name)) {
-    throw new Error(
-      "session name must be alphanumeric with dash/underscore/dot only (max 255 chars)",
-    );
-  }
+  if (!NAME.test(name)) throw new Error(INVALID_NAME);
   const path = sessionPath(env, name);
   await withLock(path, async () => {
     const previous = await readJsonFile<Record<string, unknown>>(path);

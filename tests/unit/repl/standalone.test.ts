@@ -139,4 +139,16 @@ describe("chatcli chat without a terminal", () => {
     );
     expect((await run(["chat"], { stdin: "piped", stdoutTTY: true })).code).toBe(2);
   });
+
+  test("a --session name that could not be saved is a usage error", async () => {
+    const ctx = fakeTty({ HOME: "/nonexistent" }).ctx;
+    const { runCli } = await import("../../../commands/cli.ts");
+    const errors: string[] = [];
+    const code = await runCli(["chat", "--session", "../etc"], {
+      ...ctx,
+      stderr: { isTTY: false, write: (t: string) => errors.push(t) > 0 },
+    });
+    expect(code).toBe(2);
+    expect(errors.join("")).toContain("--session: session name must be alphanumeric");
+  });
 });
