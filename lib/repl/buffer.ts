@@ -61,9 +61,10 @@ export class LineBuffer {
     this.chars.splice(start, this.pos - start);
     this.pos = start;
   }
-  /** Ctrl+K: deletes from the cursor to the end of the current line. */
+  /** Ctrl+K: deletes from the cursor to the end of the line; at a line's end, joins the next. */
   killToEnd(): void {
-    this.chars.splice(this.pos, this.lineEnd() - this.pos);
+    const end = this.lineEnd();
+    this.chars.splice(this.pos, end > this.pos ? end - this.pos : 1);
   }
 
   /** Ctrl+W: deletes the word before the cursor (and the spaces after it). */

@@ -28,6 +28,15 @@ describe("LineBuffer", () => {
     expect([b.text, b.cursor]).toEqual(["", 0]);
   });
 
+  test("Ctrl+K at the end of a line joins the next one", () => {
+    const b = buf("ab\ncd", 2);
+    b.killToEnd();
+    expect([b.text, b.cursor]).toEqual(["abcd", 2]);
+    b.end();
+    b.killToEnd();
+    expect(b.text).toBe("abcd");
+  });
+
   test("Home/End stay on the current line of multi-line input", () => {
     const b = buf("first\nsecond", 8);
     b.home();
