@@ -29,6 +29,8 @@ if (!PROVIDER_READY) {
 interface Reply {
   deltas: string[];
   hang?: boolean;
+  /** A native tool call sent after the text (finish_reason tool_calls). */
+  toolCall?: { name: string; arguments: Record<string, unknown> };
 }
 
 /** A minimal OpenAI chat-completions SSE server on 127.0.0.1:0 that records request bodies. */
@@ -57,7 +59,13 @@ function startLlm() {
         start(controller) {
           for (const d of reply.deltas) controller.enqueue(chunk({ content: d }));
           if (reply.hang) return;
-          controller.enqueue(chunk({}, "stop"));
+          const call = reply.toolCall;
+          if (call) {
+            const fn = { name: call.name, arguments: JSON.stringify(call.arguments) };
+            const toolCalls = [{ index: 0, id: "call_1", type: "function", function: fn }];
+            controller.enqueue(chunk({ tool_calls: toolCalls }));
+          }
+          controller.enqueue(chunk({}, call ? "tool_calls" : "stop"));
           controller.enqueue(enc.encode("data: [DONE]\n\n"));
           controller.close();
         },
@@ -246,9 +254,97 @@ describe("chatcli chat", () => {
     expect(await t.waitForExit()).toBe(0);
   });
 
-  // Enabled by the lead once lib/history (compaction), lib/memory and lib/agent are wired into
-  // commands/chat.ts's createReplServices.
-  test.todo("/compact shows its phases live and prints 📦 Compacted: A → B messages");
-  test.todo("/memory remember I prefer tabs, then /memory facts lists it");
-  test.todo("/agent with a run_command call: the approval prompt answered n denies it");
+  // The next four need lib/history (compaction), lib/memory and lib/agent wired into
+  // commands/chat.ts's createReplServices: switch `wiredTest` to `llmTest` (memory: `tmuxTest`)
+  // when they are.
+  const wiredTest = test.skip;
+
+  wiredTest("/compact shows its phases live and prints 📦 Compacted: A → B messages", async () => {
+    await using home = await tempDir();
+    llm.replies.push({ deltas: ["a1"] }, { deltas: ["a2"] });
+    await using t = chat(home.path);
+    await t.waitForText(PROMPT_READY);
+    for (const [q, a] of [
+      ["q1", "a1"],
+      ["q2", "a2"],
+    ] as const) {
+      t.type(q);
+      t.sendKeys("Enter");
+      await t.waitForText(new RegExp(`${a}\\n❯$`, "m"));
+    }
+    t.type("/compact");
+    t.sendKeys("Enter");
+    const screen = await t.waitForText(/📦 Compacted: 4 → \d+ messages/);
+    expect(screen).toMatch(/ {2}│ .*Compacting history/);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
+
+  wiredTest("Esc during compaction level 2 aborts the LLM call and keeps the history", async () => {
+    await using home = await tempDir();
+    // Window 200 tokens: chat turns (budget 0.75 → 600 chars) never compact; /compact (0.5 → 400
+    // chars) over 6 turns of ~100 chars must reach level 2 (12 messages, 10 kept verbatim).
+    const answers = Array.from({ length: 6 }, (_, i) => `answer ${i} ${"x".repeat(90)}`);
+    for (const a of answers) llm.replies.push({ deltas: [a] });
+    llm.replies.push({ deltas: [], hang: true }, { deltas: ["after"] });
+    await using t = chat(home.path, [], { CHATCLI_CONTEXT_WINDOW: "200" });
+    await t.waitForText(PROMPT_READY);
+    for (let i = 0; i < 6; i++) {
+      t.type(`q${i}`);
+      t.sendKeys("Enter");
+      await t.waitForText(new RegExp(`answer ${i} x+\\n❯$`, "m"));
+    }
+    t.type("/compact");
+    t.sendKeys("Enter");
+    await t.waitForText(/Summarizing old messages via LLM/);
+    t.sendKeys("Escape");
+    await t.waitForText(/Compaction cancelled — the history is unchanged\./);
+    t.type("last");
+    t.sendKeys("Enter");
+    await t.waitForText(/after\n❯$/m);
+    const sent = llm.hits.at(-1)!.messages.filter((m) => m.role !== "system");
+    expect(sent).toHaveLength(13);
+    expect(sent.at(-1)).toEqual({ role: "user", content: "last" });
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
+
+  wiredTest("/memory remember, then /memory facts lists the fact", async () => {
+    await using home = await tempDir();
+    await using t = chat(home.path);
+    await t.waitForText(PROMPT_READY);
+    t.type("/memory remember preference I indent with tabs");
+    t.sendKeys("Enter");
+    await t.waitForText(/Remembered\./);
+    t.type("/memory facts");
+    t.sendKeys("Enter");
+    await t.waitForText(/001\. I indent with tabs \[preference\]/);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
+
+  wiredTest("/agent: a run_command call waits for y/n; Enter is not yes; n denies it", async () => {
+    await using home = await tempDir();
+    llm.replies.push(
+      {
+        deltas: [],
+        toolCall: { name: "run_command", arguments: { command: "touch made-by-agent" } },
+      },
+      { deltas: ["Not run, as you asked."] },
+    );
+    await using t = chat(home.path);
+    await t.waitForText(PROMPT_READY);
+    t.type("/agent create a file");
+    t.sendKeys("Enter");
+    await t.waitForText(/run_command[^\n]*touch made-by-agent[\s\S]*Allow\? \[y\/n\]$/m);
+    t.sendKeys("Enter");
+    await t.waitForText(/\(type y or n\)/);
+    t.type("n");
+    await t.waitForText(/Not run, as you asked\.\n❯$/m);
+    expect(existsSync(join(home.path, "made-by-agent"))).toBe(false);
+    const toolResult = llm.hits.at(-1)!.messages.find((m) => m.role === "tool");
+    expect(toolResult?.content).toMatch(/denied/i);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
 });
