@@ -1,3 +1,5 @@
+import { stripControl } from "../output/terminal.ts";
+
 /**
  * Keypress decoding for the REPL: raw TTY bytes → named keys, typed text and pastes.
  * Pure and synchronous, so the editor can be tested with any chunking of the input.
@@ -178,6 +180,7 @@ function looksLikeUnbracketedPaste(text: string): boolean {
   return /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/.test(body);
 }
 
+/** Pasted text: CRLF/CR → LF, other control characters and escape sequences dropped. */
 function normalizeNewlines(text: string): string {
-  return text.replace(/\r\n?/g, "\n");
+  return stripControl(text.replace(/\r\n?/g, "\n"));
 }

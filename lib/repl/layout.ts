@@ -75,6 +75,16 @@ export function layoutPrompt(
       output += `\r\n${cont}`;
       row += 1;
       col = visibleWidth(cont);
+    } else if (ch === "\t") {
+      // Drawn as spaces to the next tab stop, so the cursor arithmetic stays exact.
+      if (col >= width) {
+        row += 1;
+        col = 0;
+      }
+      if (index === cursor) cursorAt = [row, col];
+      const spaces = Math.min(8 - (col % 8), width - col);
+      output += " ".repeat(spaces);
+      col += spaces;
     } else {
       const w = charWidth(ch.codePointAt(0)!);
       if (col + w > width) {

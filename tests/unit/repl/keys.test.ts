@@ -49,6 +49,10 @@ describe("KeyDecoder", () => {
     ]);
   });
 
+  test("escape sequences and control characters inside a paste are dropped", () => {
+    expect(names(["\u001b[200~a\u001b[31mb\u0007\tc\u001b[201~"])).toEqual(["paste:ab\tc"]);
+  });
+
   test("an unbracketed chunk with an inner newline is a paste, not a submit", () => {
     expect(names(["one\ntwo\n"])).toEqual(["paste:one\ntwo"]);
     expect(names(["one\r"])).toEqual(["char:one", "enter"]);

@@ -21,6 +21,13 @@ describe("layoutPrompt", () => {
     expect(cursorRow).toBe(1);
   });
 
+  test("tabs are drawn as spaces to the next tab stop", () => {
+    expect(layoutPrompt("> ", "", "a\tb", 3, 80)).toEqual({
+      output: "> a     b\r\u001b[9C",
+      cursorRow: 0,
+    });
+  });
+
   test("wide characters take two columns", () => {
     expect(visibleWidth("\u001b[1m❯\u001b[0m 日本")).toBe(6);
     const { cursorRow } = layoutPrompt("> ", "", "日本語日本", 5, 10);
