@@ -76,6 +76,8 @@ export function parseSlash(line: string): SlashInput | undefined {
   const m = /^\/(\S*)\s*([\s\S]*)$/.exec(trimmed);
   if (!m) return undefined;
   const typed = m[1]!.toLowerCase();
+  // ChatCLI's /newsession is /session new.
+  if (typed === "newsession") return { name: "session", args: "new", known: true };
   const command = findSlash(typed);
   return { name: command?.name ?? typed, args: m[2]!.trim(), known: command !== undefined };
 }

@@ -10,6 +10,7 @@ describe("slash commands", () => {
     });
     expect(parseSlash("  /quit ")).toEqual({ name: "exit", args: "", known: true });
     expect(parseSlash("/nope x")).toEqual({ name: "nope", args: "x", known: false });
+    expect(parseSlash("/newsession")).toEqual({ name: "session", args: "new", known: true });
     expect(parseSlash("hello /compact")).toBeUndefined();
     expect(parseSlash("//not a command")).toBeUndefined();
   });
