@@ -151,6 +151,33 @@ describe("chatcli chat", () => {
     expect(await t.waitForExit()).toBe(0);
   });
 
+  tmuxTest(
+    "Alt+Enter, a trailing backslash and a bracketed paste make multi-line input",
+    async () => {
+      await using home = await tempDir();
+      await using t = chat(home.path, [], { CHATCLI_SESSION_AUTOSAVE: "false" });
+      await t.waitForText(PROMPT_READY);
+      t.type("/session list");
+      t.sendKeys("M-Enter");
+      t.type("two\\");
+      t.sendKeys("Enter");
+      t.type("three");
+      await t.waitForText(/^❯ \/session list\n· two\n· three$/m);
+      t.sendKeys("C-u", "Up", "C-k", "Up", "C-a", "C-k");
+      await t.waitForText(/^❯\n·\n·$/m);
+      t.sendKeys("C-d", "C-d");
+      await t.waitForText(/\n❯$/);
+      t.paste("/session list\nsecond line");
+      await t.waitForText(/^❯ \/session list\n· second line$/m);
+      t.sendKeys("Enter");
+      await t.waitForText(/No saved sessions found\./);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+      const saved = readFileSync(join(home.path, ".chatcli/.chatcli_history"), "utf8");
+      expect(saved).toBe("/session list second line\n");
+    },
+  );
+
   tmuxTest("Esc Esc on a fresh prompt says there is nothing to rewind yet", async () => {
     await using home = await tempDir();
     await using t = chat(home.path);

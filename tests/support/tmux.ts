@@ -32,6 +32,8 @@ export interface TmuxSession extends AsyncDisposable {
   sendKeys(...keys: string[]): void;
   /** Literal text, typed as is (no key-name interpretation). */
   type(text: string): void;
+  /** Pastes text the way a terminal does (bracketed when the program asked for it). */
+  paste(text: string): void;
   /** The visible screen, trailing blank lines dropped. */
   capturePane(): string;
   /** Polls the screen until `re` matches; returns the screen. Fails with the screen after `timeoutMs`. */
@@ -90,8 +92,12 @@ export function startTmux(options: TmuxOptions): TmuxSession {
     type(text) {
       tmux("send-keys", "-t", "main", "-l", text);
     },
+    paste(text) {
+      tmux("set-buffer", "-b", "paste", "--", text);
+      tmux("paste-buffer", "-p", "-d", "-b", "paste", "-t", "main");
+    },
     capturePane,
-    async waitForText(re, timeoutMs = 10_000) {
+    async waitForText(re, timeoutMs = 4_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const screen = capturePane();
@@ -102,7 +108,7 @@ export function startTmux(options: TmuxOptions): TmuxSession {
         await Bun.sleep(25);
       }
     },
-    async waitForExit(timeoutMs = 10_000) {
+    async waitForExit(timeoutMs = 4_000) {
       const deadline = Date.now() + timeoutMs;
       while (!existsSync(exitFile)) {
         if (Date.now() > deadline) {
