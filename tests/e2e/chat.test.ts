@@ -110,8 +110,12 @@ function chat(
 }
 
 const PROMPT_READY = /^❯$/m;
-const tmuxTest = HAS_TMUX ? test : test.skip;
-const llmTest = HAS_TMUX && PROVIDER_READY ? test : test.skip;
+/** Terminal tests get a generous per-test timeout (bunfig's [test] timeout is not applied). */
+function terminalTest(enabled: boolean) {
+  return (name: string, fn: () => Promise<void>) => (enabled ? test : test.skip)(name, fn, 30_000);
+}
+const tmuxTest = terminalTest(HAS_TMUX);
+const llmTest = terminalTest(HAS_TMUX && PROVIDER_READY);
 
 describe("chatcli chat", () => {
   test("without a TTY it exits 2 with a one-line reason", () => {
@@ -284,7 +288,7 @@ describe("chatcli chat", () => {
   // The next four need lib/history (compaction), lib/memory and lib/agent wired into
   // commands/chat.ts's createReplServices: switch `wiredTest` to `llmTest` (memory: `tmuxTest`)
   // when they are.
-  const wiredTest = test.skip;
+  const wiredTest = terminalTest(false);
 
   wiredTest("/compact shows its phases live and prints 📦 Compacted: A → B messages", async () => {
     await using home = await tempDir();
