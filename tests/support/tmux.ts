@@ -97,7 +97,7 @@ export function startTmux(options: TmuxOptions): TmuxSession {
       tmux("paste-buffer", "-p", "-d", "-b", "paste", "-t", "main");
     },
     capturePane,
-    async waitForText(re, timeoutMs = 4_000) {
+    async waitForText(re, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const screen = capturePane();
@@ -108,7 +108,7 @@ export function startTmux(options: TmuxOptions): TmuxSession {
         await Bun.sleep(25);
       }
     },
-    async waitForExit(timeoutMs = 4_000) {
+    async waitForExit(timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (!existsSync(exitFile)) {
         if (Date.now() > deadline) {
