@@ -1,0 +1,136 @@
+import { style } from "../output/terminal.ts";
+import { InputHistory } from "./buffer.ts";
+import { fitWidth } from "./layout.ts";
+import { readLine } from "./prompt.ts";
+import type { ApprovalRequest, CheckpointInfo } from "./services.ts";
+import type { KeyReader, Screen } from "./tty.ts";
+
+export interface MenuOptions {
+  color: boolean;
+  now: () => Date;
+  signal?: AbortSignal;
+}
+
+export type RewindChoice =
+  | { kind: "chosen"; index: number }
+  | { kind: "cancelled" }
+  | { kind: "invalid" };
+
+/** `HH:MM:SS` in local time. */
+export function clockTime(date: Date): string {
+  return [date.getHours(), date.getMinutes(), date.getSeconds()]
+    .map((n) => String(n).padStart(2, "0"))
+    .join(":");
+}
+
+/**
+ * The rewind menu: checkpoints newest first, ↑/↓ to move, a number to pick directly, Enter
+ * restores, Esc or q cancels. Redraws in place.
+ */
+export async function chooseCheckpoint(
+  keys: KeyReader,
+  screen: Screen,
+  items: readonly CheckpointInfo[],
+  options: MenuOptions,
+): Promise<RewindChoice> {
+  const s = style(options.color);
+  let selected = 0;
+  let typed = "";
+  let drawn = 0;
+  const draw = () => {
+    const width = screen.columns - 1;
+    const lines = [s.bold(fitWidth("REWIND — Select a checkpoint to restore", width))];
+    items.forEach((item, i) => {
+      const text = `[${item.index}]  ${clockTime(item.time)}  ${item.messages} msgs  ${item.label}`;
+      const line = fitWidth(`${i === selected ? "❯ " : "  "}${text}`, width);
+      lines.push(i === selected ? s.cyan(line) : line);
+    });
+    lines.push(
+      fitWidth(`Select [1-${items.length}] or (q)uit, ↑/↓ Enter, Esc cancels: ${typed}`, width),
+    );
+    const up = drawn > 1 ? `\u001b[${drawn - 1}A` : "";
+    screen.write(`${up}\r\u001b[J${lines.join("\n")}`);
+    drawn = lines.length;
+  };
+  draw();
+  for (;;) {
+    const key = await keys.next(options.signal);
+    if (!key || key.name === "escape" || key.name === "ctrl-c" || key.name === "ctrl-d") {
+      screen.write("\n");
+      return { kind: "cancelled" };
+    }
+    if (key.name === "up" && selected > 0) selected -= 1;
+    else if (key.name === "down" && selected < items.length - 1) selected += 1;
+    else if (key.name === "backspace") typed = typed.slice(0, -1);
+    else if (key.name === "char" && key.text) {
+      if (/^q$/i.test(key.text) && typed === "") {
+        screen.write("q\n");
+        return { kind: "cancelled" };
+      }
+      typed += key.text;
+      const n = Number(typed);
+      if (/^\d+$/.test(typed) && n >= 1 && n <= items.length) selected = n - 1;
+    } else if (key.name === "enter") {
+      screen.write("\n");
+      if (typed === "") return { kind: "chosen", index: items[selected]!.index };
+      const n = Number(typed);
+      if (!/^\d+$/.test(typed.trim()) || n < 1 || n > items.length) return { kind: "invalid" };
+      return { kind: "chosen", index: n };
+    }
+    draw();
+  }
+}
+
+export type ApprovalAnswer = "yes" | "no" | "cancel";
+
+/**
+ * Shows a tool call and waits for an explicit answer: `y` or `n` (Enter alone is not an answer);
+ * dangerous calls need the word `yes` typed out. Esc or Ctrl+C cancels the whole run.
+ */
+export async function askApproval(
+  keys: KeyReader,
+  screen: Screen,
+  request: ApprovalRequest,
+  options: MenuOptions,
+): Promise<ApprovalAnswer> {
+  const s = style(options.color);
+  const head = request.dangerous ? s.red("⚠ dangerous") : s.yellow("?");
+  screen.write(`\n${head} ${s.bold(request.tool)} ${request.summary}\n`);
+  if (request.detail) {
+    for (const line of request.detail.split("\n")) screen.write(`    ${line}\n`);
+  }
+  if (request.dangerous) {
+    const result = await readLine(keys, screen, {
+      prompt: "  Type yes to allow (anything else denies): ",
+      cont: "  ",
+      history: new InputHistory(),
+      now: options.now,
+      signal: options.signal,
+    });
+    if (result.kind === "interrupt" || result.kind === "eof") return "cancel";
+    if (result.kind !== "line") return "no";
+    return result.text.trim().toLowerCase() === "yes" ? "yes" : "no";
+  }
+  screen.write("  Allow? [y/n] ");
+  let nagged = false;
+  for (;;) {
+    const key = await keys.next(options.signal);
+    if (!key || key.name === "ctrl-c" || key.name === "escape" || key.name === "ctrl-d") {
+      screen.write(`${s.red("cancelled")}\n`);
+      return "cancel";
+    }
+    const text = key.name === "char" ? key.text?.trim().toLowerCase() : undefined;
+    if (text === "y" || text === "yes") {
+      screen.write(`${s.green("y")}\n`);
+      return "yes";
+    }
+    if (text === "n" || text === "no") {
+      screen.write(`${s.red("n")}\n`);
+      return "no";
+    }
+    if (!nagged) {
+      nagged = true;
+      screen.write("(type y or n) ");
+    }
+  }
+}

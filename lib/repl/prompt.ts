@@ -1,0 +1,205 @@
+import { type InputHistory, LineBuffer } from "./buffer.ts";
+import type { Key } from "./keys.ts";
+import { layoutPrompt } from "./layout.ts";
+import { completeSlash } from "./slash.ts";
+import type { KeyReader, Screen } from "./tty.ts";
+
+/** How a prompt ended. */
+export type ReadResult =
+  | { kind: "line"; text: string }
+  /** Ctrl+C; `hadText` when it only cleared a typed line. */
+  | { kind: "interrupt"; hadText: boolean }
+  /** Ctrl+D on an empty line, or stdin closed. */
+  | { kind: "eof" }
+  /** Esc twice within the window on an empty line. */
+  | { kind: "rewind" };
+
+export interface PromptOptions {
+  prompt: string;
+  /** Shown at the start of continuation lines. */
+  cont: string;
+  history: InputHistory;
+  now: () => Date;
+  /** Esc Esc window (ms). */
+  doubleEscMs?: number;
+  /** Abort (SIGTERM and the like) ends the prompt as eof. */
+  signal?: AbortSignal;
+}
+
+/** Reads one input with line editing; the screen must be in raw mode. */
+export async function readLine(
+  keys: KeyReader,
+  screen: Screen,
+  options: PromptOptions,
+): Promise<ReadResult> {
+  const editor = new PromptEditor(screen, options);
+  editor.render();
+  for (;;) {
+    const key = await keys.next(options.signal);
+    if (!key) {
+      editor.finish();
+      return { kind: "eof" };
+    }
+    const result = editor.handle(key);
+    if (result) return result;
+  }
+}
+
+class PromptEditor {
+  private readonly buffer = new LineBuffer();
+  private cursorRow = 0;
+  private lastEscAt: number | undefined;
+
+  constructor(
+    private readonly screen: Screen,
+    private readonly options: PromptOptions,
+  ) {}
+
+  render(): void {
+    const { output, cursorRow } = layoutPrompt(
+      this.options.prompt,
+      this.options.cont,
+      this.buffer.text,
+      this.buffer.cursor,
+      this.screen.columns,
+    );
+    const up = this.cursorRow > 0 ? `\u001b[${this.cursorRow}A` : "";
+    this.screen.write(`${up}\r\u001b[J${output}`);
+    this.cursorRow = cursorRow;
+  }
+
+  /** Moves below the input (after a submit) so output starts on a fresh line. */
+  finish(): void {
+    this.buffer.set(this.buffer.text);
+    this.render();
+    this.screen.write("\n");
+    this.cursorRow = 0;
+  }
+
+  handle(key: Key): ReadResult | undefined {
+    const { buffer, options } = this;
+    const escAt = this.lastEscAt;
+    this.lastEscAt = undefined;
+    switch (key.name) {
+      case "char":
+      case "paste":
+        buffer.insert(key.text ?? "");
+        break;
+      case "enter": {
+        const text = buffer.text;
+        if (text.endsWith("\\") && buffer.cursor === Array.from(text).length) {
+          buffer.backspace();
+          buffer.insert("\n");
+          break;
+        }
+        this.finish();
+        options.history.add(text);
+        return { kind: "line", text };
+      }
+      case "alt-enter":
+        buffer.insert("\n");
+        break;
+      case "backspace":
+        buffer.backspace();
+        break;
+      case "delete":
+        buffer.deleteForward();
+        break;
+      case "ctrl-d":
+        if (buffer.isEmpty) {
+          this.finish();
+          return { kind: "eof" };
+        }
+        buffer.deleteForward();
+        break;
+      case "left":
+      case "ctrl-b":
+        buffer.left();
+        break;
+      case "right":
+      case "ctrl-f":
+        buffer.right();
+        break;
+      case "home":
+      case "ctrl-a":
+        buffer.home();
+        break;
+      case "end":
+      case "ctrl-e":
+        buffer.end();
+        break;
+      case "word-left":
+        buffer.wordLeft();
+        break;
+      case "word-right":
+        buffer.wordRight();
+        break;
+      case "ctrl-u":
+        buffer.killToStart();
+        break;
+      case "ctrl-k":
+        buffer.killToEnd();
+        break;
+      case "ctrl-w":
+        buffer.deleteWordBack();
+        break;
+      case "up":
+      case "ctrl-p":
+        if (!buffer.lineUp()) this.recall(options.history.prev(buffer.text));
+        break;
+      case "down":
+      case "ctrl-n":
+        if (!buffer.lineDown()) this.recall(options.history.next());
+        break;
+      case "tab":
+        this.complete();
+        break;
+      case "ctrl-l":
+        this.screen.write("\u001b[2J\u001b[H");
+        this.cursorRow = 0;
+        break;
+      case "ctrl-c": {
+        const hadText = !buffer.isEmpty;
+        this.finishWith("^C");
+        options.history.reset();
+        return { kind: "interrupt", hadText };
+      }
+      case "escape": {
+        const now = options.now().getTime();
+        const window = options.doubleEscMs ?? 500;
+        if (buffer.isEmpty && escAt !== undefined && now - escAt <= window) {
+          this.finish();
+          return { kind: "rewind" };
+        }
+        this.lastEscAt = now;
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+    this.render();
+    return undefined;
+  }
+
+  private recall(entry: string | undefined): void {
+    if (entry !== undefined) this.buffer.set(entry);
+  }
+
+  private complete(): void {
+    const before = this.buffer.text;
+    if (this.buffer.cursor !== Array.from(before).length) return;
+    const { text, candidates } = completeSlash(before);
+    if (text !== before) this.buffer.set(text);
+    if (candidates.length > 0) {
+      this.finish();
+      this.screen.write(`${candidates.join("  ")}\n`);
+    }
+  }
+
+  private finishWith(marker: string): void {
+    this.buffer.end();
+    this.render();
+    this.screen.write(`${marker}\n`);
+    this.cursorRow = 0;
+  }
+}

@@ -1,0 +1,245 @@
+import type { Ctx } from "../core/ctx.ts";
+import { EXIT } from "../core/errors.ts";
+import { style } from "../output/terminal.ts";
+import { InputHistory } from "./buffer.ts";
+import { type Cancellable, type CancellableFn, runCancellable } from "./cancel.ts";
+import { handleSlash } from "./handlers.ts";
+import { createMarkdownStream } from "./markdown.ts";
+import { askApproval, chooseCheckpoint, clockTime } from "./menu.ts";
+import { readLine } from "./prompt.ts";
+import type { ApprovalRequest, ReplServices, TurnCallbacks } from "./services.ts";
+import { parseSlash } from "./slash.ts";
+import { KeyReader, Screen } from "./tty.ts";
+
+export interface ReplOptions {
+  /** Colour and markdown styling (false under NO_COLOR / --color never). */
+  color: boolean;
+  /** Inputs typed in earlier sessions, oldest first. */
+  history?: readonly string[];
+  /** Called at exit with the inputs typed in this session (to persist them). */
+  saveHistory?: (entries: readonly string[]) => Promise<void>;
+}
+
+/** The REPL's moving parts, shared with the slash-command handlers. */
+export class Repl {
+  readonly screen: Screen;
+  readonly keys: KeyReader;
+  readonly style: ReturnType<typeof style>;
+  readonly history: InputHistory;
+  private readonly typedThisSession: string[] = [];
+
+  constructor(
+    readonly ctx: Ctx,
+    readonly services: ReplServices,
+    readonly options: ReplOptions,
+  ) {
+    this.screen = new Screen(ctx);
+    this.keys = new KeyReader(() => ctx.stdin.chunks());
+    this.style = style(options.color);
+    this.history = new InputHistory(options.history ?? []);
+  }
+
+  /** Prints a line (or lines) of REPL output. */
+  say(text: string): void {
+    this.screen.write(`${text}\n`);
+  }
+
+  /** Runs the loop until exit; returns the exit code. */
+  async run(): Promise<number> {
+    const s = this.style;
+    this.say(
+      s.dim(`chatcli ${this.ctx.version} · ${this.services.modelLabel()} · /help for commands`),
+    );
+    const session = this.services.sessionName();
+    if (session)
+      this.say(s.dim(`session: ${session} (${this.services.history().length} messages)`));
+    this.screen.rawMode(true);
+    try {
+      await this.loop();
+    } finally {
+      this.screen.rawMode(false);
+    }
+    return this.shutdown();
+  }
+
+  private async loop(): Promise<void> {
+    let interrupts = 0;
+    for (;;) {
+      for (const notice of this.services.drainNotices()) this.say(this.style.dim(notice));
+      if (this.ctx.signal.aborted) return;
+      const result = await readLine(this.keys, this.screen, {
+        prompt: this.style.bold(this.style.cyan("❯ ")),
+        cont: this.style.dim("· "),
+        history: this.history,
+        now: this.ctx.now,
+        signal: this.ctx.signal,
+      });
+      if (result.kind === "eof") return;
+      if (result.kind === "interrupt") {
+        interrupts = result.hadText ? 0 : interrupts + 1;
+        if (interrupts >= 2) return;
+        if (!result.hadText) this.say(this.style.dim("(press Ctrl+C again or Ctrl+D to exit)"));
+        continue;
+      }
+      interrupts = 0;
+      if (result.kind === "rewind") {
+        await this.rewindMenu();
+        continue;
+      }
+      if (result.text.trim() === "") continue;
+      this.typedThisSession.push(result.text.trimEnd());
+      if ((await this.dispatch(result.text)) === "exit") return;
+    }
+  }
+
+  /** A slash command or a chat turn; an unexpected failure is printed, never fatal. */
+  private async dispatch(text: string): Promise<"exit" | undefined> {
+    try {
+      const slash = parseSlash(text);
+      if (slash) return await handleSlash(this, slash);
+      await this.chatTurn(text);
+    } catch (error) {
+      this.say(this.style.red(`Error: ${(error as Error).message ?? String(error)}`));
+    }
+    return undefined;
+  }
+
+  private async shutdown(): Promise<number> {
+    await this.options.saveHistory?.(this.typedThisSession).catch((error: Error) => {
+      this.say(this.style.yellow(`warning: could not save input history: ${error.message}`));
+    });
+    try {
+      const notice = await this.services.close();
+      if (notice) this.say(this.style.dim(notice));
+    } catch (error) {
+      this.say(this.style.red(`Error saving the session: ${(error as Error).message}`));
+    }
+    const name = this.ctx.signalName();
+    if (name === "SIGTERM") return EXIT.sigterm;
+    if (name === "SIGINT") return EXIT.sigint;
+    return EXIT.ok;
+  }
+
+  /** One chat turn, streamed and rendered; Esc or Ctrl+C cancels it and nothing is added. */
+  async chatTurn(input: string): Promise<void> {
+    const out = this.answerWriter();
+    const result = await this.cancellable((signal) =>
+      this.services.sendTurn(input, { onText: out.onText }, signal),
+    );
+    out.end();
+    if (result.ok) {
+      this.services.nudgeMemory();
+      return;
+    }
+    this.reportFailure(result, "Request");
+  }
+
+  /** `/agent` and `/coder`: the agent loop with approvals asked on this terminal. */
+  async agentRun(mode: "agent" | "coder", task: string): Promise<void> {
+    const out = this.answerWriter();
+    const result = await this.cancellable((signal, { pause, cancel }) =>
+      this.services.runAgent(
+        mode,
+        task,
+        {
+          onText: out.onText,
+          onActivity: (line) => {
+            out.break();
+            this.say(this.style.dim(line));
+          },
+          approve: async (request: ApprovalRequest) => {
+            out.break();
+            const answer = await pause(() =>
+              askApproval(this.keys, this.screen, request, this.menuOptions(signal)),
+            );
+            if (answer === "cancel") cancel();
+            return answer === "yes";
+          },
+        },
+        signal,
+      ),
+    );
+    out.end();
+    this.services.nudgeMemory();
+    if (!result.ok) this.reportFailure(result, `/${mode}`);
+  }
+
+  /** Prints why an operation did not finish. */
+  reportFailure(result: Cancellable<unknown> & { ok: false }, what: string): void {
+    if (result.cancelled) {
+      this.say(
+        this.style.yellow(
+          `🛑 ${what} cancelled — the partial answer was discarded; the conversation is unchanged.`,
+        ),
+      );
+    } else {
+      this.say(this.style.red(`Error: ${result.error.message}`));
+    }
+  }
+
+  /** Opens the rewind menu and restores the chosen checkpoint. */
+  async rewindMenu(): Promise<void> {
+    const items = this.services.listCheckpoints();
+    if (items.length === 0) {
+      this.say("No checkpoints available yet.");
+      return;
+    }
+    const choice = await chooseCheckpoint(this.keys, this.screen, items, this.menuOptions());
+    if (choice.kind === "cancelled") return this.say("Rewind cancelled.");
+    if (choice.kind === "invalid") return this.say("Invalid selection.");
+    try {
+      const cp = await this.services.rewind(choice.index);
+      this.say(
+        this.style.green(
+          `↩ Rewound to checkpoint [${choice.index}] (${clockTime(cp.time)}, ${cp.messages} messages)`,
+        ),
+      );
+    } catch (error) {
+      this.say(this.style.red(`Rewind failed: ${(error as Error).message}`));
+    }
+  }
+
+  menuOptions(signal?: AbortSignal) {
+    return { color: this.options.color, now: this.ctx.now, signal: signal ?? this.ctx.signal };
+  }
+
+  /** Runs `fn` with Esc / Ctrl+C cancelling it (see `runCancellable`). */
+  cancellable<T>(fn: CancellableFn<T>): Promise<Cancellable<T>> {
+    return runCancellable(this.keys, this.ctx.signal, fn);
+  }
+
+  /**
+   * Streams an answer through the markdown renderer, keeping track of the line end. Until the
+   * first output a dim "thinking" hint shows that the request is on its way and how to cancel it.
+   */
+  private answerWriter(): TurnCallbacks & { end(): void; break(): void } {
+    let lastChar = "\n";
+    let hint = true;
+    this.screen.write(this.style.dim("… thinking (Esc cancels)"));
+    const clearHint = () => {
+      if (hint) this.screen.write("\r\u001b[K");
+      hint = false;
+    };
+    const md = createMarkdownStream((text) => {
+      clearHint();
+      this.screen.write(text);
+      lastChar = text.at(-1) ?? lastChar;
+    }, this.options.color);
+    const lineBreak = () => {
+      md.end();
+      clearHint();
+      if (lastChar !== "\n") this.screen.write("\n");
+      lastChar = "\n";
+    };
+    return { onText: (delta) => md.push(delta), break: lineBreak, end: lineBreak };
+  }
+}
+
+/** Runs the interactive chat on `ctx`'s terminal until the user leaves; returns the exit code. */
+export async function runRepl(
+  ctx: Ctx,
+  services: ReplServices,
+  options: ReplOptions,
+): Promise<number> {
+  return new Repl(ctx, services, options).run();
+}
