@@ -13,7 +13,7 @@ export type StdinKind = "tty" | "pipe" | "file" | "null";
 
 export interface Stdin {
   readonly kind: StdinKind;
-  /** Raw byte chunks; only called when kind is pipe or file. */
+  /** Raw byte chunks: the piped/file input, or (kind tty) the keypresses the REPL reads in raw mode. */
   chunks(): AsyncIterable<Uint8Array>;
   /** For the REPL: raw keypresses on a TTY. Absent when stdin is not a TTY. */
   setRawMode?(on: boolean): void;

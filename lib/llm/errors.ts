@@ -65,6 +65,9 @@ const CONTEXT_PATTERNS =
 
 /** Classifies an HTTP status (and body text) into a ProviderErrorKind. */
 export function kindFromStatus(status: number | undefined, message: string): ProviderErrorKind {
+  // Rate limits and server errors are retryable whatever their text says.
+  if (status === 429) return "rate_limit";
+  if (status !== undefined && status >= 500) return "server";
   if (CONTEXT_PATTERNS.test(message)) return "context_length";
   if (status === undefined) return "network";
   if (status === 401 || status === 403) return "auth";
