@@ -7,6 +7,7 @@ import { envInt, loadSettings } from "../core/settings.ts";
 import { modelLabel, resolveFallbacks, resolveModel } from "../llm/models.ts";
 import { createProvider } from "../llm/registry.ts";
 import { withResilience } from "../llm/retry.ts";
+import type { Provider } from "../llm/types.ts";
 import { newEnvelope, settle } from "../output/envelope.ts";
 import { type OutputFormat, Reporter } from "../output/reporter.ts";
 import { runAgent } from "./loop.ts";
@@ -40,6 +41,8 @@ export interface AgentCliOptions {
   files: string[];
   memory?: string;
   interactive: boolean;
+  /** Tests inject a provider (skips model resolution's provider construction). */
+  provider?: Provider;
   /** Tests inject a TTY answerer; otherwise it is built from ctx when interactive. */
   ask?: (request: AskRequest) => Promise<boolean>;
 }
@@ -114,8 +117,9 @@ export async function runAgentCli(
     const ref = resolveModel(opts.model, env, settings.config.model);
     envelope.model = modelLabel(ref);
     const deps = { fetch: ctx.fetch, fakeResponsesPath: opts.fakeResponses };
-    const chain = [await createProvider(ref, deps)];
-    for (const fb of resolveFallbacks(env)) chain.push(await createProvider(fb, deps));
+    const chain = [opts.provider ?? (await createProvider(ref, deps))];
+    if (!opts.provider)
+      for (const fb of resolveFallbacks(env)) chain.push(await createProvider(fb, deps));
     const provider = withResilience(chain, {
       maxRetries: envInt(env, "CHATCLI_MAX_RETRIES", 4),
       onRetry: (n) => {

@@ -43,7 +43,7 @@ export function htmlToText(html: string): string {
     })
     .replace(/[ \t\f\v]+/g, " ")
     .replace(/ *\n */g, "\n")
-    .replace(/\n{3,}/g, "\n\n")
+    .replace(/\n{2,}/g, "\n")
     .trim();
 }
 
