@@ -1,14 +1,6 @@
 import type { Env } from "../core/ctx.ts";
 import { ChatcliError, type TerminalReason, toChatcliError } from "../core/errors.ts";
-import type {
-  ChatMessage,
-  LlmRequest,
-  Provider,
-  StopReason,
-  SystemBlock,
-  ToolCall,
-  Usage,
-} from "../llm/types.ts";
+import type { ChatMessage, LlmRequest, Provider, SystemBlock, Usage } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
 import type { PermissionDenial } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
@@ -16,9 +8,9 @@ import { earlyExitThreshold, fingerprint, StagnationDetector } from "./early-exi
 import { microcompact, microcompactConfig } from "./microcompact.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import { isTrivialQuery, ROUTE_TIP, routeMode } from "./routing.ts";
-import type { AskRequest, BatchState, CallResult, ToolStats } from "./run-tools.ts";
+import type { AskRequest, BatchState, ToolStats } from "./run-tools.ts";
 import { runBatch } from "./run-tools.ts";
-import { normaliseToolName, parseToolCalls } from "./toolcall-parser.ts";
+import { appendResults, closeCalls, requestTurn, type TurnReply } from "./turn.ts";
 import type { FileChange, MemoryBackend, Tool } from "./types.ts";
 import { displayPath } from "./workspace.ts";
 
@@ -81,17 +73,6 @@ export interface AgentResult {
   /** Set for every terminal reason but `completed`. */
   error?: ChatcliError;
 }
-
-interface TurnReply {
-  text: string;
-  calls: ToolCall[];
-  native: boolean;
-  usage: Usage;
-  stop: StopReason;
-}
-
-const FEEDBACK_TAIL =
-  "(If the task is done, reply only with a final summary. Otherwise send the next tool_call.)";
 
 /** The one agent loop (agent, coder, the REPL's /agent and /coder): request → tools → results → … */
 export async function runAgent(input: AgentInput): Promise<AgentResult> {
@@ -321,81 +302,4 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
   };
   if (error) result.error = error;
   return result;
-}
-
-async function requestTurn(
-  provider: Provider,
-  request: LlmRequest,
-  signal: AbortSignal,
-  reporter: Reporter,
-  turn: number,
-  tools: ReadonlyMap<string, Tool>,
-  useTools: boolean,
-): Promise<TurnReply> {
-  let text = "";
-  const calls: ToolCall[] = [];
-  let usage = emptyUsage();
-  let stop: StopReason = "end";
-  for await (const event of provider.stream(request, signal)) {
-    if (signal.aborted) break;
-    if (event.type === "text") {
-      text += event.text;
-      reporter.event("message.delta", { turn, text: event.text });
-    } else if (event.type === "tool_call") calls.push(event.call);
-    else if (event.type === "usage") usage = addUsage(usage, event.usage);
-    else stop = event.stop;
-  }
-  if (signal.aborted) throw signal.reason ?? new Error("aborted");
-  if (calls.length > 0) {
-    return {
-      text,
-      calls: calls
-        .map((c) => ({ ...c, ...normaliseToolName(c.name, c.arguments) }))
-        .map(({ args, ...c }) => ({ ...c, arguments: args })),
-      native: true,
-      usage,
-      stop,
-    };
-  }
-  if (!useTools) return { text, calls: [], native: false, usage, stop };
-  const parsed = parseToolCalls(text, new Set(tools.keys()));
-  const textCalls = parsed.map((p, i): ToolCall => {
-    const norm = normaliseToolName(p.name, typeof p.args === "string" ? {} : p.args);
-    return {
-      id: `text_${turn}_${i + 1}`,
-      name: norm.name,
-      arguments: norm.args,
-      ...(typeof p.args === "string" ? { raw: p.args } : {}),
-    };
-  });
-  return { text, calls: textCalls, native: false, usage, stop };
-}
-
-/** Native calls get one `role: tool` result each; text calls get one feedback user message. */
-function appendResults(messages: ChatMessage[], reply: TurnReply, results: CallResult[]): void {
-  if (reply.native) {
-    for (const r of results) {
-      messages.push({
-        role: "tool",
-        tool_call_id: r.call.id,
-        content: r.content,
-        ...(r.status === "ok" ? {} : { is_error: true }),
-      });
-    }
-    return;
-  }
-  const blocks = results.map(
-    (r, i) => `--- [${i + 1}] ${r.call.name} (${r.status}) ---\n${r.content}`,
-  );
-  messages.push({
-    role: "user",
-    content: `Tool results:\n\n${blocks.join("\n\n")}\n\n${FEEDBACK_TAIL}`,
-    meta: { agent_feedback: true },
-  });
-}
-
-function closeCalls(messages: ChatMessage[], reply: TurnReply, why: string): void {
-  if (!reply.native) return;
-  for (const call of reply.calls)
-    messages.push({ role: "tool", tool_call_id: call.id, content: why, is_error: true });
 }
