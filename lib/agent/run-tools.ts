@@ -117,7 +117,7 @@ function finishCall(
     turn,
     id: p.call.id,
     name,
-    status,
+    status: status === "skipped" ? "error" : status,
     output: capText(content, 4000).text,
     exit_code: extra["exit_code"] ?? null,
     duration_ms: extra["duration_ms"] ?? 0,

@@ -69,6 +69,9 @@ export const readFileTool: Tool = {
     const cut =
       size > MAX_BYTES ? `\n[... file truncated at ${MAX_BYTES} of ${size} bytes ...]` : "";
     const header = `${resolved.shown} (lines ${from}-${to} of ${total}${size > MAX_BYTES ? "+" : ""})`;
-    return { output: `${header}\n${body}${cut}`, summary: `${to - from + 1} lines` };
+    return {
+      output: `${header}\n${body}${cut}`,
+      summary: `${to - from + 1} line${to === from ? "" : "s"}`,
+    };
   },
 };

@@ -178,7 +178,7 @@ describe("chatcli coder/agent end to end (scripted provider)", () => {
       ),
     );
     expect(ok.out()).toBe("All good.\n");
-    expect(ok.err()).toContain("▸ read_file a.txt → 1 lines");
+    expect(ok.err()).toContain("▸ read_file a.txt → 1 line (");
     const limited = testCtx({ cwd: d.path, env: env(d.path) });
     const provider = new ScriptedProvider(
       [
