@@ -327,3 +327,38 @@ export function rawDanger(line: string, denylist?: string): string | undefined {
   }
   return undefined;
 }
+
+/** Paths a well-known file-changing command writes (touch, mkdir, rm, mv, cp's target, sed -i …). */
+export function writtenPaths(argv: string[]): string[] {
+  const real = unwrap(argv);
+  const name = base(real[0] ?? "");
+  const operands = real.slice(1).filter((a) => !a.startsWith("-"));
+  switch (name) {
+    case "touch":
+    case "mkdir":
+    case "rm":
+    case "rmdir":
+    case "mv":
+    case "truncate":
+    case "shred":
+    case "unlink":
+      return operands;
+    case "cp":
+    case "ln":
+    case "install":
+    case "rsync":
+      return operands.length > 1 ? operands.slice(-1) : [];
+    case "chmod":
+    case "chown":
+    case "chgrp":
+      return operands.slice(1);
+    case "sed":
+      return real.some((a) => /^(-i|--in-place)/.test(a) || /^-[a-zA-Z]*i/.test(a))
+        ? operands.slice(1)
+        : [];
+    case "dd":
+      return real.filter((a) => a.startsWith("of=")).map((a) => a.slice(3));
+    default:
+      return [];
+  }
+}

@@ -74,7 +74,7 @@ export async function runAgentCli(
 ): Promise<number> {
   const started = performance.now();
   const envelope = newEnvelope(mode, ctx.version);
-  const reporter = new Reporter(ctx, {
+  let reporter = new Reporter(ctx, {
     format: opts.format,
     envelope,
     secrets: configuredSecrets(ctx.env),
@@ -88,6 +88,12 @@ export async function runAgentCli(
     const workspaceRoot = wiring.detectWorkspaceRoot(ctx.cwd);
     const settings = await loadSettings(ctx, { workspaceRoot });
     const env = settings.env;
+    // Keys from .env and config.json are secrets too: redact them from every event and the envelope.
+    reporter = new Reporter(ctx, {
+      format: opts.format,
+      envelope,
+      secrets: configuredSecrets(env),
+    });
     const permissionMode = (opts.permissionMode ??
       settings.config.permissions?.mode ??
       "read-only") as PermissionMode;

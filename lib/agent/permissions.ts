@@ -1,4 +1,4 @@
-import { classifyCommand, rawDanger } from "./command-safety.ts";
+import { classifyCommand, rawDanger, writtenPaths } from "./command-safety.ts";
 import { commandText, parseShell, quoteWord } from "./shell-words.ts";
 import type { Tool } from "./types.ts";
 import { displayPath, isInside, isSensitivePath, toAbsolute } from "./workspace.ts";
@@ -33,7 +33,7 @@ export interface Decision {
   outside?: boolean;
 }
 
-type Cls = "read" | "edit" | "shell" | "dangerous" | "outside";
+type Cls = "read" | "edit" | "shell" | "dangerous" | "outside" | "unknown";
 
 const RANK: Record<Verdict, number> = { allow: 0, ask: 1, deny: 2 };
 
@@ -67,7 +67,7 @@ function ruleMatches(rule: Rule, tool: Tool, subject: string, absPath?: string):
 function modeVerdict(cls: Cls, mode: PermissionMode): Verdict {
   if (mode === "bypass" || cls === "read") return "allow";
   if (cls === "outside") return "deny";
-  if (cls === "dangerous") return "ask";
+  if (cls === "dangerous" || cls === "unknown") return "ask";
   if (cls === "edit") return mode === "read-only" ? "ask" : "allow";
   return mode === "auto" ? "allow" : "ask";
 }
@@ -78,6 +78,7 @@ const MODE_REASON: Record<Cls, (mode: PermissionMode) => string> = {
   shell: (mode) => `commands other than read-only ones need --permission-mode auto (${mode} mode)`,
   dangerous: () => "dangerous command",
   outside: () => "write outside the workspace",
+  unknown: () => "write to a location known only at run time",
 };
 
 interface Part {
@@ -205,6 +206,8 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string):
   const parts: Part[] = [];
   const raw = rawDanger(line, policy.denylist);
   if (raw) parts.push({ cls: "dangerous", subject: line, reason: raw });
+  // `cd` changes where later relative paths land; a computed `cd` makes them unknowable.
+  let cwd: string | undefined = dir;
   for (const cmd of parsed.commands) {
     const text = commandText(cmd);
     if (cmd.argv.length > 0) {
@@ -217,22 +220,34 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string):
         reason: verdict.reason ? `${verdict.reason}: ${text}` : undefined,
       });
     }
-    const targets = cmd.redirects.filter((r) => r.op.includes(">") && !r.op.endsWith("&"));
-    for (const r of targets) {
-      if (HARMLESS_TARGETS.test(r.target)) continue;
-      if (r.dynamic) {
+    const targets = cmd.redirects
+      .filter((r) => r.op.includes(">") && !r.op.endsWith("&") && !HARMLESS_TARGETS.test(r.target))
+      .map((r) => ({ path: r.target, dynamic: r.dynamic }));
+    const words =
+      cmd.argv[0] === "tee"
+        ? cmd.argv.slice(1).filter((a) => !a.startsWith("-"))
+        : writtenPaths(cmd.argv);
+    for (const w of words)
+      if (!HARMLESS_TARGETS.test(w)) targets.push({ path: w, dynamic: /[$`*?]/.test(w) });
+    for (const t of targets) {
+      if (t.dynamic || (cwd === undefined && !t.path.startsWith("/"))) {
         parts.push({
-          cls: "shell",
-          subject: `${text} ${r.op} ${quoteWord(r.target)}`,
-          reason: "the redirect target is computed at run time",
+          cls: "unknown",
+          subject: `${text} → ${t.path}`,
+          reason: `cannot tell where ${t.path} is written`,
         });
         continue;
       }
-      parts.push(pathPart(policy, r.target, dir));
+      parts.push(pathPart(policy, t.path, cwd ?? dir));
     }
-    if (cmd.argv[0] === "tee") {
-      for (const a of cmd.argv.slice(1))
-        if (!a.startsWith("-") && !HARMLESS_TARGETS.test(a)) parts.push(pathPart(policy, a, dir));
+    if (cmd.argv[0] === "cd" || cmd.argv[0] === "pushd") {
+      const to = cmd.argv[1];
+      cwd =
+        to === undefined
+          ? policy.home
+          : to === "-" || /[$`]/.test(to) || cwd === undefined
+            ? undefined
+            : toAbsolute(cwd, to, policy.home);
     }
   }
   return parts.length ? parts : [{ cls: "read", subject: line }];

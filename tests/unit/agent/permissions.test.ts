@@ -63,7 +63,13 @@ describe("permission matrix (CONTRACT §5)", () => {
     ["ls && touch x", { "read-only": "ask", edit: "ask", auto: "allow", bypass: "allow" }],
     ["ls && rm -rf x", { "read-only": "ask!", edit: "ask!", auto: "ask!", bypass: "allow" }],
     ["echo $(rm x)", { "read-only": "ask", edit: "ask", auto: "allow", bypass: "allow" }],
-    ["echo `rm -rf /`", { "read-only": "ask!", edit: "ask!", auto: "ask!", bypass: "allow" }],
+    ["echo `rm -rf /`", { "read-only": "deny", edit: "deny", auto: "deny", bypass: "allow" }],
+    ["echo `rm -rf build`", { "read-only": "ask!", edit: "ask!", auto: "ask!", bypass: "allow" }],
+    ["touch ../x", { "read-only": "deny", edit: "deny", auto: "deny", bypass: "allow" }],
+    ["cd /tmp && echo x > y", { "read-only": "deny", edit: "deny", auto: "deny", bypass: "allow" }],
+    ["cd src && touch a.ts", { "read-only": "ask", edit: "ask", auto: "allow", bypass: "allow" }],
+    ["cp README.md /tmp/", { "read-only": "deny", edit: "deny", auto: "deny", bypass: "allow" }],
+    ["cd $DIR && touch a", { "read-only": "ask", edit: "ask", auto: "ask", bypass: "allow" }],
     ["cat x > /etc/y", { "read-only": "deny", edit: "deny", auto: "deny", bypass: "allow" }],
     ["echo hi > out.txt", { "read-only": "ask", edit: "allow", auto: "allow", bypass: "allow" }],
     ["echo hi > ../out.txt", { "read-only": "deny", edit: "deny", auto: "deny", bypass: "allow" }],
@@ -87,7 +93,7 @@ describe("permission matrix (CONTRACT §5)", () => {
     ["chmod -R 777 .", { "read-only": "ask!", edit: "ask!", auto: "ask!", bypass: "allow" }],
     [
       "dd if=/dev/zero of=/dev/sda",
-      { "read-only": "ask!", edit: "ask!", auto: "ask!", bypass: "allow" },
+      { "read-only": "deny", edit: "deny", auto: "deny", bypass: "allow" },
     ],
     [":(){ :|:& };:", { "read-only": "ask!", edit: "ask!", auto: "ask!", bypass: "allow" }],
     ["mkfs.ext4 /dev/sdb1", { "read-only": "ask!", edit: "ask!", auto: "ask!", bypass: "allow" }],
@@ -107,8 +113,9 @@ describe("permission matrix (CONTRACT §5)", () => {
   test("deny rules beat allow rules beat the mode; allow rules are judged per part", () => {
     const allowTests = { allow: ["run_command(npm test*)"] };
     expect(shell("read-only", "npm test -- --watch=false", allowTests).verdict).toBe("allow");
-    expect(shell("read-only", "npm test && rm -rf /", allowTests).verdict).toBe("ask");
-    expect(shell("read-only", "npm test && rm -rf /", allowTests).dangerous).toBe(true);
+    expect(shell("read-only", "npm test && rm -rf dist", allowTests).verdict).toBe("ask");
+    expect(shell("read-only", "npm test && rm -rf dist", allowTests).dangerous).toBe(true);
+    expect(shell("read-only", "npm test && rm -rf /", allowTests).verdict).toBe("deny");
     expect(
       shell("auto", "npm test", { allow: ["run_command(npm*)"], deny: ["run_command(npm test*)"] })
         .verdict,
