@@ -1,5 +1,5 @@
 import { classifyCommand, rawDanger, writtenPaths } from "./command-safety.ts";
-import { commandText, parseShell, quoteWord } from "./shell-words.ts";
+import { commandText, parseShell } from "./shell-words.ts";
 import type { Tool } from "./types.ts";
 import { displayPath, isInside, isSensitivePath, toAbsolute } from "./workspace.ts";
 
