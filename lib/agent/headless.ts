@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { Ctx } from "../core/ctx.ts";
 import { ChatcliError, EXIT, UsageError } from "../core/errors.ts";
 import { composePrompt, readStdin } from "../core/input.ts";
@@ -56,11 +57,9 @@ export function defaultMaxTurns(env: Ctx["env"]): number {
 async function attachFiles(ctx: Ctx, files: string[]): Promise<string> {
   const parts: string[] = [];
   for (const file of files) {
-    const text = await readFile(file.startsWith("/") ? file : `${ctx.cwd}/${file}`, "utf8").catch(
-      () => {
-        throw new UsageError(`cannot read --file ${file}`, { reason: "bad_input" });
-      },
-    );
+    const text = await readFile(resolve(ctx.cwd, file), "utf8").catch(() => {
+      throw new UsageError(`cannot read --file ${file}`, { reason: "bad_input" });
+    });
     parts.push(`<file path="${file}">\n${text}\n</file>`);
   }
   return parts.join("\n\n");
@@ -210,7 +209,7 @@ export async function runAgentCli(
       },
       limits: { maxTurns, maxBudgetUsd: opts.maxBudgetUsd, timeoutMs: opts.timeoutMs },
       costOf,
-      hooks: wiring.agentHooks(w),
+      hooks: wiring.agentHooks(w, reporter),
       reporter,
       signal: ctx.signal,
       workspaceRoot,
@@ -233,6 +232,7 @@ export async function runAgentCli(
     envelope.tools = result.tools;
     envelope.permission_denials = result.permissionDenials;
     envelope.files_changed = result.filesChanged;
+    envelope.memory.facts_written = result.memoryWrites;
     if (result.permissionDenials.length) {
       const lines = result.permissionDenials.map(
         (d) =>

@@ -70,6 +70,8 @@ export interface AgentResult {
   /** Paths relative to the workspace root when inside it. */
   filesChanged: Array<{ path: string; change: FileChange["change"] }>;
   terminalReason: TerminalReason;
+  /** Successful memory-tool writes. */
+  memoryWrites: number;
   /** Set for every terminal reason but `completed`. */
   error?: ChatcliError;
 }
@@ -114,6 +116,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
     denials: [],
     files: new Map(),
     warnedOutside: false,
+    memoryWrites: 0,
   };
   let messages: ChatMessage[] = [...input.history];
   if (input.task.trim()) messages.push({ role: "user", content: input.task });
@@ -299,6 +302,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
     permissionDenials: state.denials,
     filesChanged,
     terminalReason: reason,
+    memoryWrites: state.memoryWrites,
   };
   if (error) result.error = error;
   return result;

@@ -7,6 +7,7 @@ import { capBatch, capText, RESULT_MAX_CHARS, TURN_BUDGET_CHARS } from "./output
 import type { Decision, PermissionPolicy } from "./permissions.ts";
 import { decide } from "./permissions.ts";
 import { validateArgs } from "./schema.ts";
+import { isMemoryWrite } from "./tools/memory.ts";
 import type { FileChange, Tool, ToolContext, ToolOutcome } from "./types.ts";
 import { displayPath } from "./workspace.ts";
 
@@ -46,6 +47,8 @@ export interface BatchState {
   /** Absolute path → first recorded change. */
   files: Map<string, FileChange["change"]>;
   warnedOutside: boolean;
+  /** Successful memory writes (remember/profile/forget) for the envelope's memory.facts_written. */
+  memoryWrites: number;
 }
 
 interface Planned {
@@ -156,6 +159,10 @@ async function execute(
       path: displayPath(state.toolCtx.workspaceRoot, change.path),
       change: change.change,
     });
+  }
+  if (tool.kind === "memory" && !outcome.isError && isMemoryWrite(p.args)) {
+    state.memoryWrites++;
+    state.reporter.event("memory.written", { cmd: p.args["cmd"], result: outcome.output });
   }
   const summary = outcome.summary ?? (outcome.isError ? "error" : "ok");
   progress(

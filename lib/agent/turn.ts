@@ -24,6 +24,35 @@ export interface TurnReply {
 const FEEDBACK_TAIL =
   "(If the task is done, reply only with a final summary. Otherwise send the next tool_call.)";
 
+/**
+ * Iterates a stream but stops as soon as the signal aborts, even when the producer ignores it (a
+ * stalled SDK stream must not outlive --timeout or Ctrl-C).
+ */
+export async function* abortable<T>(
+  source: AsyncIterable<T>,
+  signal: AbortSignal,
+): AsyncIterable<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<"aborted">((resolve) => {
+    onAbort = () => resolve("aborted");
+    if (signal.aborted) resolve("aborted");
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next === "aborted") throw signal.reason ?? new Error("aborted");
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+    // Do not await: a stalled producer may never settle its return().
+    void Promise.resolve(iterator.return?.()).catch(() => {});
+  }
+}
+
 /** Streams one request, emitting message.delta events; tool calls come native or parsed from text. */
 export async function requestTurn(
   provider: Provider,
@@ -38,8 +67,7 @@ export async function requestTurn(
   const calls: ToolCall[] = [];
   let usage = emptyUsage();
   let stop: StopReason = "end";
-  for await (const event of provider.stream(request, signal)) {
-    if (signal.aborted) break;
+  for await (const event of abortable(provider.stream(request, signal), signal)) {
     if (event.type === "text") {
       text += event.text;
       reporter.event("message.delta", { turn, text: event.text });

@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import type { Env } from "../core/ctx.ts";
 import type { ModelRef } from "../llm/models.ts";
 import type { ChatMessage, SystemBlock, Usage } from "../llm/types.ts";
+import type { Reporter } from "../output/reporter.ts";
 import type { AgentHooks } from "./loop.ts";
 import { contextBlock, corePrompt } from "./prompts.ts";
 import type { MemoryBackend } from "./types.ts";
@@ -74,8 +75,11 @@ export async function saveSessionHistory(
   _messages: ChatMessage[],
 ): Promise<void> {}
 
-/** INTEGRATION (lib/history): checkpoints, compaction and file snapshots. Default: none. */
-export function agentHooks(_w: WiringContext): AgentHooks {
+/**
+ * INTEGRATION (lib/history): checkpoints, compaction and file snapshots. Default: none. The reporter
+ * is passed so hooks can emit `checkpoint.created` / `compaction.*` events and warnings.
+ */
+export function agentHooks(_w: WiringContext, _reporter: Reporter): AgentHooks {
   return {};
 }
 

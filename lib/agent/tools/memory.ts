@@ -40,6 +40,12 @@ function stringifyFields(value: unknown): Record<string, string> | undefined {
   return out;
 }
 
+/** Whether a memory call writes (remember/profile/forget and their aliases). */
+export function isMemoryWrite(args: Record<string, unknown>): boolean {
+  const cmd = ALIASES[String(args["cmd"] ?? "").toLowerCase()];
+  return cmd !== undefined && cmd !== "recall";
+}
+
 /** memory: remember / profile / forget / recall against the injected MemoryBackend (ChatCLI's @memory). */
 export const memoryTool: Tool = {
   name: "memory",
@@ -48,7 +54,7 @@ export const memoryTool: Tool = {
   input_schema: {
     type: "object",
     properties: {
-      cmd: { type: "string", enum: ["remember", "profile", "forget", "recall"] },
+      cmd: { type: "string", description: "remember | recall | forget | profile" },
       content: { type: "string" },
       category: { type: "string" },
       match: { type: "string" },

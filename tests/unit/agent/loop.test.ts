@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runAgent } from "../../../lib/agent/loop.ts";
 import type { AskRequest } from "../../../lib/agent/run-tools.ts";
+import type { LlmEvent } from "../../../lib/llm/types.ts";
 import { tempDir } from "../../support/ctx.ts";
 import { agentInput, ScriptedProvider, writeTree } from "./support.ts";
 
@@ -400,5 +401,48 @@ describe("runAgent", () => {
     expect(provider.requests[1]?.messages.at(-1)?.content).toContain(
       "Continue exactly where you stopped",
     );
+  });
+
+  test("a provider that ignores the abort signal still cannot outlive --timeout", async () => {
+    await using d = await tempDir();
+    const stubborn = {
+      name: "mock",
+      model: "stubborn",
+      async *stream(): AsyncIterable<LlmEvent> {
+        await new Promise(() => {});
+      },
+    };
+    const { input } = agentInput(d.path, stubborn, { limits: { maxTurns: 3, timeoutMs: 30 } });
+    const r = await runAgent(input);
+    expect(r.terminalReason).toBe("timeout");
+  });
+
+  test("memory writes are counted and emitted; recalls are not", async () => {
+    await using d = await tempDir();
+    const facts: string[] = [];
+    const memory = {
+      remember: async (c: string) => {
+        facts.push(c);
+        return `Remembered: ${c}`;
+      },
+      profile: async () => "Profile updated",
+      forget: async () => "Removed 0 matching fact(s).",
+      recall: async () => facts.join("\n"),
+    };
+    const provider = new ScriptedProvider([
+      { calls: [{ name: "memory", arguments: { cmd: "remember", content: "project uses bun" } }] },
+      { calls: [{ name: "memory", arguments: { cmd: "recall", query: "bun" } }] },
+      { text: "noted" },
+    ]);
+    const { input, ctx } = agentInput(d.path, provider, {
+      memory,
+      memoryMode: "write",
+      format: "stream-json",
+    });
+    const r = await runAgent(input);
+    expect(r.memoryWrites).toBe(1);
+    expect(facts).toEqual(["project uses bun"]);
+    expect(provider.requests[2]?.messages.at(-1)?.content).toBe("project uses bun");
+    expect(ctx.out()).toContain('"type":"memory.written"');
   });
 });
