@@ -3,6 +3,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runAgent } from "../../../lib/agent/loop.ts";
 import type { AskRequest } from "../../../lib/agent/run-tools.ts";
+import type { Tool } from "../../../lib/agent/types.ts";
+import { ProviderError } from "../../../lib/llm/errors.ts";
 import type { LlmEvent } from "../../../lib/llm/types.ts";
 import { tempDir } from "../../support/ctx.ts";
 import { agentInput, ScriptedProvider, writeTree } from "./support.ts";
@@ -444,5 +446,58 @@ describe("runAgent", () => {
     expect(facts).toEqual(["project uses bun"]);
     expect(provider.requests[2]?.messages.at(-1)?.content).toBe("project uses bun");
     expect(ctx.out()).toContain('"type":"memory.written"');
+  });
+
+  test("independent read-only calls run in parallel; results keep call order", async () => {
+    await using d = await tempDir();
+    let releaseB: () => void = () => {};
+    const bStarted = new Promise<void>((resolve) => {
+      releaseB = resolve;
+    });
+    const readTool = (name: string, run: () => Promise<string>): Tool => ({
+      name,
+      description: name,
+      input_schema: { type: "object", properties: {} },
+      kind: "read",
+      subject: () => name,
+      execute: async () => ({ output: await run() }),
+    });
+    const a = readTool("wait_for_b", async () => {
+      const outcome = await Promise.race([
+        bStarted.then(() => "saw b"),
+        Bun.sleep(3000).then(() => "sequential"),
+      ]);
+      return outcome;
+    });
+    const b = readTool("b", async () => {
+      releaseB();
+      return "b done";
+    });
+    const provider = new ScriptedProvider([
+      { calls: [{ name: "wait_for_b" }, { name: "b" }] },
+      { text: "ok" },
+    ]);
+    const { input } = agentInput(d.path, provider, { tools: [a, b] });
+    await runAgent(input);
+    const results = (provider.requests[1]?.messages ?? [])
+      .filter((m) => m.role === "tool")
+      .map((m) => m.content);
+    expect(results).toEqual(["saw b", "b done"]);
+  });
+
+  test("a provider error ends the run with its reason and keeps partial results", async () => {
+    await using d = await tempDir();
+    const failing = {
+      name: "mock",
+      model: "failing",
+      // biome-ignore lint/correctness/useYield: fails before yielding
+      async *stream(): AsyncIterable<LlmEvent> {
+        throw new ProviderError("server", "HTTP 503 from mock", { provider: "mock", status: 503 });
+      },
+    };
+    const r = await runAgent(agentInput(d.path, failing).input);
+    expect(r.terminalReason).toBe("provider_error");
+    expect(r.error?.exitCode).toBe(1);
+    expect(r.numTurns).toBe(1);
   });
 });
