@@ -4,6 +4,7 @@ import type { ChatMessage, LlmRequest, Provider, SystemBlock, Usage } from "../l
 import { addUsage, emptyUsage } from "../llm/types.ts";
 import type { PermissionDenial } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
+import { stripControl } from "../output/terminal.ts";
 import { earlyExitThreshold, fingerprint, StagnationDetector } from "./early-exit.ts";
 import { microcompact, microcompactConfig } from "./microcompact.ts";
 import type { PermissionPolicy } from "./permissions.ts";
@@ -201,7 +202,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       });
       reporter.event("message.completed", {
         turn,
-        text: reply.text,
+        text: stripControl(reply.text),
         tool_calls: reply.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
       });
       const overBudget =

@@ -3,6 +3,7 @@ import { envInt } from "../core/settings.ts";
 import type { ToolCall } from "../llm/types.ts";
 import type { PermissionDenial } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
+import { stripControl } from "../output/terminal.ts";
 import { capBatch, capText, RESULT_MAX_CHARS, TURN_BUDGET_CHARS } from "./output-cap.ts";
 import type { Decision, PermissionPolicy } from "./permissions.ts";
 import { decide } from "./permissions.ts";
@@ -151,6 +152,8 @@ async function execute(
     };
   }
   const ms = Math.round(performance.now() - started);
+  // Colours and progress-bar carriage returns from commands are noise for the model (and for JSON).
+  if (tool.kind === "shell") outcome = { ...outcome, output: stripControl(outcome.output) };
   for (const change of outcome.filesChanged ?? []) {
     const prev = state.files.get(change.path);
     if (!prev || (prev === "deleted" && change.change !== "deleted"))

@@ -8,6 +8,7 @@ import type {
 } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
 import type { Reporter } from "../output/reporter.ts";
+import { stripControl } from "../output/terminal.ts";
 import type { CallResult } from "./run-tools.ts";
 import { normaliseToolName, parseToolCalls } from "./toolcall-parser.ts";
 import type { Tool } from "./types.ts";
@@ -70,7 +71,7 @@ export async function requestTurn(
   for await (const event of abortable(provider.stream(request, signal), signal)) {
     if (event.type === "text") {
       text += event.text;
-      reporter.event("message.delta", { turn, text: event.text });
+      reporter.event("message.delta", { turn, text: stripControl(event.text) });
     } else if (event.type === "tool_call") calls.push(event.call);
     else if (event.type === "usage") usage = addUsage(usage, event.usage);
     else stop = event.stop;

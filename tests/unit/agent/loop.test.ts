@@ -500,4 +500,16 @@ describe("runAgent", () => {
     expect(r.error?.exitCode).toBe(1);
     expect(r.numTurns).toBe(1);
   });
+
+  test("escape sequences from commands never reach the model or the JSON events", async () => {
+    await using d = await tempDir();
+    const provider = new ScriptedProvider([
+      { calls: [{ name: "run_command", arguments: { cmd: "printf '\\033[31mred\\033[0m\\n'" } }] },
+      { text: "\u001b[1mdone\u001b[0m" },
+    ]);
+    const { input, ctx } = agentInput(d.path, provider, { format: "stream-json" });
+    await runAgent(input);
+    expect(provider.requests[1]?.messages.at(-1)?.content).toBe("exit code: 0\nred");
+    expect(ctx.out()).not.toContain("\\u001b");
+  });
 });
