@@ -4,22 +4,13 @@ import type { ToolCall } from "../llm/types.ts";
 import type { PermissionDenial } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
 import { stripControl } from "../output/terminal.ts";
+import { type AskRequest, judge } from "./approval.ts";
 import { capBatch, capText, RESULT_MAX_CHARS, TURN_BUDGET_CHARS } from "./output-cap.ts";
 import type { Decision, PermissionPolicy } from "./permissions.ts";
-import { decide } from "./permissions.ts";
 import { validateArgs } from "./schema.ts";
 import { isMemoryWrite } from "./tools/memory.ts";
 import type { FileChange, Tool, ToolContext, ToolOutcome } from "./types.ts";
 import { displayPath } from "./workspace.ts";
-
-/** A question for a human on a TTY; resolves true only on an explicit yes. */
-export interface AskRequest {
-  tool: string;
-  input: string;
-  reason: string;
-  /** Dangerous commands need a typed confirmation, not just `y`. */
-  dangerous: boolean;
-}
 
 export type ToolStatus = "ok" | "error" | "denied" | "skipped";
 
@@ -62,46 +53,6 @@ interface Planned {
 function shortSubject(text: string): string {
   const one = text.replace(/\s+/g, " ").trim();
   return one.length > 60 ? `${one.slice(0, 57)}…` : one;
-}
-
-async function judge(
-  p: Planned,
-  tool: Tool,
-  state: BatchState,
-  turn: number,
-): Promise<{ decision: Decision; allowed: boolean; fail: boolean; source: string }> {
-  const decision = decide(state.policy, tool, p.args);
-  if (decision.verdict === "allow")
-    return { decision, allowed: true, fail: false, source: "policy" };
-  if (decision.verdict === "ask") {
-    const input = tool.subject(p.args);
-    if (state.ask) {
-      const yes = await state.ask({
-        tool: tool.name,
-        input,
-        reason: decision.reason,
-        dangerous: decision.dangerous,
-      });
-      return { decision, allowed: yes, fail: false, source: "user" };
-    }
-    if (!decision.dangerous && state.policy.onAsk === "fail") {
-      return {
-        decision: { ...decision, reason: `${decision.reason} (no TTY; --on-ask fail)` },
-        allowed: false,
-        fail: true,
-        source: "on_ask",
-      };
-    }
-    const why = decision.dangerous ? "no TTY to confirm it" : "no TTY; --on-ask deny";
-    return {
-      decision: { ...decision, reason: `${decision.reason} (${why})` },
-      allowed: false,
-      fail: false,
-      source: "on_ask",
-    };
-  }
-  void turn;
-  return { decision, allowed: false, fail: false, source: "policy" };
 }
 
 function finishCall(
@@ -244,7 +195,7 @@ export async function runBatch(
       continue;
     }
     p.args = checked.args;
-    const verdict = await judge(p, tool, state, turn);
+    const verdict = await judge(state.policy, tool, p.args, state.ask);
     state.reporter.event("permission.decided", {
       turn,
       id: p.call.id,

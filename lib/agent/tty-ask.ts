@@ -1,6 +1,6 @@
 import type { Ctx } from "../core/ctx.ts";
 import { stripControl } from "../output/terminal.ts";
-import type { AskRequest } from "./run-tools.ts";
+import type { AskRequest } from "./approval.ts";
 
 /** Reads one line from a TTY stdin (raw chunks until a newline). */
 async function readLine(ctx: Pick<Ctx, "stdin" | "signal">): Promise<string | undefined> {

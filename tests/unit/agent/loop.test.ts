@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { AskRequest } from "../../../lib/agent/approval.ts";
 import { runAgent } from "../../../lib/agent/loop.ts";
-import type { AskRequest } from "../../../lib/agent/run-tools.ts";
 import type { Tool } from "../../../lib/agent/types.ts";
 import { ProviderError } from "../../../lib/llm/errors.ts";
 import type { LlmEvent } from "../../../lib/llm/types.ts";
