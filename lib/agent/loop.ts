@@ -28,6 +28,8 @@ export interface AgentHooks {
   beforeRequest?(messages: ChatMessage[], turn: number): ChatMessage[] | Promise<ChatMessage[]>;
   /** Before a tool creates or modifies a file (checkpoint snapshot). */
   beforeFileChange?(absPath: string): Promise<void> | void;
+  /** Sees every stream-json event of the loop, whatever the output format (the REPL renders them). */
+  onEvent?(type: string, data: Record<string, unknown>): void;
 }
 
 export interface AgentInput {
@@ -92,7 +94,9 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       }, input.limits.timeoutMs)
     : undefined;
   const signal = controller.signal;
-  const { reporter } = input;
+  const reporter = input.hooks?.onEvent
+    ? tapEvents(input.reporter, input.hooks.onEvent)
+    : input.reporter;
   const toolMap = new Map(input.tools.map((t) => [t.name, t]));
   const specs = [...input.tools]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -284,7 +288,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       reason === "timeout"
         ? new ChatcliError(
             "timeout",
-            `--timeout reached after ${Math.round((input.limits.timeoutMs ?? 0) / 1000)} s`,
+            `--timeout reached after ${formatMs(input.limits.timeoutMs ?? 0)}`,
             { hint: "raise --timeout" },
           )
         : new ChatcliError("cancelled", "cancelled");
@@ -308,4 +312,24 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
   };
   if (error) result.error = error;
   return result;
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/** A Reporter whose events are also handed to `onEvent`. */
+function tapEvents(reporter: Reporter, onEvent: NonNullable<AgentHooks["onEvent"]>): Reporter {
+  return new Proxy(reporter, {
+    get(target, prop) {
+      if (prop === "event") {
+        return (type: string, data: Record<string, unknown> = {}) => {
+          target.event(type, data);
+          onEvent(type, data);
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }

@@ -512,4 +512,28 @@ describe("runAgent", () => {
     expect(provider.requests[1]?.messages.at(-1)?.content).toBe("exit code: 0\nred");
     expect(ctx.out()).not.toContain("\\u001b");
   });
+
+  test("hooks: beforeRequest replaces the history, beforeFileChange sees edits, onEvent sees events", async () => {
+    await using d = await tempDir();
+    const seen: string[] = [];
+    const changed: string[] = [];
+    const provider = new ScriptedProvider([
+      { calls: [{ name: "write_file", arguments: { file: "a.txt", content: "1" } }] },
+      { text: "ok" },
+    ]);
+    const { input } = agentInput(d.path, provider, {
+      hooks: {
+        beforeRequest: (messages, turn) =>
+          turn === 2 ? [{ role: "user", content: "compacted" }, ...messages.slice(1)] : messages,
+        beforeFileChange: (p) => void changed.push(p),
+        onEvent: (type) => void seen.push(type),
+      },
+    });
+    const r = await runAgent(input);
+    expect(provider.requests[1]?.messages[0]?.content).toBe("compacted");
+    expect(r.messages[0]?.content).toBe("compacted");
+    expect(changed).toEqual([join(d.path, "a.txt")]);
+    expect(seen).toContain("file.changed");
+    expect(seen.at(-1)).toBe("turn.completed");
+  });
 });
