@@ -1,84 +1,16 @@
-import type { Env } from "../core/ctx.ts";
 import { ChatcliError, type TerminalReason, toChatcliError } from "../core/errors.ts";
-import type { ChatMessage, LlmRequest, Provider, SystemBlock, Usage } from "../llm/types.ts";
+import type { ChatMessage, LlmRequest } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
-import type { PermissionDenial } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
 import { stripControl } from "../output/terminal.ts";
-import type { AskRequest } from "./approval.ts";
 import { earlyExitThreshold, fingerprint, StagnationDetector } from "./early-exit.ts";
 import { microcompact, microcompactConfig } from "./microcompact.ts";
-import type { PermissionPolicy } from "./permissions.ts";
 import { isTrivialQuery, ROUTE_TIP, routeMode } from "./routing.ts";
-import type { BatchState, ToolStats } from "./run-tools.ts";
+import type { BatchState } from "./run-tools.ts";
 import { runBatch } from "./run-tools.ts";
 import { appendResults, closeCalls, requestTurn, type TurnReply } from "./turn.ts";
-import type { FileChange, MemoryBackend, Tool } from "./types.ts";
+import type { AgentHooks, AgentInput, AgentResult } from "./types.ts";
 import { displayPath } from "./workspace.ts";
-
-export interface AgentLimits {
-  maxTurns: number;
-  maxBudgetUsd?: number;
-  timeoutMs?: number;
-}
-
-/** Integration points: sessions, checkpoints and compaction plug in here. */
-export interface AgentHooks {
-  /** Before each request: returns the history to continue with (compaction, checkpoints). */
-  beforeRequest?(messages: ChatMessage[], turn: number): ChatMessage[] | Promise<ChatMessage[]>;
-  /** Before a tool creates or modifies a file (checkpoint snapshot). */
-  beforeFileChange?(absPath: string): Promise<void> | void;
-  /** Sees every stream-json event of the loop, whatever the output format (the REPL renders them). */
-  onEvent?(type: string, data: Record<string, unknown>): void;
-}
-
-export interface AgentInput {
-  provider: Provider;
-  /** Model label for events (`anthropic/claude-…`). */
-  model: string;
-  mode: "agent" | "coder";
-  task: string;
-  history: ChatMessage[];
-  system: SystemBlock[];
-  tools: Tool[];
-  policy: PermissionPolicy;
-  limits: AgentLimits;
-  /** Price of one request's usage in USD; null when the model is unpriced. */
-  costOf?: (usage: Usage) => number | null;
-  hooks?: AgentHooks;
-  reporter: Reporter;
-  signal: AbortSignal;
-  workspaceRoot: string;
-  cwd: string;
-  env: Env;
-  fetch: typeof fetch;
-  now: () => Date;
-  /** Present only on a TTY: asks a human (explicit yes only). */
-  ask?: (request: AskRequest) => Promise<boolean>;
-  memory?: MemoryBackend;
-  memoryMode?: "off" | "read" | "write";
-  scratchDir?: string;
-  maxTokens?: number;
-}
-
-export interface AgentResult {
-  messages: ChatMessage[];
-  finalText: string;
-  numTurns: number;
-  usage: Usage;
-  durationApiMs: number;
-  /** null when any request was unpriced (or no costOf was given). */
-  costUsd: number | null;
-  tools: ToolStats;
-  permissionDenials: PermissionDenial[];
-  /** Paths relative to the workspace root when inside it. */
-  filesChanged: Array<{ path: string; change: FileChange["change"] }>;
-  terminalReason: TerminalReason;
-  /** Successful memory-tool writes. */
-  memoryWrites: number;
-  /** Set for every terminal reason but `completed`. */
-  error?: ChatcliError;
-}
 
 /** The one agent loop (agent, coder, the REPL's /agent and /coder): request → tools → results → … */
 export async function runAgent(input: AgentInput): Promise<AgentResult> {

@@ -1,4 +1,11 @@
 import type { Env } from "../core/ctx.ts";
+import type { ChatcliError, TerminalReason } from "../core/errors.ts";
+import type { ChatMessage, Provider, SystemBlock, Usage } from "../llm/types.ts";
+import type { PermissionDenial } from "../output/envelope.ts";
+import type { Reporter } from "../output/reporter.ts";
+import type { AskRequest } from "./approval.ts";
+import type { PermissionPolicy } from "./permissions.ts";
+import type { ToolStats } from "./run-tools.ts";
 
 /** What kind of action a tool performs; decides the permission column (CONTRACT §5). */
 export type ToolKind = "read" | "edit" | "shell" | "network" | "memory";
@@ -59,4 +66,68 @@ export interface Tool {
   /** Extra argument checks after the schema (returns an error message for the model). */
   validate?(args: Record<string, unknown>): string | undefined;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+export interface AgentLimits {
+  maxTurns: number;
+  maxBudgetUsd?: number;
+  timeoutMs?: number;
+}
+
+/** Integration points: sessions, checkpoints and compaction plug in here. */
+export interface AgentHooks {
+  /** Before each request: returns the history to continue with (compaction, checkpoints). */
+  beforeRequest?(messages: ChatMessage[], turn: number): ChatMessage[] | Promise<ChatMessage[]>;
+  /** Before a tool creates or modifies a file (checkpoint snapshot). */
+  beforeFileChange?(absPath: string): Promise<void> | void;
+  /** Sees every stream-json event of the loop, whatever the output format (the REPL renders them). */
+  onEvent?(type: string, data: Record<string, unknown>): void;
+}
+
+export interface AgentInput {
+  provider: Provider;
+  /** Model label for events (`anthropic/claude-…`). */
+  model: string;
+  mode: "agent" | "coder";
+  task: string;
+  history: ChatMessage[];
+  system: SystemBlock[];
+  tools: Tool[];
+  policy: PermissionPolicy;
+  limits: AgentLimits;
+  /** Price of one request's usage in USD; null when the model is unpriced. */
+  costOf?: (usage: Usage) => number | null;
+  hooks?: AgentHooks;
+  reporter: Reporter;
+  signal: AbortSignal;
+  workspaceRoot: string;
+  cwd: string;
+  env: Env;
+  fetch: typeof fetch;
+  now: () => Date;
+  /** Present only on a TTY: asks a human (explicit yes only). */
+  ask?: (request: AskRequest) => Promise<boolean>;
+  memory?: MemoryBackend;
+  memoryMode?: "off" | "read" | "write";
+  scratchDir?: string;
+  maxTokens?: number;
+}
+
+export interface AgentResult {
+  messages: ChatMessage[];
+  finalText: string;
+  numTurns: number;
+  usage: Usage;
+  durationApiMs: number;
+  /** null when any request was unpriced (or no costOf was given). */
+  costUsd: number | null;
+  tools: ToolStats;
+  permissionDenials: PermissionDenial[];
+  /** Paths relative to the workspace root when inside it. */
+  filesChanged: Array<{ path: string; change: FileChange["change"] }>;
+  terminalReason: TerminalReason;
+  /** Successful memory-tool writes. */
+  memoryWrites: number;
+  /** Set for every terminal reason but `completed`. */
+  error?: ChatcliError;
 }

@@ -10,9 +10,8 @@ import type { Env } from "../core/ctx.ts";
 import type { ModelRef } from "../llm/models.ts";
 import type { ChatMessage, SystemBlock, Usage } from "../llm/types.ts";
 import type { Reporter } from "../output/reporter.ts";
-import type { AgentHooks } from "./loop.ts";
 import { contextBlock, corePrompt } from "./prompts.ts";
-import type { MemoryBackend } from "./types.ts";
+import type { AgentHooks, MemoryBackend } from "./types.ts";
 
 export interface WiringContext {
   env: Env;

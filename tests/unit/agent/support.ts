@@ -1,8 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { AgentInput } from "../../../lib/agent/loop.ts";
 import { toolsFor } from "../../../lib/agent/tools/registry.ts";
-import type { ToolContext } from "../../../lib/agent/types.ts";
+import type { AgentInput, ToolContext } from "../../../lib/agent/types.ts";
 import type { LlmEvent, LlmRequest, Provider, ToolCall, Usage } from "../../../lib/llm/types.ts";
 import { newEnvelope } from "../../../lib/output/envelope.ts";
 import { type OutputFormat, Reporter } from "../../../lib/output/reporter.ts";
