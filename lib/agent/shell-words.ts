@@ -108,9 +108,17 @@ function parseList(src: string, nested: boolean, out: SimpleCommand[]): string |
   let nextPiped = false;
   let word: WordState = { text: "", dynamic: false, quoted: false, started: false };
 
+  const heredocs: Array<{ delimiter: string; quoted: boolean; strip: boolean }> = [];
   const endWord = () => {
     if (!word.started) return;
     if (pendingOp) {
+      if (/(^|[^<])<<-?$/.test(pendingOp)) {
+        heredocs.push({
+          delimiter: word.text,
+          quoted: word.quoted,
+          strip: pendingOp.endsWith("-"),
+        });
+      }
       redirects.push({ op: pendingOp, target: word.text, dynamic: word.dynamic });
       pendingOp = undefined;
     } else if (!(argv.length === 0 && !word.quoted && KEYWORDS.has(word.text))) {
@@ -203,6 +211,24 @@ function parseList(src: string, nested: boolean, out: SimpleCommand[]): string |
     } else if (c === "\n" || c === ";") {
       endCommand(false);
       i += c === ";" && next === ";" ? 2 : 1;
+      // Here-document bodies are data, not commands (but unquoted ones still expand $(…)).
+      while (c === "\n" && heredocs.length > 0) {
+        const doc = heredocs.shift() as { delimiter: string; quoted: boolean; strip: boolean };
+        const body: string[] = [];
+        for (;;) {
+          const nl = src.indexOf("\n", i);
+          const line = src.slice(i, nl < 0 ? src.length : nl);
+          i = nl < 0 ? src.length : nl + 1;
+          if ((doc.strip ? line.replace(/^\t+/, "") : line) === doc.delimiter || nl < 0) {
+            if (!doc.quoted) {
+              const err = scanDoubleBody(body.join("\n"), substitute);
+              if (err) return err;
+            }
+            break;
+          }
+          body.push(line);
+        }
+      }
     } else if (c === "&" && next === "&") {
       endCommand(false);
       i += 2;

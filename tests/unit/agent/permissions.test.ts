@@ -47,6 +47,18 @@ describe("shell-words parser", () => {
     ]);
   });
 
+  test("here-documents are data; unquoted ones still expand substitutions; here-strings are not heredocs", () => {
+    const argvs = (s: string) => parseShell(s).commands.map((c) => c.argv.join(" "));
+    expect(argvs("cat <<EOF > out.txt\nrm -rf /\n$(touch pwn)\nEOF\nls")).toEqual([
+      "cat",
+      "touch pwn",
+      "ls",
+    ]);
+    expect(argvs("cat <<'EOF'\n$(touch x)\nEOF")).toEqual(["cat"]);
+    expect(argvs("cat <<-END\n\thello\n\tEND\necho after")).toEqual(["cat", "echo after"]);
+    expect(argvs("grep x <<< 'a b'\nls")).toEqual(["grep x", "ls"]);
+  });
+
   test("unterminated quotes are a parse error", () => {
     expect(parseShell("echo 'oops").error).toContain("unterminated");
   });
