@@ -11,6 +11,7 @@ import { withResilience } from "../llm/retry.ts";
 import type { Provider } from "../llm/types.ts";
 import { newEnvelope, settle } from "../output/envelope.ts";
 import { type OutputFormat, Reporter } from "../output/reporter.ts";
+import { stripControl } from "../output/terminal.ts";
 import type { AskRequest } from "./approval.ts";
 import { runAgent } from "./loop.ts";
 import { PERMISSION_MODES, type PermissionMode } from "./permissions.ts";
@@ -223,7 +224,7 @@ export async function runAgentCli(
       scratchDir: wiring.scratchDirFor(w),
     });
     if (!opts.ephemeral) await wiring.saveSessionHistory(w, result.messages);
-    envelope.result = result.finalText || null;
+    envelope.result = stripControl(result.finalText) || null;
     envelope.num_turns = result.numTurns;
     envelope.usage = result.usage;
     envelope.duration_api_ms = result.durationApiMs;
@@ -239,7 +240,9 @@ export async function runAgentCli(
           `  ${d.tool} ${JSON.stringify(d.input)}: ${d.reason}${"suggestion" in d ? ` — allow with ${(d as { suggestion: string }).suggestion}` : ""}`,
       );
       ctx.stderr.write(
-        `chatcli: ${result.permissionDenials.length} tool call(s) denied:\n${lines.join("\n")}\n`,
+        stripControl(
+          `chatcli: ${result.permissionDenials.length} tool call(s) denied:\n${lines.join("\n")}\n`,
+        ),
       );
     }
     if (result.error) {
