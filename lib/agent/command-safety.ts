@@ -8,6 +8,10 @@ export interface CommandVerdict {
   reason?: string;
 }
 
+/** Inline interpreter code that deletes, runs processes or opens sockets (python -c, node -e …). */
+const RISKY_INLINE =
+  /rmtree|os\.remove|os\.unlink|os\.system|subprocess|shutil\.move|unlinkSync|rmSync|rmdirSync|child_process|execSync|spawnSync|\bsystem\s*\(|\bexec\s*\(|`[^`]*`|rm\s+-[a-z]*[rf]|socket|eval\s*\(/;
+
 function base(word: string): string {
   return (word.split("/").pop() ?? word).replace(/\.(exe|bat|cmd)$/i, "").toLowerCase();
 }
@@ -125,6 +129,12 @@ function dangerous(argv: string[], cmd: SimpleCommand): string | undefined {
       return hasFlag(args, "e", "l") ? "netcat listener or exec" : undefined;
     default:
       if (/^mkfs/.test(name)) return "mkfs formats a filesystem";
+      if (INTERPRETERS.has(name)) {
+        const flag = args.findIndex((a) => /^-(c|e|r|-eval)$/.test(a));
+        const code = flag >= 0 ? (args[flag + 1] ?? "") : "";
+        if (RISKY_INLINE.test(code))
+          return `inline ${name} code that deletes files or runs commands`;
+      }
       if (/^(insmod|rmmod|modprobe)$/.test(name)) return "kernel module change";
       if (INTERPRETERS.has(name) && cmd.pipeSource && !args.some((a) => !a.startsWith("-"))) {
         return `piping into ${name} runs unreviewed code`;

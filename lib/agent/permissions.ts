@@ -1,4 +1,4 @@
-import { classifyCommand, rawDanger, writtenPaths } from "./command-safety.ts";
+import { classifyCommand, rawDanger, unwrap, writtenPaths } from "./command-safety.ts";
 import { commandText, parseShell } from "./shell-words.ts";
 import type { Tool } from "./types.ts";
 import { displayPath, isInside, isSensitivePath, toAbsolute } from "./workspace.ts";
@@ -199,7 +199,7 @@ function partsOf(policy: PermissionPolicy, tool: Tool, args: Record<string, unkn
 const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d)$/;
 
 /** Splits a command line into judged parts: each simple command, and each file it writes. */
-export function shellParts(policy: PermissionPolicy, line: string, dir: string): Part[] {
+export function shellParts(policy: PermissionPolicy, line: string, dir: string, depth = 0): Part[] {
   const parsed = parseShell(line);
   if (parsed.error)
     return [{ cls: "shell", subject: line, reason: `cannot parse the command (${parsed.error})` }];
@@ -210,6 +210,14 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string):
   let cwd: string | undefined = dir;
   for (const cmd of parsed.commands) {
     const text = commandText(cmd);
+    // `sh -c "…"` runs a whole command line: judge it like the outer one.
+    const script = shellScript(cmd.argv);
+    if (script !== undefined) {
+      if (depth >= 3)
+        parts.push({ cls: "unknown", subject: text, reason: "nested shells too deep" });
+      else parts.push(...shellParts(policy, script, cwd ?? dir, depth + 1));
+      continue;
+    }
     if (cmd.argv.length > 0) {
       const verdict = classifyCommand(cmd);
       const cls: Cls =
@@ -251,4 +259,15 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string):
     }
   }
   return parts.length ? parts : [{ cls: "read", subject: line }];
+}
+
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh"]);
+
+/** The script of `sh -c SCRIPT` / `bash -lc SCRIPT` (after wrappers), if that is what argv is. */
+function shellScript(argv: string[]): string | undefined {
+  const real = unwrap(argv);
+  const name = (real[0] ?? "").split("/").pop() ?? "";
+  if (!SHELLS.has(name)) return undefined;
+  const flag = real.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a));
+  return flag > 0 ? (real[flag + 1] ?? "") : undefined;
 }

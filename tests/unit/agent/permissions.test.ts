@@ -109,6 +109,30 @@ describe("permission matrix (CONTRACT §5)", () => {
     ],
     [":(){ :|:& };:", { "read-only": "ask!", edit: "ask!", auto: "ask!", bypass: "allow" }],
     ["mkfs.ext4 /dev/sdb1", { "read-only": "ask!", edit: "ask!", auto: "ask!", bypass: "allow" }],
+    [
+      "bash -c 'rm -rf build'",
+      { "read-only": "ask!", edit: "ask!", auto: "ask!", bypass: "allow" },
+    ],
+    [
+      'env FOO=1 sh -lc "echo x > /etc/passwd"',
+      { "read-only": "deny", edit: "deny", auto: "deny", bypass: "allow" },
+    ],
+    [
+      "bash -c 'git status'",
+      { "read-only": "allow", edit: "allow", auto: "allow", bypass: "allow" },
+    ],
+    [
+      "python3 -c 'import shutil; shutil.rmtree(\"x\")'",
+      { "read-only": "ask!", edit: "ask!", auto: "ask!", bypass: "allow" },
+    ],
+    [
+      'node -e \'require("child_process").execSync("id")\'',
+      { "read-only": "ask!", edit: "ask!", auto: "ask!", bypass: "allow" },
+    ],
+    [
+      "python3 -c 'print(1+1)'",
+      { "read-only": "ask", edit: "ask", auto: "allow", bypass: "allow" },
+    ],
     ["sed -i s/a/b/ f.txt", { "read-only": "ask", edit: "ask", auto: "allow", bypass: "allow" }],
     ["find . -exec rm {} ;", { "read-only": "ask!", edit: "ask!", auto: "ask!", bypass: "allow" }],
     ["xargs rm -rf < list", { "read-only": "ask!", edit: "ask!", auto: "ask!", bypass: "allow" }],
