@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type AgentCliOptions, runAgentCli } from "../../../lib/agent/headless.ts";
 import { createTtyAsk } from "../../../lib/agent/tty-ask.ts";
+import { detectWorkspaceRoot } from "../../../lib/agent/wiring.ts";
 import { tempDir, testCtx } from "../../support/ctx.ts";
 import { ScriptedProvider, writeTree } from "./support.ts";
 
@@ -130,6 +131,35 @@ describe("limits through the command", () => {
     expect(JSON.parse(ctx.out()).warnings.map((w: { code: string }) => w.code)).toContain(
       "bypass_mode",
     );
+  });
+});
+
+describe("inputs of the command", () => {
+  test("-s adds a system block; -f attaches files; piped stdin becomes context", async () => {
+    await using d = await tempDir();
+    await writeTree(d.path, { "notes.md": "remember the milk" });
+    const provider = new ScriptedProvider([{ text: "ok" }]);
+    const ctx = testCtx({ cwd: d.path, env: env(d.path), stdin: "log line 1\n" });
+    const code = await runAgentCli(
+      ctx,
+      "coder",
+      options(provider, { noStdin: false, system: "Answer in French.", files: ["notes.md"] }),
+    );
+    expect(code).toBe(0);
+    const req = provider.requests[0];
+    expect(req?.system.map((b) => b.id)).toEqual(["core", "user_system", "dynamic"]);
+    expect(req?.system[1]?.text).toBe("Answer in French.");
+    expect(req?.messages[0]?.content).toBe(
+      '<file path="notes.md">\nremember the milk\n</file>\n\n<stdin bytes="11">\nlog line 1\n</stdin>\n\ndo it',
+    );
+    expect(req?.tools?.map((t) => t.name)).not.toContain("memory");
+  });
+
+  test("workspace root is the nearest git or .chatcli directory", async () => {
+    await using d = await tempDir();
+    await mkdir(join(d.path, ".git"));
+    await mkdir(join(d.path, "a", "b"), { recursive: true });
+    expect(detectWorkspaceRoot(join(d.path, "a", "b"))).toBe(d.path);
   });
 });
 
