@@ -134,6 +134,11 @@ export const webFetchTool: Tool = {
     } catch (error) {
       return toolError(`fetch failed: ${(error as Error).message}`);
     }
+    const type = response.headers.get("content-type") ?? "";
+    if (type && !/text|json|xml|javascript|yaml|csv|markdown/i.test(type)) {
+      await response.body?.cancel();
+      return toolError(`${url} is ${type.split(";")[0]}, not text; web_fetch only reads text`);
+    }
     const body = await readCapped(response);
     if (!response.ok)
       return toolError(`HTTP ${response.status} from ${url}\n${body.slice(0, 500)}`);

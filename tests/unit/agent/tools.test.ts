@@ -219,6 +219,10 @@ describe("web_fetch", () => {
           return new Response("<html><body><p>Hello</p></body></html>", {
             headers: { "content-type": "text/html" },
           });
+        if (path === "/png")
+          return new Response(new Uint8Array([137, 80, 78, 71]), {
+            headers: { "content-type": "image/png" },
+          });
         if (path === "/big") return new Response(big, { headers: { "content-type": "text/html" } });
         return new Response("nope", { status: 404 });
       },
@@ -244,6 +248,9 @@ describe("web_fetch", () => {
     expect(low.output).toStartWith("[auto-saved: response was 5 bytes");
     expect((await webFetchTool.execute({ url: `${base}/missing` }, ctx)).output).toStartWith(
       "error: HTTP 404",
+    );
+    expect((await webFetchTool.execute({ url: `${base}/png` }, ctx)).output).toContain(
+      "is image/png, not text",
     );
     expect(webFetchTool.validate?.({ url: "file:///etc/passwd" })).toContain("http");
   });
