@@ -37,7 +37,10 @@ export async function judge(
         reason: decision.reason,
         dangerous: decision.dangerous,
       });
-      return { decision, allowed: yes, fail: false, source: "user" };
+      const answered = yes
+        ? decision
+        : { ...decision, reason: `${decision.reason} (declined on the terminal)` };
+      return { decision: answered, allowed: yes, fail: false, source: "user" };
     }
     if (!decision.dangerous && policy.onAsk === "fail") {
       return {

@@ -238,7 +238,7 @@ export async function runBatch(
   let i = 0;
   while (i < planned.length) {
     const p = planned[i] as Planned;
-    if (p.result || !p.tool || failed) {
+    if (p.result || !p.tool || failed || state.toolCtx.signal.aborted) {
       if (!p.result)
         p.result = finishCall(
           state,

@@ -263,7 +263,12 @@ describe("runAgent", () => {
   test("abort mid-tool kills the command and ends cancelled", async () => {
     await using d = await tempDir();
     const provider = new ScriptedProvider([
-      { calls: [{ name: "run_command", arguments: { cmd: "sleep 30" } }] },
+      {
+        calls: [
+          { name: "run_command", arguments: { cmd: "sleep 30" } },
+          { name: "write_file", arguments: { file: "after.txt", content: "x" } },
+        ],
+      },
       { text: "never" },
     ]);
     const { input, ctx } = agentInput(d.path, provider, { format: "stream-json" });
@@ -277,7 +282,9 @@ describe("runAgent", () => {
     expect(performance.now() - started).toBeLessThan(5000);
     expect(r.terminalReason).toBe("cancelled");
     expect(provider.requests).toHaveLength(1);
-    expect(r.messages.at(-1)?.content).toContain("[cancelled; process killed]");
+    expect(r.messages.at(-2)?.content).toContain("[cancelled; process killed]");
+    expect(r.messages.at(-1)?.content).toBe("not executed: the run stopped before this call");
+    expect(await Bun.file(join(d.path, "after.txt")).exists()).toBe(false);
   });
 
   test("tool output is capped per result with a head+tail marker", async () => {
