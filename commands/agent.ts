@@ -95,6 +95,11 @@ export function buildAgentLikeCommand(
     .addOption(
       new Option("--memory <mode>", "off, read or write").choices(["off", "read", "write"]),
     )
+    .option(
+      "--max-retries <n>",
+      "retries per provider on 429/5xx/network errors (default 4)",
+      parsePositiveInt("--max-retries"),
+    )
     .action(async (words, opts) => {
       if (opts.maxTurns === 0) throw new UsageError("--max-turns must be at least 1");
       state.exitCode = await runAgentCli(ctx, name, {
@@ -119,6 +124,7 @@ export function buildAgentLikeCommand(
         bare: opts.bare === true,
         files: opts.file,
         memory: opts.memory,
+        maxRetries: opts.maxRetries,
         interactive: isInteractive(ctx),
       });
     });

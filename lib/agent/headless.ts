@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Ctx } from "../core/ctx.ts";
-import { ChatcliError, EXIT, UsageError } from "../core/errors.ts";
+import { ChatcliError, ConfigError, EXIT, UsageError } from "../core/errors.ts";
 import { composePrompt, readStdin } from "../core/input.ts";
 import { configuredSecrets } from "../core/redact.ts";
 import { envInt, loadSettings } from "../core/settings.ts";
@@ -42,6 +42,7 @@ export interface AgentCliOptions {
   bare: boolean;
   files: string[];
   memory?: string;
+  maxRetries?: number;
   interactive: boolean;
   /** Tests inject a provider (skips model resolution's provider construction). */
   provider?: Provider;
@@ -98,7 +99,9 @@ export async function runAgentCli(
       settings.config.permissions?.mode ??
       "read-only") as PermissionMode;
     if (!PERMISSION_MODES.includes(permissionMode)) {
-      throw new UsageError(`--permission-mode must be one of ${PERMISSION_MODES.join(", ")}`);
+      const message = `permission mode ${JSON.stringify(permissionMode)} is not one of ${PERMISSION_MODES.join(", ")}`;
+      if (opts.permissionMode) throw new UsageError(message);
+      throw new ConfigError(`config.json permissions.mode: ${message}`);
     }
     const onAsk = opts.onAsk ?? "deny";
     if (onAsk !== "deny" && onAsk !== "fail") throw new UsageError("--on-ask must be deny or fail");
@@ -127,7 +130,7 @@ export async function runAgentCli(
     if (!opts.provider)
       for (const fb of resolveFallbacks(env)) chain.push(await createProvider(fb, deps));
     const provider = withResilience(chain, {
-      maxRetries: envInt(env, "CHATCLI_MAX_RETRIES", 4),
+      maxRetries: opts.maxRetries ?? envInt(env, "CHATCLI_MAX_RETRIES", 4),
       onRetry: (n) => {
         reporter.event("retry", {
           attempt: n.attempt,

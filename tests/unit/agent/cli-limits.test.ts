@@ -97,6 +97,18 @@ describe("limits through the command", () => {
     expect(envelope.tools).toMatchObject({ calls: 2, denied: 1 });
   });
 
+  test("an invalid permissions.mode in config.json is a config error (exit 3)", async () => {
+    await using d = await tempDir();
+    await mkdir(join(d.path, ".chatcli"));
+    await writeFile(
+      join(d.path, ".chatcli", "config.json"),
+      JSON.stringify({ permissions: { mode: "yolo" } }),
+    );
+    const ctx = testCtx({ cwd: d.path, env: env(d.path) });
+    expect(await runAgentCli(ctx, "agent", options(new ScriptedProvider([{ text: "x" }])))).toBe(3);
+    expect(JSON.parse(ctx.out()).error.message).toContain("permissions.mode");
+  });
+
   test("secrets from the environment never reach the envelope or events", async () => {
     await using d = await tempDir();
     const secret = "sk-test-abcdefghijklmnopqrstuvwxyz123456";
