@@ -4,6 +4,7 @@ import type { Tool } from "./types.ts";
 import { displayPath, isInside, isSensitivePath, toAbsolute } from "./workspace.ts";
 
 export type PermissionMode = "read-only" | "edit" | "auto" | "bypass";
+/** The values of --permission-mode, least to most permissive. */
 export const PERMISSION_MODES: readonly PermissionMode[] = ["read-only", "edit", "auto", "bypass"];
 
 /** The policy of one run (CONTRACT §5): mode, rules (flags + config) and what an unanswerable ask does. */

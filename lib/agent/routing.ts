@@ -66,5 +66,6 @@ export function isTrivialQuery(task: string, mode: RouteMode): boolean {
   return q.endsWith("?") && q.split(/\s+/).length <= 10;
 }
 
+/** The stderr tip printed when a task looks like a plain question. */
 export const ROUTE_TIP =
   "ℹ Tip: this query looks conversational — it needs no tools. Use `chatcli ask` for questions; CHATCLI_AGENT_SMART_ROUTE=auto answers them directly.";

@@ -31,6 +31,7 @@ export function resolveWritePath(
   return resolved;
 }
 
+/** What is at a path (links followed). */
 export async function fileKind(abs: string): Promise<"file" | "dir" | "missing" | "other"> {
   try {
     const s = await stat(abs);
@@ -40,11 +41,13 @@ export async function fileKind(abs: string): Promise<"file" | "dir" | "missing" 
   }
 }
 
+/** A string argument, or undefined. */
 export function str(args: Record<string, unknown>, name: string): string | undefined {
   const v = args[name];
   return typeof v === "string" ? v : undefined;
 }
 
+/** A number argument, or undefined. */
 export function num(args: Record<string, unknown>, name: string): number | undefined {
   const v = args[name];
   return typeof v === "number" ? v : undefined;
