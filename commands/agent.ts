@@ -1,15 +1,141 @@
-import { Command } from "@commander-js/extra-typings";
+import { Command, Option } from "@commander-js/extra-typings";
+import { runAgentCli } from "../lib/agent/headless.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
-import { ChatcliError } from "../lib/core/errors.ts";
+import { UsageError } from "../lib/core/errors.ts";
 import type { RunState } from "./_shared.ts";
+import {
+  isInteractive,
+  outputFormatOf,
+  parseDuration,
+  parsePositiveInt,
+  promptFromArgs,
+} from "./_shared.ts";
 
-/** `chatcli agent` — placeholder until its issue lands. */
-export function agentCommand(_ctx: Ctx, _state: RunState) {
-  return new Command("agent")
-    .description("(not implemented yet)")
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new ChatcliError("usage_error", "chatcli agent is not implemented yet");
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function parseUsd(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError("--max-budget-usd must be a positive number");
+  return n;
+}
+
+/** The shared flag set and action of `agent` and `coder` (CONTRACT §1, §5, §6). */
+export function buildAgentLikeCommand(
+  name: "agent" | "coder",
+  description: string,
+  ctx: Ctx,
+  state: RunState,
+) {
+  return new Command(name)
+    .description(description)
+    .argument("[task...]", "the task (or `-`/nothing to read it from stdin)")
+    .option(
+      "-m, --model <provider/model>",
+      "model, e.g. anthropic/claude-sonnet-4-6 or mock:script",
+    )
+    .addOption(
+      new Option("--output-format <format>", "text, json or stream-json").choices([
+        "text",
+        "json",
+        "stream-json",
+      ]),
+    )
+    .option("--json", "same as --output-format json")
+    .option("--jsonl", "same as --output-format stream-json")
+    .addOption(
+      new Option(
+        "--permission-mode <mode>",
+        "read-only, edit, auto or bypass (default read-only)",
+      ).choices(["read-only", "edit", "auto", "bypass"]),
+    )
+    .option(
+      "--allow-tool <pattern>",
+      "allow a tool call, e.g. 'run_command(npm test*)' (repeatable)",
+      collect,
+      [] as string[],
+    )
+    .option(
+      "--deny-tool <pattern>",
+      "deny a tool call pattern (repeatable)",
+      collect,
+      [] as string[],
+    )
+    .addOption(
+      new Option("--on-ask <action>", "without a TTY, what an approval request does").choices([
+        "deny",
+        "fail",
+      ]),
+    )
+    .option(
+      "--max-turns <n>",
+      "stop after N model turns (default 50)",
+      parsePositiveInt("--max-turns"),
+    )
+    .option("--max-budget-usd <usd>", "stop when the run has cost this much", parseUsd)
+    .option("--timeout <duration>", "stop after this long (30s, 5m)", parseDuration("--timeout"))
+    .option("--fake-responses <file>", "scripted turns for mock:script (JSONL)")
+    .option("-s, --system <text>", "extra system instructions")
+    .option("--no-stdin", "never read stdin")
+    .option(
+      "--stdin-timeout <duration>",
+      "wait this long for piped stdin (default 3s)",
+      parseDuration("--stdin-timeout"),
+    )
+    .option(
+      "--max-input-bytes <n>",
+      "cap on stdin bytes (default 8 MiB)",
+      parsePositiveInt("--max-input-bytes"),
+    )
+    .option("--truncate-input", "cut stdin at --max-input-bytes instead of failing")
+    .option("--session <name>", "continue and save this session")
+    .option("--ephemeral", "do not save the session")
+    .option("--bare", "no bootstrap files, no memory")
+    .option("-f, --file <path>", "attach a file to the task (repeatable)", collect, [] as string[])
+    .addOption(
+      new Option("--memory <mode>", "off, read or write").choices(["off", "read", "write"]),
+    )
+    .option(
+      "--max-retries <n>",
+      "retries per provider on 429/5xx/network errors (default 4)",
+      parsePositiveInt("--max-retries"),
+    )
+    .action(async (words, opts) => {
+      if (opts.maxTurns === 0) throw new UsageError("--max-turns must be at least 1");
+      state.exitCode = await runAgentCli(ctx, name, {
+        prompt: promptFromArgs(words),
+        format: outputFormatOf(opts),
+        model: opts.model,
+        permissionMode: opts.permissionMode,
+        allowTool: opts.allowTool,
+        denyTool: opts.denyTool,
+        onAsk: opts.onAsk,
+        maxTurns: opts.maxTurns,
+        maxBudgetUsd: opts.maxBudgetUsd,
+        timeoutMs: opts.timeout,
+        fakeResponses: opts.fakeResponses,
+        system: opts.system,
+        noStdin: opts.stdin === false,
+        stdinTimeoutMs: opts.stdinTimeout ?? 3000,
+        maxInputBytes: opts.maxInputBytes ?? 8 * 1024 * 1024,
+        truncateInput: opts.truncateInput === true,
+        session: opts.session,
+        ephemeral: opts.ephemeral === true,
+        bare: opts.bare === true,
+        files: opts.file,
+        memory: opts.memory,
+        maxRetries: opts.maxRetries,
+        interactive: isInteractive(ctx),
+      });
     });
+}
+
+/** `chatcli agent [TASK…]` — the tool loop with every tool. */
+export function agentCommand(ctx: Ctx, state: RunState) {
+  return buildAgentLikeCommand(
+    "agent",
+    "run a task with tools (read, search, edit, shell, web fetch, memory) under a permission policy",
+    ctx,
+    state,
+  );
 }

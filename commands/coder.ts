@@ -1,15 +1,13 @@
-import { Command } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
-import { ChatcliError } from "../lib/core/errors.ts";
 import type { RunState } from "./_shared.ts";
+import { buildAgentLikeCommand } from "./agent.ts";
 
-/** `chatcli coder` — placeholder until its issue lands. */
-export function coderCommand(_ctx: Ctx, _state: RunState) {
-  return new Command("coder")
-    .description("(not implemented yet)")
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(() => {
-      throw new ChatcliError("usage_error", "chatcli coder is not implemented yet");
-    });
+/** `chatcli coder [TASK…]` — the same loop with the file-editing tools and the coder prompt. */
+export function coderCommand(ctx: Ctx, state: RunState) {
+  return buildAgentLikeCommand(
+    "coder",
+    "edit code in the workspace with the file tools (never re-routed to chat)",
+    ctx,
+    state,
+  );
 }

@@ -1,0 +1,62 @@
+import { type Decision, decide, type PermissionPolicy } from "./permissions.ts";
+import type { Tool } from "./types.ts";
+
+/** A question for a human on a TTY; resolves true only on an explicit yes. */
+export interface AskRequest {
+  tool: string;
+  input: string;
+  reason: string;
+  /** Dangerous commands need a typed confirmation, not just `y`. */
+  dangerous: boolean;
+}
+
+/**
+ * Turns the policy's verdict into an answer: ask a human on a TTY, else resolve by --on-ask
+ * (dangerous actions are denied without a TTY, never failed). Nothing here ever waits without a TTY.
+ */
+export async function judge(
+  policy: PermissionPolicy,
+  tool: Tool,
+  args: Record<string, unknown>,
+  ask: ((request: AskRequest) => Promise<boolean>) | undefined,
+): Promise<{
+  decision: Decision;
+  allowed: boolean;
+  fail: boolean;
+  source: "policy" | "user" | "on_ask";
+}> {
+  const decision = decide(policy, tool, args);
+  if (decision.verdict === "allow")
+    return { decision, allowed: true, fail: false, source: "policy" };
+  if (decision.verdict === "ask") {
+    const input = tool.subject(args);
+    if (ask) {
+      const yes = await ask({
+        tool: tool.name,
+        input,
+        reason: decision.reason,
+        dangerous: decision.dangerous,
+      });
+      const answered = yes
+        ? decision
+        : { ...decision, reason: `${decision.reason} (declined on the terminal)` };
+      return { decision: answered, allowed: yes, fail: false, source: "user" };
+    }
+    if (!decision.dangerous && policy.onAsk === "fail") {
+      return {
+        decision: { ...decision, reason: `${decision.reason} (no TTY; --on-ask fail)` },
+        allowed: false,
+        fail: true,
+        source: "on_ask",
+      };
+    }
+    const why = decision.dangerous ? "no TTY to confirm it" : "no TTY; --on-ask deny";
+    return {
+      decision: { ...decision, reason: `${decision.reason} (${why})` },
+      allowed: false,
+      fail: false,
+      source: "on_ask",
+    };
+  }
+  return { decision, allowed: false, fail: false, source: "policy" };
+}

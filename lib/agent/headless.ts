@@ -1,0 +1,274 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { Ctx } from "../core/ctx.ts";
+import { ChatcliError, ConfigError, EXIT, UsageError } from "../core/errors.ts";
+import { composePrompt, readStdin } from "../core/input.ts";
+import { configuredSecrets } from "../core/redact.ts";
+import { envInt, loadSettings } from "../core/settings.ts";
+import { modelLabel, resolveFallbacks, resolveModel } from "../llm/models.ts";
+import { createProvider } from "../llm/registry.ts";
+import { withResilience } from "../llm/retry.ts";
+import type { Provider } from "../llm/types.ts";
+import { newEnvelope, settle } from "../output/envelope.ts";
+import { type OutputFormat, Reporter } from "../output/reporter.ts";
+import { stripControl } from "../output/terminal.ts";
+import type { AskRequest } from "./approval.ts";
+import { runAgent } from "./loop.ts";
+import { PERMISSION_MODES, type PermissionMode } from "./permissions.ts";
+import { toolsFor } from "./tools/registry.ts";
+import { createTtyAsk } from "./tty-ask.ts";
+import * as wiring from "./wiring.ts";
+
+/** The parsed flags of `agent` / `coder` (commands/agent.ts builds them). */
+export interface AgentCliOptions {
+  prompt?: string;
+  format: OutputFormat;
+  model?: string;
+  permissionMode?: string;
+  allowTool: string[];
+  denyTool: string[];
+  onAsk?: string;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  timeoutMs?: number;
+  fakeResponses?: string;
+  system?: string;
+  noStdin: boolean;
+  stdinTimeoutMs: number;
+  maxInputBytes: number;
+  truncateInput: boolean;
+  session?: string;
+  ephemeral: boolean;
+  bare: boolean;
+  files: string[];
+  memory?: string;
+  maxRetries?: number;
+  interactive: boolean;
+  /** Tests inject a provider (skips model resolution's provider construction). */
+  provider?: Provider;
+  /** Tests inject a TTY answerer; otherwise it is built from ctx when interactive. */
+  ask?: (request: AskRequest) => Promise<boolean>;
+}
+
+/** CHATCLI_AGENT_PLUGIN_MAX_TURNS: unset/invalid/≤0 → 50, >200 → 200. */
+export function defaultMaxTurns(env: Ctx["env"]): number {
+  const n = envInt(env, "CHATCLI_AGENT_PLUGIN_MAX_TURNS", 50);
+  return n <= 0 ? 50 : Math.min(n, 200);
+}
+
+async function attachFiles(ctx: Ctx, files: string[]): Promise<string> {
+  const parts: string[] = [];
+  for (const file of files) {
+    const text = await readFile(resolve(ctx.cwd, file), "utf8").catch(() => {
+      throw new UsageError(`cannot read --file ${file}`, { reason: "bad_input" });
+    });
+    parts.push(`<file path="${file}">\n${text}\n</file>`);
+  }
+  return parts.join("\n\n");
+}
+
+/** Runs `chatcli agent|coder` headless or on a TTY: the whole flow from flags to envelope. Returns the exit code. */
+export async function runAgentCli(
+  ctx: Ctx,
+  mode: "agent" | "coder",
+  opts: AgentCliOptions,
+): Promise<number> {
+  const started = performance.now();
+  const envelope = newEnvelope(mode, ctx.version);
+  let reporter = new Reporter(ctx, {
+    format: opts.format,
+    envelope,
+    secrets: configuredSecrets(ctx.env),
+  });
+  const finish = (code: number) => {
+    envelope.duration_ms = Math.round(performance.now() - started);
+    reporter.finish();
+    return code;
+  };
+  try {
+    const workspaceRoot = wiring.detectWorkspaceRoot(ctx.cwd);
+    const settings = await loadSettings(ctx, { workspaceRoot });
+    const env = settings.env;
+    // Keys from .env and config.json are secrets too: redact them from every event and the envelope.
+    reporter = new Reporter(ctx, {
+      format: opts.format,
+      envelope,
+      secrets: configuredSecrets(env),
+    });
+    const permissionMode = (opts.permissionMode ??
+      settings.config.permissions?.mode ??
+      "read-only") as PermissionMode;
+    if (!PERMISSION_MODES.includes(permissionMode)) {
+      const message = `permission mode ${JSON.stringify(permissionMode)} is not one of ${PERMISSION_MODES.join(", ")}`;
+      if (opts.permissionMode) throw new UsageError(message);
+      throw new ConfigError(`config.json permissions.mode: ${message}`);
+    }
+    const onAsk = opts.onAsk ?? "deny";
+    if (onAsk !== "deny" && onAsk !== "fail") throw new UsageError("--on-ask must be deny or fail");
+    const memoryMode = (
+      opts.bare ? "off" : (opts.memory ?? (opts.interactive && !env["CI"] ? "write" : "read"))
+    ) as "off" | "read" | "write";
+    if (!["off", "read", "write"].includes(memoryMode))
+      throw new UsageError("--memory must be off, read or write");
+    const stdin = await readStdin(ctx.stdin, {
+      hasPrompt: opts.prompt !== undefined,
+      noStdin: opts.noStdin,
+      firstByteTimeoutMs: opts.stdinTimeoutMs,
+      maxBytes: opts.maxInputBytes,
+      truncate: opts.truncateInput,
+    });
+    for (const w of stdin.warnings) reporter.warn(w.code, w.message);
+    let task = composePrompt(opts.prompt, stdin);
+    if (opts.files.length) task = `${await attachFiles(ctx, opts.files)}\n\n${task ?? ""}`.trim();
+    if (!task)
+      throw new UsageError("no task: pass it as an argument or on stdin", { reason: "no_prompt" });
+
+    const ref = resolveModel(opts.model, env, settings.config.model);
+    envelope.model = modelLabel(ref);
+    const deps = { fetch: ctx.fetch, fakeResponsesPath: opts.fakeResponses };
+    const chain = [opts.provider ?? (await createProvider(ref, deps))];
+    if (!opts.provider)
+      for (const fb of resolveFallbacks(env)) chain.push(await createProvider(fb, deps));
+    const provider = withResilience(chain, {
+      maxRetries: opts.maxRetries ?? envInt(env, "CHATCLI_MAX_RETRIES", 4),
+      onRetry: (n) => {
+        reporter.event("retry", {
+          attempt: n.attempt,
+          delay_ms: n.delayMs,
+          provider: n.provider,
+          model: n.model,
+          error: n.error.message,
+          fallback: n.isFallback,
+        });
+        reporter.info(
+          `chatcli: ${n.isFallback ? `falling back to ${n.provider}/${n.model}` : `retrying in ${Math.round(n.delayMs / 100) / 10} s`} (${n.error.message})`,
+        );
+      },
+    });
+    const w: wiring.WiringContext = {
+      env,
+      cwd: ctx.cwd,
+      workspaceRoot,
+      mode,
+      extraSystem: opts.system,
+      bare: opts.bare,
+      memoryMode,
+      sessionName: opts.session,
+      ephemeral: opts.ephemeral,
+    };
+    const [{ blocks, bootstrapFiles }, memory, session] = await Promise.all([
+      wiring.buildSystemBlocks(w),
+      wiring.openMemory(w),
+      wiring.loadSessionHistory(w),
+    ]);
+    envelope.session_id = session.sessionId;
+    envelope.bootstrap_files = bootstrapFiles;
+    envelope.memory = { mode: memoryMode, facts_loaded: 0, facts_written: 0 };
+    const tools = toolsFor(mode, { memory: memoryMode !== "off" });
+    const maxTurns = opts.maxTurns ?? defaultMaxTurns(env);
+    const costOf = wiring.costFunction(ref);
+    if (!costOf)
+      reporter.warn(
+        "unpriced_model",
+        `no price known for ${envelope.model}; total_cost_usd is null${opts.maxBudgetUsd !== undefined ? " and --max-budget-usd cannot be enforced" : ""}`,
+      );
+    reporter.event("session.started", {
+      schema_version: envelope.schema_version,
+      command: mode,
+      model: envelope.model,
+      cwd: ctx.cwd,
+      workspace: workspaceRoot,
+      permission_mode: permissionMode,
+      tools: tools.map((t) => t.name),
+      bootstrap_files: bootstrapFiles,
+      memory: envelope.memory,
+      limits: {
+        max_turns: maxTurns,
+        max_budget_usd: opts.maxBudgetUsd ?? null,
+        timeout_ms: opts.timeoutMs ?? null,
+      },
+    });
+    if (permissionMode === "bypass")
+      reporter.warn(
+        "bypass_mode",
+        "--permission-mode bypass: every tool call is allowed, including dangerous ones",
+      );
+    const result = await runAgent({
+      provider,
+      model: envelope.model,
+      mode,
+      task,
+      history: session.history,
+      system: blocks,
+      tools,
+      policy: {
+        mode: permissionMode,
+        allow: [...(settings.config.permissions?.allow ?? []), ...opts.allowTool],
+        deny: [...(settings.config.permissions?.deny ?? []), ...opts.denyTool],
+        onAsk,
+        workspaceRoot,
+        cwd: ctx.cwd,
+        home: env["HOME"],
+        denylist: env["CHATCLI_AGENT_DENYLIST"],
+      },
+      limits: { maxTurns, maxBudgetUsd: opts.maxBudgetUsd, timeoutMs: opts.timeoutMs },
+      costOf,
+      hooks: wiring.agentHooks(w, reporter),
+      reporter,
+      signal: ctx.signal,
+      workspaceRoot,
+      cwd: ctx.cwd,
+      env,
+      fetch: ctx.fetch,
+      now: ctx.now,
+      ask: opts.ask ?? (opts.interactive ? createTtyAsk(ctx) : undefined),
+      memory,
+      memoryMode,
+      scratchDir: wiring.scratchDirFor(w),
+    });
+    if (!opts.ephemeral) await wiring.saveSessionHistory(w, result.messages);
+    envelope.result = stripControl(result.finalText) || null;
+    envelope.num_turns = result.numTurns;
+    envelope.usage = result.usage;
+    envelope.duration_api_ms = result.durationApiMs;
+    envelope.total_cost_usd =
+      result.costUsd === null ? null : Math.round(result.costUsd * 1e6) / 1e6;
+    envelope.tools = result.tools;
+    envelope.permission_denials = result.permissionDenials;
+    envelope.files_changed = result.filesChanged;
+    envelope.memory.facts_written = result.memoryWrites;
+    if (result.permissionDenials.length) {
+      const lines = result.permissionDenials.map(
+        (d) =>
+          `  ${d.tool} ${JSON.stringify(d.input)}: ${d.reason}${"suggestion" in d ? ` — allow with ${(d as { suggestion: string }).suggestion}` : ""}`,
+      );
+      ctx.stderr.write(
+        stripControl(
+          `chatcli: ${result.permissionDenials.length} tool call(s) denied:\n${lines.join("\n")}\n`,
+        ),
+      );
+    }
+    if (result.error) {
+      const code = result.terminalReason === "cancelled" ? cancelCode(ctx) : result.error.exitCode;
+      reporter.fail(result.error, code);
+      if (result.finalText && opts.format === "text") reporter.print(result.finalText);
+      return finish(code);
+    }
+    settle(envelope, "completed");
+    if (opts.format === "text") reporter.print(result.finalText);
+    return finish(EXIT.ok);
+  } catch (error) {
+    const failure =
+      error instanceof ChatcliError
+        ? error
+        : new ChatcliError("internal_error", String((error as Error)?.message ?? error));
+    const code = failure.reason === "cancelled" ? cancelCode(ctx) : failure.exitCode;
+    reporter.fail(failure, code);
+    return finish(code);
+  }
+}
+
+function cancelCode(ctx: Ctx): number {
+  const name = ctx.signalName();
+  return name === "SIGTERM" ? EXIT.sigterm : name === "SIGPIPE" ? EXIT.sigpipe : EXIT.sigint;
+}

@@ -1,0 +1,267 @@
+import { ChatcliError, type TerminalReason, toChatcliError } from "../core/errors.ts";
+import type { ChatMessage, LlmRequest } from "../llm/types.ts";
+import { addUsage, emptyUsage } from "../llm/types.ts";
+import type { Reporter } from "../output/reporter.ts";
+import { stripControl } from "../output/terminal.ts";
+import { earlyExitThreshold, fingerprint, StagnationDetector } from "./early-exit.ts";
+import { microcompact, microcompactConfig } from "./microcompact.ts";
+import { isTrivialQuery, ROUTE_TIP, routeMode } from "./routing.ts";
+import type { BatchState } from "./run-tools.ts";
+import { runBatch } from "./run-tools.ts";
+import { appendResults, closeCalls, requestTurn, type TurnReply } from "./turn.ts";
+import type { AgentHooks, AgentInput, AgentResult } from "./types.ts";
+import { displayPath } from "./workspace.ts";
+
+/** The one agent loop (agent, coder, the REPL's /agent and /coder): request → tools → results → … */
+export async function runAgent(input: AgentInput): Promise<AgentResult> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = () => controller.abort(input.signal.reason);
+  if (input.signal.aborted) onAbort();
+  else input.signal.addEventListener("abort", onAbort, { once: true });
+  const timer = input.limits.timeoutMs
+    ? setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error("timeout"));
+      }, input.limits.timeoutMs)
+    : undefined;
+  const signal = controller.signal;
+  const reporter = input.hooks?.onEvent
+    ? tapEvents(input.reporter, input.hooks.onEvent)
+    : input.reporter;
+  const toolMap = new Map(input.tools.map((t) => [t.name, t]));
+  const specs = [...input.tools]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema }));
+  const state: BatchState = {
+    tools: toolMap,
+    policy: input.policy,
+    ask: input.ask,
+    reporter,
+    toolCtx: {
+      workspaceRoot: input.workspaceRoot,
+      cwd: input.cwd,
+      env: input.env,
+      signal,
+      fetch: input.fetch,
+      now: input.now,
+      scratchDir: input.scratchDir,
+      memory: input.memory,
+      memoryMode: input.memoryMode,
+      beforeFileChange: input.hooks?.beforeFileChange,
+    },
+    stats: { calls: 0, failed: 0, denied: 0, by_name: {} },
+    denials: [],
+    files: new Map(),
+    warnedOutside: false,
+    memoryWrites: 0,
+  };
+  let messages: ChatMessage[] = [...input.history];
+  if (input.task.trim()) messages.push({ role: "user", content: input.task });
+  let usage = emptyUsage();
+  let cost: number | null = input.costOf ? 0 : null;
+  let durationApiMs = 0;
+  let finalText = "";
+  let reason: TerminalReason = "completed";
+  let error: ChatcliError | undefined;
+  let turn = 0;
+  const detector = new StagnationDetector(earlyExitThreshold(input.env));
+  const mcConfig = microcompactConfig(input.env);
+  const stopped = (): TerminalReason => (timedOut ? "timeout" : "cancelled");
+
+  let useTools = input.tools.length > 0;
+  if (input.mode === "agent" && isTrivialQuery(input.task, routeMode(input.env))) {
+    if (routeMode(input.env) === "auto") useTools = false;
+    else reporter.info(ROUTE_TIP);
+  }
+
+  try {
+    for (;;) {
+      if (signal.aborted) {
+        reason = stopped();
+        break;
+      }
+      if (turn >= input.limits.maxTurns) {
+        reason = "max_turns";
+        error = new ChatcliError(
+          "max_turns",
+          `stopped after ${turn} turns (--max-turns ${input.limits.maxTurns}) without a final answer`,
+          { hint: "raise --max-turns or narrow the task" },
+        );
+        break;
+      }
+      turn++;
+      reporter.event("turn.started", { turn });
+      const mc = microcompact(messages, turn - 1, mcConfig);
+      if ((mc.truncated || mc.summarized) && reporter.format === "text") {
+        reporter.info(
+          `🗜 microcompact: ${mc.truncated} truncated, ${mc.summarized} summarized, ${mc.freed} chars freed`,
+        );
+      }
+      if (input.hooks?.beforeRequest) messages = await input.hooks.beforeRequest(messages, turn);
+      const request: LlmRequest = {
+        model: input.provider.model,
+        system: input.system,
+        messages,
+        tools: useTools ? specs : undefined,
+        maxTokens: input.maxTokens,
+      };
+      const started = performance.now();
+      let reply: TurnReply;
+      try {
+        reply = await requestTurn(
+          input.provider,
+          request,
+          signal,
+          reporter,
+          turn,
+          toolMap,
+          useTools,
+        );
+      } catch (err) {
+        if (signal.aborted) {
+          reason = stopped();
+          break;
+        }
+        throw err;
+      } finally {
+        durationApiMs += performance.now() - started;
+      }
+      usage = addUsage(usage, reply.usage);
+      if (cost !== null && input.costOf) {
+        const c = input.costOf(reply.usage);
+        cost = c === null ? null : cost + c;
+      }
+      messages.push({
+        role: "assistant",
+        content: reply.text,
+        ...(reply.native && reply.calls.length ? { tool_calls: reply.calls } : {}),
+      });
+      reporter.event("message.completed", {
+        turn,
+        text: stripControl(reply.text),
+        tool_calls: reply.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+      });
+      const overBudget =
+        input.limits.maxBudgetUsd !== undefined &&
+        cost !== null &&
+        cost >= input.limits.maxBudgetUsd;
+      if (reply.calls.length === 0) {
+        reporter.event("turn.completed", { turn, usage: reply.usage, cumulative: usage });
+        if (reply.stop === "max_tokens" && !overBudget) {
+          messages.push({
+            role: "user",
+            content:
+              "Your reply was cut off by the output limit. Continue exactly where you stopped.",
+          });
+          finalText += reply.text;
+          continue;
+        }
+        finalText += reply.text;
+        break;
+      }
+      finalText = "";
+      if (overBudget) {
+        closeCalls(messages, reply, "not executed: --max-budget-usd reached");
+        reason = "max_budget";
+        error = new ChatcliError(
+          "max_budget",
+          `spent $${(cost as number).toFixed(4)}, reaching --max-budget-usd ${input.limits.maxBudgetUsd}`,
+          { hint: "raise --max-budget-usd" },
+        );
+        break;
+      }
+      if (
+        detector.observe(
+          fingerprint(reply.calls.map((c) => ({ name: c.name, arguments: c.arguments }))),
+        )
+      ) {
+        closeCalls(messages, reply, "not executed: stagnation detected");
+        messages.push({
+          role: "user",
+          content:
+            "[stagnation detected] The same tool call was emitted repeatedly without new information. Stopping the loop.",
+        });
+        reason = "stagnation";
+        const n = earlyExitThreshold(input.env);
+        error = new ChatcliError(
+          "stagnation",
+          `the same tool calls repeated ${n} turns in a row (stagnation); stopped`,
+          { hint: "Set CHATCLI_AGENT_EARLY_EXIT=0 to disable this detector." },
+        );
+        break;
+      }
+      const batch = await runBatch(reply.calls, state, turn);
+      appendResults(messages, reply, batch.results);
+      reporter.event("turn.completed", { turn, usage: reply.usage, cumulative: usage });
+      if (batch.failed) {
+        reason = "permission_denied";
+        error = new ChatcliError(
+          "permission_denied",
+          `${batch.failed.tool} needs approval and --on-ask fail is set: ${batch.failed.input}`,
+          {
+            hint: batch.failed.decision.suggestion
+              ? `allow it with ${batch.failed.decision.suggestion}`
+              : undefined,
+          },
+        );
+        break;
+      }
+    }
+  } catch (err) {
+    error = toChatcliError(err);
+    reason = error.reason;
+  } finally {
+    if (timer) clearTimeout(timer);
+    input.signal.removeEventListener("abort", onAbort);
+  }
+  if ((reason === "timeout" || reason === "cancelled") && !error) {
+    error =
+      reason === "timeout"
+        ? new ChatcliError(
+            "timeout",
+            `--timeout reached after ${formatMs(input.limits.timeoutMs ?? 0)}`,
+            { hint: "raise --timeout" },
+          )
+        : new ChatcliError("cancelled", "cancelled");
+  }
+  const filesChanged = [...state.files.entries()].map(([path, change]) => ({
+    path: displayPath(input.workspaceRoot, path),
+    change,
+  }));
+  const result: AgentResult = {
+    messages,
+    finalText: finalText.trim() ? finalText : "",
+    numTurns: turn,
+    usage,
+    durationApiMs: Math.round(durationApiMs),
+    costUsd: cost,
+    tools: state.stats,
+    permissionDenials: state.denials,
+    filesChanged,
+    terminalReason: reason,
+    memoryWrites: state.memoryWrites,
+  };
+  if (error) result.error = error;
+  return result;
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/** A Reporter whose events are also handed to `onEvent`. */
+function tapEvents(reporter: Reporter, onEvent: NonNullable<AgentHooks["onEvent"]>): Reporter {
+  return new Proxy(reporter, {
+    get(target, prop) {
+      if (prop === "event") {
+        return (type: string, data: Record<string, unknown> = {}) => {
+          target.event(type, data);
+          onEvent(type, data);
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}

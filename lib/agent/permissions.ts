@@ -1,0 +1,274 @@
+import { classifyCommand, rawDanger, unwrap, writtenPaths } from "./command-safety.ts";
+import { commandText, parseShell } from "./shell-words.ts";
+import type { Tool } from "./types.ts";
+import { displayPath, isInside, isSensitivePath, toAbsolute } from "./workspace.ts";
+
+export type PermissionMode = "read-only" | "edit" | "auto" | "bypass";
+/** The values of --permission-mode, least to most permissive. */
+export const PERMISSION_MODES: readonly PermissionMode[] = ["read-only", "edit", "auto", "bypass"];
+
+/** The policy of one run (CONTRACT §5): mode, rules (flags + config) and what an unanswerable ask does. */
+export interface PermissionPolicy {
+  mode: PermissionMode;
+  allow: string[];
+  deny: string[];
+  onAsk: "deny" | "fail";
+  workspaceRoot: string;
+  cwd: string;
+  home?: string;
+  /** CHATCLI_AGENT_DENYLIST: `;`-separated regexes that make a command dangerous. */
+  denylist?: string;
+}
+
+export type Verdict = "allow" | "ask" | "deny";
+
+export interface Decision {
+  verdict: Verdict;
+  /** Why (shown to the model, on stderr and in permission_denials). */
+  reason: string;
+  /** Dangerous: on a TTY it needs a typed confirmation; without one it is denied (never --on-ask). */
+  dangerous: boolean;
+  /** The flag that would allow it, for the stderr summary. */
+  suggestion?: string;
+  /** Set when bypass lets a write outside the workspace through (warn once). */
+  outside?: boolean;
+}
+
+type Cls = "read" | "edit" | "shell" | "dangerous" | "outside" | "unknown";
+
+const RANK: Record<Verdict, number> = { allow: 0, ask: 1, deny: 2 };
+
+interface Rule {
+  tool: RegExp;
+  arg?: string;
+  text: string;
+}
+
+function wildcard(glob: string): RegExp {
+  return new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "s");
+}
+
+/** Parses `tool` or `tool(pattern)` (tool names may use `*`). */
+export function parseRule(text: string): Rule | undefined {
+  const m = /^\s*([A-Za-z0-9_*@-]+)\s*(?:\((.*)\))?\s*$/s.exec(text);
+  if (!m) return undefined;
+  return { tool: wildcard(m[1] as string), arg: m[2], text: text.trim() };
+}
+
+function ruleMatches(rule: Rule, tool: Tool, subject: string, absPath?: string): boolean {
+  if (!rule.tool.test(tool.name)) return false;
+  if (rule.arg === undefined || rule.arg === "*" || rule.arg === "**") return true;
+  if (tool.kind === "edit" || absPath) {
+    const glob = new Bun.Glob(rule.arg);
+    return glob.match(subject) || (absPath !== undefined && glob.match(absPath));
+  }
+  return wildcard(rule.arg).test(subject);
+}
+
+function modeVerdict(cls: Cls, mode: PermissionMode): Verdict {
+  if (mode === "bypass" || cls === "read") return "allow";
+  if (cls === "outside") return "deny";
+  if (cls === "dangerous" || cls === "unknown") return "ask";
+  if (cls === "edit") return mode === "read-only" ? "ask" : "allow";
+  return mode === "auto" ? "allow" : "ask";
+}
+
+const MODE_REASON: Record<Cls, (mode: PermissionMode) => string> = {
+  read: () => "read",
+  edit: (mode) => `edits need --permission-mode edit (${mode} mode)`,
+  shell: (mode) => `commands other than read-only ones need --permission-mode auto (${mode} mode)`,
+  dangerous: () => "dangerous command",
+  outside: () => "write outside the workspace",
+  unknown: () => "write to a location known only at run time",
+};
+
+interface Part {
+  cls: Cls;
+  subject: string;
+  reason?: string;
+  abs?: string;
+}
+
+/** Judges one tool call: deny rules > allow rules > the mode table; every shell part must pass. */
+export function decide(
+  policy: PermissionPolicy,
+  tool: Tool,
+  args: Record<string, unknown>,
+): Decision {
+  const rules = {
+    allow: policy.allow.map(parseRule).filter((r): r is Rule => r !== undefined),
+    deny: policy.deny.map(parseRule).filter((r): r is Rule => r !== undefined),
+  };
+  const subject = tool.subject(args);
+  for (const rule of rules.deny) {
+    if (ruleMatches(rule, tool, subject)) {
+      return {
+        verdict: "deny",
+        reason: `denied by rule ${rule.text}`,
+        dangerous: false,
+        suggestion: `remove the rule ${rule.text}`,
+      };
+    }
+  }
+  const parts = partsOf(policy, tool, args);
+  let worst: Decision = {
+    verdict: "allow",
+    reason: policy.mode === "bypass" ? "bypass mode" : `${policy.mode} mode`,
+    dangerous: false,
+  };
+  for (const part of parts) {
+    const partTool =
+      part.abs && tool.kind !== "edit"
+        ? { ...tool, name: "write_file", kind: "edit" as const }
+        : tool;
+    const denied = rules.deny.find((r) => ruleMatches(r, partTool, part.subject, part.abs));
+    let d: Decision;
+    if (denied) {
+      d = {
+        verdict: "deny",
+        reason: `denied by rule ${denied.text}`,
+        dangerous: false,
+        suggestion: `remove the rule ${denied.text}`,
+      };
+    } else if (rules.allow.some((r) => ruleMatches(r, partTool, part.subject, part.abs))) {
+      d = { verdict: "allow", reason: "allowed by rule", dangerous: false };
+    } else {
+      const verdict = modeVerdict(part.cls, policy.mode);
+      const label =
+        part.cls === "dangerous" || part.cls === "outside"
+          ? `${MODE_REASON[part.cls](policy.mode)}: ${part.reason ?? part.subject}`
+          : (part.reason ?? MODE_REASON[part.cls](policy.mode));
+      d = {
+        verdict,
+        reason: verdict === "allow" ? worst.reason : label,
+        dangerous: part.cls === "dangerous" && verdict !== "allow",
+        outside: part.cls === "outside" && policy.mode === "bypass",
+      };
+      if (verdict !== "allow") d.suggestion = suggest(part, partTool.name);
+    }
+    if (
+      RANK[d.verdict] > RANK[worst.verdict] ||
+      (d.verdict === worst.verdict && d.dangerous && !worst.dangerous)
+    )
+      worst = d;
+    if (d.outside) worst.outside = true;
+  }
+  return worst;
+}
+
+function suggest(part: Part, toolName: string): string {
+  const rule = `--allow-tool '${toolName}(${part.subject.replace(/'/g, "")})'`;
+  switch (part.cls) {
+    case "edit":
+      return `--permission-mode edit or ${rule}`;
+    case "shell":
+      return `--permission-mode auto or ${rule}`;
+    case "dangerous":
+      return `${rule} (or --permission-mode bypass)`;
+    default:
+      return `--permission-mode bypass or ${rule}`;
+  }
+}
+
+function pathPart(policy: PermissionPolicy, path: string, base: string): Part {
+  const abs = toAbsolute(base, path, policy.home);
+  const shown = displayPath(policy.workspaceRoot, abs);
+  if (isSensitivePath(abs))
+    return { cls: "outside", subject: shown, reason: `${shown} is a protected path`, abs };
+  if (!isInside(policy.workspaceRoot, abs))
+    return { cls: "outside", subject: shown, reason: shown, abs };
+  return { cls: "edit", subject: shown, abs };
+}
+
+function partsOf(policy: PermissionPolicy, tool: Tool, args: Record<string, unknown>): Part[] {
+  if (tool.kind === "read" || tool.kind === "network" || tool.kind === "memory") {
+    return [{ cls: "read", subject: tool.subject(args) }];
+  }
+  if (tool.kind === "edit") {
+    const paths = tool.writes?.(args) ?? [tool.subject(args)];
+    return paths.map((p) => pathPart(policy, p, policy.cwd));
+  }
+  const line = typeof args["cmd"] === "string" ? (args["cmd"] as string) : "";
+  const dir =
+    typeof args["dir"] === "string"
+      ? toAbsolute(policy.cwd, args["dir"] as string, policy.home)
+      : policy.cwd;
+  if (!line) return [{ cls: "shell", subject: tool.subject(args) }];
+  return shellParts(policy, line, dir);
+}
+
+const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d)$/;
+
+/** Splits a command line into judged parts: each simple command, and each file it writes. */
+export function shellParts(policy: PermissionPolicy, line: string, dir: string, depth = 0): Part[] {
+  const parsed = parseShell(line);
+  if (parsed.error)
+    return [{ cls: "shell", subject: line, reason: `cannot parse the command (${parsed.error})` }];
+  const parts: Part[] = [];
+  const raw = rawDanger(line, policy.denylist);
+  if (raw) parts.push({ cls: "dangerous", subject: line, reason: raw });
+  // `cd` changes where later relative paths land; a computed `cd` makes them unknowable.
+  let cwd: string | undefined = dir;
+  for (const cmd of parsed.commands) {
+    const text = commandText(cmd);
+    // `sh -c "…"` runs a whole command line: judge it like the outer one.
+    const script = shellScript(cmd.argv);
+    if (script !== undefined) {
+      if (depth >= 3)
+        parts.push({ cls: "unknown", subject: text, reason: "nested shells too deep" });
+      else parts.push(...shellParts(policy, script, cwd ?? dir, depth + 1));
+      continue;
+    }
+    if (cmd.argv.length > 0) {
+      const verdict = classifyCommand(cmd);
+      const cls: Cls =
+        verdict.cls === "readonly" ? "read" : verdict.cls === "dangerous" ? "dangerous" : "shell";
+      parts.push({
+        cls,
+        subject: text,
+        reason: verdict.reason ? `${verdict.reason}: ${text}` : undefined,
+      });
+    }
+    const targets = cmd.redirects
+      .filter((r) => r.op.includes(">") && !r.op.endsWith("&") && !HARMLESS_TARGETS.test(r.target))
+      .map((r) => ({ path: r.target, dynamic: r.dynamic }));
+    const words =
+      cmd.argv[0] === "tee"
+        ? cmd.argv.slice(1).filter((a) => !a.startsWith("-"))
+        : writtenPaths(cmd.argv);
+    for (const w of words)
+      if (!HARMLESS_TARGETS.test(w)) targets.push({ path: w, dynamic: /[$`*?]/.test(w) });
+    for (const t of targets) {
+      if (t.dynamic || (cwd === undefined && !t.path.startsWith("/"))) {
+        parts.push({
+          cls: "unknown",
+          subject: `${text} → ${t.path}`,
+          reason: `cannot tell where ${t.path} is written`,
+        });
+        continue;
+      }
+      parts.push(pathPart(policy, t.path, cwd ?? dir));
+    }
+    if (cmd.argv[0] === "cd" || cmd.argv[0] === "pushd") {
+      const to = cmd.argv[1];
+      cwd =
+        to === undefined
+          ? policy.home
+          : to === "-" || /[$`]/.test(to) || cwd === undefined
+            ? undefined
+            : toAbsolute(cwd, to, policy.home);
+    }
+  }
+  return parts.length ? parts : [{ cls: "read", subject: line }];
+}
+
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh"]);
+
+/** The script of `sh -c SCRIPT` / `bash -lc SCRIPT` (after wrappers), if that is what argv is. */
+function shellScript(argv: string[]): string | undefined {
+  const real = unwrap(argv);
+  const name = (real[0] ?? "").split("/").pop() ?? "";
+  if (!SHELLS.has(name)) return undefined;
+  const flag = real.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a));
+  return flag > 0 ? (real[flag + 1] ?? "") : undefined;
+}

@@ -1,0 +1,281 @@
+import { toChatcliError } from "../core/errors.ts";
+import { envInt } from "../core/settings.ts";
+import type { ToolCall } from "../llm/types.ts";
+import type { PermissionDenial } from "../output/envelope.ts";
+import type { Reporter } from "../output/reporter.ts";
+import { stripControl } from "../output/terminal.ts";
+import { type AskRequest, judge } from "./approval.ts";
+import { capBatch, capText, RESULT_MAX_CHARS, TURN_BUDGET_CHARS } from "./output-cap.ts";
+import type { Decision, PermissionPolicy } from "./permissions.ts";
+import { validateArgs } from "./schema.ts";
+import { isMemoryWrite } from "./tools/memory.ts";
+import type { FileChange, Tool, ToolContext, ToolOutcome } from "./types.ts";
+import { displayPath } from "./workspace.ts";
+
+export type ToolStatus = "ok" | "error" | "denied" | "skipped";
+
+export interface CallResult {
+  call: ToolCall;
+  status: ToolStatus;
+  content: string;
+}
+
+export interface ToolStats {
+  calls: number;
+  failed: number;
+  denied: number;
+  by_name: Record<string, number>;
+}
+
+/** Shared, mutable state of one run that tool execution updates. */
+export interface BatchState {
+  tools: ReadonlyMap<string, Tool>;
+  policy: PermissionPolicy;
+  ask?: (request: AskRequest) => Promise<boolean>;
+  reporter: Reporter;
+  toolCtx: ToolContext;
+  stats: ToolStats;
+  denials: PermissionDenial[];
+  /** Absolute path → first recorded change. */
+  files: Map<string, FileChange["change"]>;
+  warnedOutside: boolean;
+  /** Successful memory writes (remember/profile/forget) for the envelope's memory.facts_written. */
+  memoryWrites: number;
+}
+
+interface Planned {
+  call: ToolCall;
+  tool?: Tool;
+  args: Record<string, unknown>;
+  result?: CallResult;
+}
+
+function shortSubject(text: string): string {
+  const one = text.replace(/\s+/g, " ").trim();
+  return one.length > 60 ? `${one.slice(0, 57)}…` : one;
+}
+
+function finishCall(
+  state: BatchState,
+  turn: number,
+  p: Planned,
+  status: ToolStatus,
+  content: string,
+  extra: Record<string, unknown> = {},
+): CallResult {
+  const name = p.tool?.name ?? p.call.name;
+  state.stats.calls++;
+  state.stats.by_name[name] = (state.stats.by_name[name] ?? 0) + 1;
+  if (status === "error") state.stats.failed++;
+  if (status === "denied") state.stats.denied++;
+  state.reporter.event("tool.completed", {
+    turn,
+    id: p.call.id,
+    name,
+    status: status === "skipped" ? "error" : status,
+    output: capText(content, 4000).text,
+    exit_code: extra["exit_code"] ?? null,
+    duration_ms: extra["duration_ms"] ?? 0,
+  });
+  return { call: p.call, status, content };
+}
+
+function progress(state: BatchState, line: string): void {
+  if (state.reporter.format === "text") state.reporter.info(line);
+}
+
+async function execute(
+  p: Planned,
+  tool: Tool,
+  state: BatchState,
+  turn: number,
+): Promise<CallResult> {
+  state.reporter.event("tool.started", { turn, id: p.call.id, name: tool.name, input: p.args });
+  const started = performance.now();
+  let outcome: ToolOutcome;
+  try {
+    outcome = await tool.execute(p.args, state.toolCtx);
+  } catch (error) {
+    outcome = {
+      output: `error: ${tool.name} failed: ${toChatcliError(error).message}`,
+      isError: true,
+      summary: "crashed",
+    };
+  }
+  const ms = Math.round(performance.now() - started);
+  // Colours and progress-bar carriage returns from commands are noise for the model (and for JSON).
+  if (tool.kind === "shell") outcome = { ...outcome, output: stripControl(outcome.output) };
+  for (const change of outcome.filesChanged ?? []) {
+    const prev = state.files.get(change.path);
+    if (!prev || (prev === "deleted" && change.change !== "deleted"))
+      state.files.set(change.path, change.change);
+    state.reporter.event("file.changed", {
+      path: displayPath(state.toolCtx.workspaceRoot, change.path),
+      change: change.change,
+    });
+  }
+  if (tool.kind === "memory" && !outcome.isError && isMemoryWrite(p.args)) {
+    state.memoryWrites++;
+    state.reporter.event("memory.written", { cmd: p.args["cmd"], result: outcome.output });
+  }
+  const summary = outcome.summary ?? (outcome.isError ? "error" : "ok");
+  progress(
+    state,
+    `▸ ${tool.name} ${shortSubject(tool.subject(p.args))} → ${summary} (${(ms / 1000).toFixed(1)} s)`,
+  );
+  return finishCall(state, turn, p, outcome.isError ? "error" : "ok", outcome.output, {
+    exit_code: outcome.exitCode ?? null,
+    duration_ms: ms,
+  });
+}
+
+/**
+ * Runs one turn's tool calls: resolve → validate → permission → execute. Bad calls become error
+ * results the model can fix; denials become results too. Consecutive read-only calls run in parallel.
+ * `failed` is set when `--on-ask fail` must end the run (later calls are reported as not executed).
+ */
+export async function runBatch(
+  calls: ToolCall[],
+  state: BatchState,
+  turn: number,
+): Promise<{
+  results: CallResult[];
+  failed?: { decision: Decision; tool: string; input: string };
+}> {
+  const planned: Planned[] = calls.map((call) => ({
+    call,
+    args: call.arguments,
+    tool: state.tools.get(call.name),
+  }));
+  let failed: { decision: Decision; tool: string; input: string } | undefined;
+  for (const p of planned) {
+    if (failed) {
+      p.result = finishCall(
+        state,
+        turn,
+        p,
+        "skipped",
+        "not executed: the run stopped before this call",
+      );
+      continue;
+    }
+    const tool = p.tool;
+    if (!tool) {
+      const names = [...state.tools.keys()].join(", ");
+      p.result = finishCall(
+        state,
+        turn,
+        p,
+        "error",
+        `error: unknown tool "${p.call.name}". Available tools: ${names}.`,
+      );
+      progress(state, `▸ ${p.call.name} → unknown tool`);
+      continue;
+    }
+    if (
+      p.call.raw !== undefined &&
+      Object.keys(p.args).length === 0 &&
+      p.call.raw.trim() !== "" &&
+      p.call.raw.trim() !== "{}"
+    ) {
+      p.result = finishCall(
+        state,
+        turn,
+        p,
+        "error",
+        `error: the arguments of ${tool.name} are not valid JSON: ${capText(p.call.raw, 300).text}. Send a JSON object.`,
+      );
+      continue;
+    }
+    const checked = validateArgs(tool.input_schema, p.args);
+    const problem = checked.ok ? tool.validate?.(checked.args) : checked.error;
+    if (!checked.ok || problem) {
+      p.result = finishCall(state, turn, p, "error", `error: ${tool.name}: ${problem}`);
+      progress(state, `▸ ${tool.name} → invalid arguments`);
+      continue;
+    }
+    p.args = checked.args;
+    const verdict = await judge(state.policy, tool, p.args, state.ask);
+    state.reporter.event("permission.decided", {
+      turn,
+      id: p.call.id,
+      name: tool.name,
+      decision: verdict.allowed ? "allow" : "deny",
+      reason: verdict.decision.reason,
+      source: verdict.source,
+    });
+    if (verdict.allowed && verdict.decision.outside && !state.warnedOutside) {
+      state.warnedOutside = true;
+      state.reporter.warn(
+        "bypass_outside_workspace",
+        "bypass mode: a tool is writing outside the workspace",
+      );
+    }
+    if (!verdict.allowed) {
+      const input = tool.subject(p.args);
+      state.denials.push({
+        tool: tool.name,
+        input,
+        reason: verdict.decision.reason,
+        turn,
+        ...(verdict.decision.suggestion ? { suggestion: verdict.decision.suggestion } : {}),
+      });
+      progress(
+        state,
+        `▸ ${tool.name} ${shortSubject(input)} → denied (${verdict.decision.reason})`,
+      );
+      p.result = finishCall(
+        state,
+        turn,
+        p,
+        "denied",
+        `error: permission denied — ${verdict.decision.reason}. Do not retry this call; use another approach, or finish and say what permission is needed.`,
+      );
+      if (verdict.fail) failed = { decision: verdict.decision, tool: tool.name, input };
+    }
+  }
+  // Execute approved calls in order; a run of consecutive read-only calls goes in parallel.
+  let i = 0;
+  while (i < planned.length) {
+    const p = planned[i] as Planned;
+    if (p.result || !p.tool || failed || state.toolCtx.signal.aborted) {
+      if (!p.result)
+        p.result = finishCall(
+          state,
+          turn,
+          p,
+          "skipped",
+          "not executed: the run stopped before this call",
+        );
+      i++;
+      continue;
+    }
+    if (p.tool.kind === "read") {
+      const group: Planned[] = [];
+      while (
+        i < planned.length &&
+        !(planned[i] as Planned).result &&
+        (planned[i] as Planned).tool?.kind === "read"
+      )
+        group.push(planned[i++] as Planned);
+      const results = await Promise.all(group.map((g) => execute(g, g.tool as Tool, state, turn)));
+      results.forEach((r, k) => {
+        (group[k] as Planned).result = r;
+      });
+      continue;
+    }
+    p.result = await execute(p, p.tool, state, turn);
+    i++;
+  }
+  const env = state.toolCtx.env;
+  const capped = capBatch(
+    planned.map((p) => (p.result as CallResult).content),
+    envInt(env, "CHATCLI_TOOL_RESULT_MAX_CHARS", RESULT_MAX_CHARS),
+    envInt(env, "CHATCLI_TOOL_RESULT_BUDGET_CHARS", TURN_BUDGET_CHARS),
+  );
+  const results = planned.map((p, k) => ({
+    ...(p.result as CallResult),
+    content: capped[k] as string,
+  }));
+  return failed ? { results, failed } : { results };
+}

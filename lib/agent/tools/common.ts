@@ -1,0 +1,65 @@
+import { stat } from "node:fs/promises";
+import type { ToolContext, ToolOutcome } from "../types.ts";
+import { displayPath, isInside, isSensitivePath, toAbsolute } from "../workspace.ts";
+
+/** An error result the model can act on. */
+export function toolError(message: string): ToolOutcome {
+  return { output: `error: ${message}`, isError: true, summary: "error" };
+}
+
+/** Resolves a tool's path argument; refuses credentials and kernel files. */
+export function resolvePath(
+  ctx: ToolContext,
+  path: string,
+): { abs: string; shown: string } | string {
+  const abs = toAbsolute(ctx.cwd, path, ctx.env["HOME"]);
+  if (isSensitivePath(abs)) return `${path} is a protected system or credentials path`;
+  return { abs, shown: displayPath(ctx.workspaceRoot, abs) };
+}
+
+/** Resolves a path a tool will write: it must stay inside the workspace (links resolved). */
+export function resolveWritePath(
+  ctx: ToolContext,
+  path: string,
+  allowOutside: boolean,
+): { abs: string; shown: string } | string {
+  const resolved = resolvePath(ctx, path);
+  if (typeof resolved === "string") return resolved;
+  if (!allowOutside && !isInside(ctx.workspaceRoot, resolved.abs)) {
+    return `${path} is outside the workspace ${ctx.workspaceRoot}`;
+  }
+  return resolved;
+}
+
+/** What is at a path (links followed). */
+export async function fileKind(abs: string): Promise<"file" | "dir" | "missing" | "other"> {
+  try {
+    const s = await stat(abs);
+    return s.isFile() ? "file" : s.isDirectory() ? "dir" : "other";
+  } catch {
+    return "missing";
+  }
+}
+
+/** A string argument, or undefined. */
+export function str(args: Record<string, unknown>, name: string): string | undefined {
+  const v = args[name];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** A number argument, or undefined. */
+export function num(args: Record<string, unknown>, name: string): number | undefined {
+  const v = args[name];
+  return typeof v === "number" ? v : undefined;
+}
+
+/** Directories no listing or search descends into. */
+export const SKIP_DIRS = new Set([
+  ".git",
+  "node_modules",
+  ".hg",
+  ".svn",
+  "dist",
+  ".venv",
+  "__pycache__",
+]);

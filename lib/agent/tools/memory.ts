@@ -1,0 +1,97 @@
+import type { Tool } from "../types.ts";
+import { str, toolError } from "./common.ts";
+
+const ALIASES: Record<string, "remember" | "profile" | "forget" | "recall"> = {
+  remember: "remember",
+  add: "remember",
+  store: "remember",
+  note: "remember",
+  profile: "profile",
+  profile_set: "profile",
+  user: "profile",
+  forget: "forget",
+  remove: "forget",
+  delete: "forget",
+  recall: "recall",
+  read: "recall",
+  get: "recall",
+  search: "recall",
+};
+
+function stringifyFields(value: unknown): Record<string, string> | undefined {
+  let v = value;
+  if (typeof v === "string") {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return undefined;
+    }
+  }
+  if (!v || typeof v !== "object" || Array.isArray(v)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (x === null || x === undefined) continue;
+    out[k] = Array.isArray(x)
+      ? x.map(String).join(", ")
+      : typeof x === "object"
+        ? JSON.stringify(x)
+        : String(x);
+  }
+  return out;
+}
+
+/** Whether a memory call writes (remember/profile/forget and their aliases). */
+export function isMemoryWrite(args: Record<string, unknown>): boolean {
+  const cmd = ALIASES[String(args["cmd"] ?? "").toLowerCase()];
+  return cmd !== undefined && cmd !== "recall";
+}
+
+/** memory: remember / profile / forget / recall against the injected MemoryBackend (ChatCLI's @memory). */
+export const memoryTool: Tool = {
+  name: "memory",
+  description:
+    "Long-term memory across sessions. cmd=remember {content, category?} stores a durable fact; recall {query?} retrieves; forget {match} removes facts containing the text; profile {fields} updates the user profile.",
+  input_schema: {
+    type: "object",
+    properties: {
+      cmd: { type: "string", description: "remember | recall | forget | profile" },
+      content: { type: "string" },
+      category: { type: "string" },
+      match: { type: "string" },
+      query: { type: "string" },
+      fields: { type: "object" },
+    },
+    required: ["cmd"],
+  },
+  kind: "memory",
+  subject: (args) => str(args, "cmd") ?? "",
+  async execute(args, ctx) {
+    const cmd = ALIASES[(str(args, "cmd") ?? "").toLowerCase()];
+    if (!ctx.memory || ctx.memoryMode === "off")
+      return toolError("memory is not enabled in this session");
+    if (!cmd) return toolError("memory: cmd must be remember, profile, forget or recall");
+    if (cmd !== "recall" && ctx.memoryMode === "read") {
+      return toolError(`memory ${cmd}: memory is read-only in this run (--memory read)`);
+    }
+    switch (cmd) {
+      case "remember": {
+        const content = str(args, "content")?.trim();
+        if (!content) return toolError('memory remember: "content" is required');
+        return { output: await ctx.memory.remember(content, str(args, "category")) };
+      }
+      case "profile": {
+        const fields = stringifyFields(args["fields"]);
+        if (!fields || Object.keys(fields).length === 0)
+          return toolError('memory profile: "fields" object is required');
+        return { output: await ctx.memory.profile(fields) };
+      }
+      case "forget": {
+        const match = str(args, "match")?.trim();
+        if (!match) return toolError('memory forget: "match" is required');
+        return { output: await ctx.memory.forget(match) };
+      }
+      default:
+        return { output: await ctx.memory.recall(str(args, "query")) };
+    }
+  },
+};

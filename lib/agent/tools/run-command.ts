@@ -1,0 +1,61 @@
+import type { Tool, ToolContext, ToolOutcome } from "../types.ts";
+import { fileKind, num, resolvePath, str, toolError } from "./common.ts";
+import { formatProcessOutput, scrubEnv, spawnCapture } from "./process.ts";
+
+const DEFAULT_TIMEOUT_S = 600;
+
+/** Runs `sh -c command` in `dir` with a timeout and a scrubbed environment. */
+export async function runShell(
+  command: string,
+  dir: string | undefined,
+  timeoutS: number,
+  ctx: ToolContext,
+): Promise<ToolOutcome> {
+  const resolved = resolvePath(ctx, dir ?? ".");
+  if (typeof resolved === "string") return toolError(resolved);
+  if ((await fileKind(resolved.abs)) !== "dir") return toolError(`${dir} is not a directory`);
+  const timeoutMs = timeoutS * 1000;
+  const result = await spawnCapture(["sh", "-c", command], {
+    cwd: resolved.abs,
+    env: scrubEnv(ctx.env),
+    timeoutMs,
+    signal: ctx.signal,
+  });
+  const failed = result.exitCode !== 0;
+  return {
+    output: formatProcessOutput(result, timeoutMs),
+    isError: failed,
+    exitCode: result.exitCode,
+    summary: result.timedOut ? "timed out" : `exit ${result.exitCode ?? "?"}`,
+  };
+}
+
+/** run_command: a shell command, judged part by part by the permission policy before it runs. */
+export const runCommandTool: Tool = {
+  name: "run_command",
+  description:
+    "Run a shell command (sh -c) and return its exit code and output. Secrets are removed from the environment.",
+  input_schema: {
+    type: "object",
+    properties: {
+      cmd: { type: "string", description: "the command line" },
+      dir: { type: "string", description: "working directory (default: the current one)" },
+      timeout: {
+        type: "integer",
+        minimum: 1,
+        description: `seconds (default ${DEFAULT_TIMEOUT_S})`,
+      },
+    },
+    required: ["cmd"],
+  },
+  kind: "shell",
+  subject: (args) => str(args, "cmd") ?? "",
+  execute(args, ctx) {
+    return runShell(
+      str(args, "cmd") as string,
+      str(args, "dir"),
+      num(args, "timeout") ?? DEFAULT_TIMEOUT_S,
+      ctx,
+    );
+  },
+};

@@ -1,0 +1,133 @@
+import type { Env } from "../core/ctx.ts";
+import type { ChatcliError, TerminalReason } from "../core/errors.ts";
+import type { ChatMessage, Provider, SystemBlock, Usage } from "../llm/types.ts";
+import type { PermissionDenial } from "../output/envelope.ts";
+import type { Reporter } from "../output/reporter.ts";
+import type { AskRequest } from "./approval.ts";
+import type { PermissionPolicy } from "./permissions.ts";
+import type { ToolStats } from "./run-tools.ts";
+
+/** What kind of action a tool performs; decides the permission column (CONTRACT §5). */
+export type ToolKind = "read" | "edit" | "shell" | "network" | "memory";
+
+/** The injected memory store (lib/memory provides the real one). Each method returns text for the model. */
+export interface MemoryBackend {
+  remember(content: string, category?: string): Promise<string>;
+  profile(fields: Record<string, string>): Promise<string>;
+  forget(match: string): Promise<string>;
+  recall(query?: string): Promise<string>;
+}
+
+/** Everything a tool may touch: no globals, only this. */
+export interface ToolContext {
+  workspaceRoot: string;
+  cwd: string;
+  env: Env;
+  signal: AbortSignal;
+  fetch: typeof fetch;
+  now: () => Date;
+  /** Session scratch dir for web_fetch auto-save (else CHATCLI_AGENT_TMPDIR, else the OS temp dir). */
+  scratchDir?: string;
+  memory?: MemoryBackend;
+  /** `--memory` mode: off disables the tool, read allows only recall. */
+  memoryMode?: "off" | "read" | "write";
+  /** Called before a file is created or modified (checkpoint snapshot). */
+  beforeFileChange?: (absPath: string) => Promise<void> | void;
+}
+
+export interface FileChange {
+  /** Absolute path. */
+  path: string;
+  change: "created" | "modified" | "deleted";
+}
+
+/** What a tool returns; `isError` results go back to the model as errors it can fix. */
+export interface ToolOutcome {
+  output: string;
+  isError?: boolean;
+  exitCode?: number | null;
+  /** Short text for the stderr line (`exit 1`, `42 lines`). */
+  summary?: string;
+  filesChanged?: FileChange[];
+}
+
+export type JsonSchema = Record<string, unknown>;
+
+/** A tool defined as data: the model sees name, description and schema; the loop calls execute. */
+export interface Tool {
+  name: string;
+  description: string;
+  input_schema: JsonSchema;
+  kind: ToolKind;
+  /** The text permission rules and progress lines see: a path, a command, a URL. */
+  subject(args: Record<string, unknown>): string;
+  /** Paths (relative or absolute) an edit tool writes, for the workspace check. */
+  writes?(args: Record<string, unknown>): string[];
+  /** Extra argument checks after the schema (returns an error message for the model). */
+  validate?(args: Record<string, unknown>): string | undefined;
+  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+export interface AgentLimits {
+  maxTurns: number;
+  maxBudgetUsd?: number;
+  timeoutMs?: number;
+}
+
+/** Integration points: sessions, checkpoints and compaction plug in here. */
+export interface AgentHooks {
+  /** Before each request: returns the history to continue with (compaction, checkpoints). */
+  beforeRequest?(messages: ChatMessage[], turn: number): ChatMessage[] | Promise<ChatMessage[]>;
+  /** Before a tool creates or modifies a file (checkpoint snapshot). */
+  beforeFileChange?(absPath: string): Promise<void> | void;
+  /** Sees every stream-json event of the loop, whatever the output format (the REPL renders them). */
+  onEvent?(type: string, data: Record<string, unknown>): void;
+}
+
+export interface AgentInput {
+  provider: Provider;
+  /** Model label for events (`anthropic/claude-…`). */
+  model: string;
+  mode: "agent" | "coder";
+  task: string;
+  history: ChatMessage[];
+  system: SystemBlock[];
+  tools: Tool[];
+  policy: PermissionPolicy;
+  limits: AgentLimits;
+  /** Price of one request's usage in USD; null when the model is unpriced. */
+  costOf?: (usage: Usage) => number | null;
+  hooks?: AgentHooks;
+  reporter: Reporter;
+  signal: AbortSignal;
+  workspaceRoot: string;
+  cwd: string;
+  env: Env;
+  fetch: typeof fetch;
+  now: () => Date;
+  /** Present only on a TTY: asks a human (explicit yes only). */
+  ask?: (request: AskRequest) => Promise<boolean>;
+  memory?: MemoryBackend;
+  memoryMode?: "off" | "read" | "write";
+  scratchDir?: string;
+  maxTokens?: number;
+}
+
+export interface AgentResult {
+  messages: ChatMessage[];
+  finalText: string;
+  numTurns: number;
+  usage: Usage;
+  durationApiMs: number;
+  /** null when any request was unpriced (or no costOf was given). */
+  costUsd: number | null;
+  tools: ToolStats;
+  permissionDenials: PermissionDenial[];
+  /** Paths relative to the workspace root when inside it. */
+  filesChanged: Array<{ path: string; change: FileChange["change"] }>;
+  terminalReason: TerminalReason;
+  /** Successful memory-tool writes. */
+  memoryWrites: number;
+  /** Set for every terminal reason but `completed`. */
+  error?: ChatcliError;
+}

@@ -1,0 +1,79 @@
+import { expect, test } from "bun:test";
+import { microcompact, microcompactConfig } from "../../../lib/agent/microcompact.ts";
+import { capBatch, capText } from "../../../lib/agent/output-cap.ts";
+import { corePrompt } from "../../../lib/agent/prompts.ts";
+import { firstRequestSize } from "../../../lib/agent/request-size.ts";
+import { validateArgs } from "../../../lib/agent/schema.ts";
+import type { ChatMessage } from "../../../lib/llm/types.ts";
+
+test("lean first request: agent ≤ 3k tokens of system + tool definitions (chars/4)", () => {
+  for (const mode of ["agent", "coder"] as const) {
+    const size = firstRequestSize(mode);
+    expect((size.system_chars + size.tool_definition_chars) / 4).toBeLessThan(3000);
+  }
+  expect(firstRequestSize("agent").tools).toBe(12);
+  expect(corePrompt("coder")).toMatchObject({ id: "core", cache: true });
+});
+
+test("capText keeps head and tail with a marker; capBatch shares the turn budget", () => {
+  const text = "a".repeat(5000) + "b".repeat(5000);
+  const capped = capText(text, 1000);
+  expect(capped.truncated).toBe(true);
+  expect(capped.text.length).toBeLessThanOrEqual(1000);
+  expect(capped.text).toStartWith("aaa");
+  expect(capped.text).toEndWith("bbb");
+  expect(capped.text).toContain("[... 9080 chars omitted (output capped at 1000 chars) ...]");
+  const batch = capBatch([text, text, "short"], 8000, 9000);
+  expect(batch[2]).toBe("short");
+  expect(batch.reduce((n, s) => n + s.length, 0)).toBeLessThanOrEqual(9000);
+});
+
+test("schema validation coerces gently and explains problems to the model", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      file: { type: "string" },
+      start: { type: "integer", minimum: 1 },
+      flag: { type: "boolean" },
+    },
+    required: ["file"],
+  };
+  expect(validateArgs(schema, { file: "a", start: "3", flag: "true", extra: 1 })).toEqual({
+    ok: true,
+    args: { file: "a", start: 3, flag: true, extra: 1 },
+  });
+  const bad = validateArgs(schema, { start: 0 });
+  expect(bad.ok).toBe(false);
+  expect(!bad.ok && bad.error).toBe(
+    'invalid arguments: "file" is required; "start" must be ≥ 1. Rewrite the call so it satisfies the schema (parameters: file, start, flag).',
+  );
+  expect(validateArgs(schema, [1])).toEqual({
+    ok: false,
+    error: "arguments must be a JSON object",
+  });
+});
+
+test("microcompact truncates then summarises old tool results", () => {
+  const big = `${"line\n".repeat(1000)}end`;
+  const messages: ChatMessage[] = [{ role: "user", content: "task" }];
+  for (let i = 0; i < 6; i++) {
+    messages.push({
+      role: "assistant",
+      content: "",
+      tool_calls: [{ id: `c${i}`, name: "read_file", arguments: {} }],
+    });
+    messages.push({ role: "tool", tool_call_id: `c${i}`, content: big });
+  }
+  const cfg = microcompactConfig({});
+  expect(microcompact(structuredClone(messages), 1, cfg)).toEqual({
+    truncated: 0,
+    summarized: 0,
+    freed: 0,
+  });
+  const stats = microcompact(messages, 6, cfg);
+  expect(stats.summarized).toBe(2);
+  expect(stats.truncated).toBe(2);
+  expect(messages[2]?.content).toBe("[Old tool result cleared — 1001 lines, 5003 chars, text]");
+  expect(messages[6]?.content).toContain("chars omitted from old tool result");
+  expect(messages[12]?.content).toBe(big);
+});
