@@ -1,10 +1,10 @@
 import { ChatcliError, type TerminalReason, toChatcliError } from "../core/errors.ts";
+import { microcompact } from "../history/microcompact.ts";
 import type { ChatMessage, LlmRequest } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
 import type { Reporter } from "../output/reporter.ts";
 import { stripControl } from "../output/terminal.ts";
 import { earlyExitThreshold, fingerprint, StagnationDetector } from "./early-exit.ts";
-import { microcompact, microcompactConfig } from "./microcompact.ts";
 import { isTrivialQuery, ROUTE_TIP, routeMode } from "./routing.ts";
 import type { BatchState } from "./run-tools.ts";
 import { runBatch } from "./run-tools.ts";
@@ -66,7 +66,6 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
   let error: ChatcliError | undefined;
   let turn = 0;
   const detector = new StagnationDetector(earlyExitThreshold(input.env));
-  const mcConfig = microcompactConfig(input.env);
   const stopped = (): TerminalReason => (timedOut ? "timeout" : "cancelled");
 
   let useTools = input.tools.length > 0;
@@ -92,10 +91,11 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       }
       turn++;
       reporter.event("turn.started", { turn });
-      const mc = microcompact(messages, turn - 1, mcConfig);
+      const mc = microcompact(messages, turn - 1, input.env);
+      messages = mc.messages;
       if ((mc.truncated || mc.summarized) && reporter.format === "text") {
         reporter.info(
-          `🗜 microcompact: ${mc.truncated} truncated, ${mc.summarized} summarized, ${mc.freed} chars freed`,
+          `🗜 microcompact: ${mc.truncated} truncated, ${mc.summarized} summarized, ${mc.freedChars} chars freed`,
         );
       }
       if (input.hooks?.beforeRequest) messages = await input.hooks.beforeRequest(messages, turn);

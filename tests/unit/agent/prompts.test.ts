@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
-import { microcompact, microcompactConfig } from "../../../lib/agent/microcompact.ts";
 import { capBatch, capText } from "../../../lib/agent/output-cap.ts";
 import { corePrompt } from "../../../lib/agent/prompts.ts";
 import { firstRequestSize } from "../../../lib/agent/request-size.ts";
 import { validateArgs } from "../../../lib/agent/schema.ts";
+import { microcompact } from "../../../lib/history/microcompact.ts";
 import type { ChatMessage } from "../../../lib/llm/types.ts";
 
 test("lean first request: agent ≤ 3k tokens of system + tool definitions (chars/4)", () => {
@@ -64,16 +64,18 @@ test("microcompact truncates then summarises old tool results", () => {
     });
     messages.push({ role: "tool", tool_call_id: `c${i}`, content: big });
   }
-  const cfg = microcompactConfig({});
-  expect(microcompact(structuredClone(messages), 1, cfg)).toEqual({
+  expect(microcompact(messages, 1, {})).toMatchObject({
     truncated: 0,
     summarized: 0,
-    freed: 0,
+    freedChars: 0,
   });
-  const stats = microcompact(messages, 6, cfg);
+  const stats = microcompact(messages, 6, {});
   expect(stats.summarized).toBe(2);
   expect(stats.truncated).toBe(2);
-  expect(messages[2]?.content).toBe("[Old tool result cleared — 1001 lines, 5003 chars, text]");
-  expect(messages[6]?.content).toContain("chars omitted from old tool result");
-  expect(messages[12]?.content).toBe(big);
+  expect(stats.messages[2]?.content).toBe(
+    "[Old tool result cleared — 1001 lines, 5003 chars, text]",
+  );
+  expect(stats.messages[6]?.content).toContain("chars omitted from old tool result");
+  expect(stats.messages[12]?.content).toBe(big);
+  expect(messages[2]?.content).toBe(big); // the input is not mutated
 });
