@@ -89,9 +89,17 @@ export function buildAgentLikeCommand(
     )
     .option("--truncate-input", "cut stdin at --max-input-bytes instead of failing")
     .option("--session <name>", "continue and save this session")
+    .option("-c, --continue", "continue the latest session of this workspace")
     .option("--ephemeral", "do not save the session")
     .option("--bare", "no bootstrap files, no memory")
-    .option("-f, --file <path>", "attach a file to the task (repeatable)", collect, [] as string[])
+    .option("--no-bootstrap", "same as --bare")
+    .option("--no-auto-compact", "never compact the conversation automatically")
+    .option(
+      "-f, --file <path>",
+      "attach a file or glob to the cached system context (repeatable)",
+      collect,
+      [] as string[],
+    )
     .addOption(
       new Option("--memory <mode>", "off, read or write").choices(["off", "read", "write"]),
     )
@@ -120,8 +128,10 @@ export function buildAgentLikeCommand(
         maxInputBytes: opts.maxInputBytes ?? 8 * 1024 * 1024,
         truncateInput: opts.truncateInput === true,
         session: opts.session,
+        continueLatest: opts.continue === true,
         ephemeral: opts.ephemeral === true,
-        bare: opts.bare === true,
+        bare: opts.bare === true || opts.bootstrap === false,
+        noAutoCompact: opts.autoCompact === false,
         files: opts.file,
         memory: opts.memory,
         maxRetries: opts.maxRetries,

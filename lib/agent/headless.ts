@@ -1,5 +1,3 @@
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
 import type { Ctx } from "../core/ctx.ts";
 import { ChatcliError, ConfigError, EXIT, UsageError } from "../core/errors.ts";
 import { composePrompt, readStdin } from "../core/input.ts";
@@ -38,11 +36,15 @@ export interface AgentCliOptions {
   maxInputBytes: number;
   truncateInput: boolean;
   session?: string;
+  /** `-c/--continue`: the latest session of this workspace. */
+  continueLatest?: boolean;
   ephemeral: boolean;
   bare: boolean;
   files: string[];
   memory?: string;
   maxRetries?: number;
+  /** `--no-auto-compact`. */
+  noAutoCompact?: boolean;
   interactive: boolean;
   /** Tests inject a provider (skips model resolution's provider construction). */
   provider?: Provider;
@@ -54,17 +56,6 @@ export interface AgentCliOptions {
 export function defaultMaxTurns(env: Ctx["env"]): number {
   const n = envInt(env, "CHATCLI_AGENT_PLUGIN_MAX_TURNS", 50);
   return n <= 0 ? 50 : Math.min(n, 200);
-}
-
-async function attachFiles(ctx: Ctx, files: string[]): Promise<string> {
-  const parts: string[] = [];
-  for (const file of files) {
-    const text = await readFile(resolve(ctx.cwd, file), "utf8").catch(() => {
-      throw new UsageError(`cannot read --file ${file}`, { reason: "bad_input" });
-    });
-    parts.push(`<file path="${file}">\n${text}\n</file>`);
-  }
-  return parts.join("\n\n");
 }
 
 /** Runs `chatcli agent|coder` headless or on a TTY: the whole flow from flags to envelope. Returns the exit code. */
@@ -118,8 +109,7 @@ export async function runAgentCli(
       truncate: opts.truncateInput,
     });
     for (const w of stdin.warnings) reporter.warn(w.code, w.message);
-    let task = composePrompt(opts.prompt, stdin);
-    if (opts.files.length) task = `${await attachFiles(ctx, opts.files)}\n\n${task ?? ""}`.trim();
+    const task = composePrompt(opts.prompt, stdin);
     if (!task)
       throw new UsageError("no task: pass it as an argument or on stdin", { reason: "no_prompt" });
 
@@ -148,19 +138,28 @@ export async function runAgentCli(
     const w: wiring.WiringContext = {
       env,
       cwd: ctx.cwd,
+      now: ctx.now,
       workspaceRoot,
       mode,
+      task,
       extraSystem: opts.system,
+      files: opts.files,
       bare: opts.bare,
       memoryMode,
       sessionName: opts.session,
+      continueLatest: opts.continueLatest,
       ephemeral: opts.ephemeral,
+      ref,
+      provider,
+      noAutoCompact: opts.noAutoCompact,
     };
-    const [{ blocks, bootstrapFiles }, memory, session] = await Promise.all([
+    const [{ blocks, bootstrapFiles, warnings }, memory, session] = await Promise.all([
       wiring.buildSystemBlocks(w),
       wiring.openMemory(w),
       wiring.loadSessionHistory(w),
     ]);
+    for (const warning of warnings) reporter.warn(warning.code, warning.message);
+    for (const notice of session.notices) reporter.info(`chatcli: ${notice}`);
     envelope.session_id = session.sessionId;
     envelope.bootstrap_files = bootstrapFiles;
     envelope.memory = { mode: memoryMode, facts_loaded: 0, facts_written: 0 };

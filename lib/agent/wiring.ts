@@ -1,94 +1,170 @@
 /**
- * INTEGRATION POINTS for the pieces built in parallel (sessions, bootstrap, memory, compaction,
- * pricing). Each function here is the default the agent command uses today; the lead replaces the
- * body with the real module after merging, keeping the signature. Nothing else in lib/agent needs
- * to change.
+ * How the agent loop plugs into the rest of lib: the bootstrap system context, sessions with
+ * checkpoints and file snapshots, automatic compaction, memory and pricing. runAgentCli calls these;
+ * the loop itself knows none of them (it only sees hooks).
  */
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { loadAttachments } from "../bootstrap/attachments.ts";
+import { buildSystemContext } from "../bootstrap/context.ts";
+import { extractPathHints } from "../bootstrap/rules.ts";
+import { detectWorkspaceRoot as detectRoot } from "../bootstrap/workspace.ts";
 import type { Env } from "../core/ctx.ts";
+import { CompactionGuard } from "../history/compact.ts";
+import { openSession, type Session } from "../history/session.ts";
+import { sessionDataDir } from "../history/session-file.ts";
+import { costOf } from "../llm/cost.ts";
 import type { ModelRef } from "../llm/models.ts";
-import type { ChatMessage, SystemBlock, Usage } from "../llm/types.ts";
+import type { ChatMessage, Provider, SystemBlock, Usage } from "../llm/types.ts";
+import { emptyUsage } from "../llm/types.ts";
+import type { BootstrapFileInfo } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
-import { contextBlock, corePrompt } from "./prompts.ts";
+import { compactForRequest } from "../run/compaction.ts";
+import { corePrompt } from "./prompts.ts";
 import type { AgentHooks, MemoryBackend } from "./types.ts";
 
 export interface WiringContext {
   env: Env;
   cwd: string;
+  now: () => Date;
   workspaceRoot: string;
   mode: "agent" | "coder";
+  /** The task, for rule selection (paths it names) and checkpoint labels. */
+  task: string;
   /** `-s/--system` text, appended as its own block. */
   extraSystem?: string;
+  /** `-f/--file` paths and globs, attached to the cached system context. */
+  files: string[];
   /** `--bare`: no bootstrap files, no memory. */
   bare: boolean;
   memoryMode: "off" | "read" | "write";
   sessionName?: string;
+  continueLatest?: boolean;
   ephemeral: boolean;
+  /** Set by loadSessionHistory. */
+  session?: Session;
+  /** Set before agentHooks: used by automatic compaction's summariser. */
+  ref?: ModelRef;
+  provider?: Provider;
+  noAutoCompact?: boolean;
 }
 
-/** INTEGRATION (lib/bootstrap): workspace detection. Default: the nearest dir with .git or .chatcli, else cwd. */
+/** Workspace root: the nearest directory holding `.git` or `.agent`, else the cwd. */
 export function detectWorkspaceRoot(cwd: string): string {
-  for (let dir = cwd; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, ".git")) || existsSync(join(dir, ".chatcli"))) return dir;
-    if (dirname(dir) === dir) return cwd;
-  }
+  return detectRoot(cwd);
 }
 
-/**
- * INTEGRATION (lib/bootstrap + lib/memory): the system blocks, stable first (cached), volatile last.
- * Default: core prompt, optional -s text, then the working directory. The bootstrap builder should
- * insert its files and the memory index between core and dynamic, keeping this order.
- */
-export async function buildSystemBlocks(w: WiringContext): Promise<{
+/** The system blocks, stable first (cached), volatile last, and the bootstrap files they came from. */
+export async function buildSystemBlocks(
+  w: WiringContext,
+  memory?: { stable?: string; volatile?: string },
+): Promise<{
   blocks: SystemBlock[];
-  bootstrapFiles: Array<{
-    name: string;
-    path: string;
-    scope: "workspace" | "global";
-    bytes: number;
-  }>;
+  bootstrapFiles: BootstrapFileInfo[];
+  warnings: Array<{ code: string; message: string }>;
 }> {
-  const blocks: SystemBlock[] = [corePrompt(w.mode)];
-  if (w.extraSystem?.trim())
-    blocks.push({ id: "user_system", text: w.extraSystem.trim(), cache: true });
-  blocks.push(contextBlock(w.cwd, w.workspaceRoot));
-  return { blocks, bootstrapFiles: [] };
+  const attached = loadAttachments(w.files, w.cwd, { env: w.env });
+  const context = await buildSystemContext({
+    env: w.env,
+    cwd: w.cwd,
+    now: w.now(),
+    mode: w.mode,
+    corePrompt: corePrompt(w.mode).text,
+    memory,
+    attachments: attached.files,
+    touchedPaths: [...attached.files.map((f) => f.path), ...extractPathHints(w.task)],
+    bare: w.bare,
+  });
+  const blocks = [...context.blocks];
+  if (w.extraSystem?.trim()) {
+    blocks.push({
+      id: "user_system",
+      text: `## Additional instructions\n\n${w.extraSystem.trim()}`,
+      cache: false,
+    });
+  }
+  const bootstrapFiles = context.files.map(({ name, path, scope, bytes }) => ({
+    name,
+    path,
+    scope,
+    bytes,
+  }));
+  return { blocks, bootstrapFiles, warnings: [...attached.warnings, ...context.warnings] };
 }
 
-/** INTEGRATION (lib/memory): the store behind the `memory` tool. Default: none (the tool reports it is off). */
+/** The memory store behind the `memory` tool (none until lib/memory is wired). */
 export async function openMemory(_w: WiringContext): Promise<MemoryBackend | undefined> {
   return undefined;
 }
 
-/** INTEGRATION (lib/history): the prior conversation of `--session NAME`. Default: empty. */
+/** Opens the run's session (`--session NAME`, a new autosave one, or in-memory with --ephemeral). */
 export async function loadSessionHistory(
-  _w: WiringContext,
-): Promise<{ sessionId: string | null; history: ChatMessage[] }> {
-  return { sessionId: _w.sessionName ?? null, history: [] };
+  w: WiringContext,
+): Promise<{ sessionId: string | null; history: ChatMessage[]; notices: string[] }> {
+  const session = await openSession(
+    { env: w.env, cwd: w.cwd, now: w.now },
+    {
+      name: w.sessionName,
+      continueLatest: w.continueLatest,
+      ephemeral: w.ephemeral,
+      workspace: w.workspaceRoot,
+    },
+  );
+  w.session = session;
+  return { sessionId: session.name, history: session.messages.slice(), notices: session.notices };
 }
 
-/** INTEGRATION (lib/history): save the run's messages (not when --ephemeral). Default: no-op. */
-export async function saveSessionHistory(
-  _w: WiringContext,
-  _messages: ChatMessage[],
-): Promise<void> {}
+/** Saves the run's messages into its session (no-op when ephemeral). */
+export async function saveSessionHistory(w: WiringContext, messages: ChatMessage[]): Promise<void> {
+  if (!w.session) return;
+  w.session.replaceMessages(messages);
+  await w.session.save();
+}
 
 /**
- * INTEGRATION (lib/history): checkpoints, compaction and file snapshots. Default: none. The reporter
- * is passed so hooks can emit `checkpoint.created` / `compaction.*` events and warnings.
+ * Per-request hooks: a checkpoint of the conversation before each request, automatic compaction when
+ * the history passes the threshold, and a snapshot of each file a tool is about to change.
  */
-export function agentHooks(_w: WiringContext, _reporter: Reporter): AgentHooks {
-  return {};
+export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
+  const guard = new CompactionGuard();
+  let count = 0;
+  let last: number | null = null;
+  return {
+    async beforeRequest(messages, turn) {
+      const session = w.session;
+      if (session) {
+        session.replaceMessages(messages);
+        const record = await session.checkpoint(turn === 1 ? w.task : `${w.task} (turn ${turn})`);
+        count++;
+        last = record.id;
+        reporter.envelope.checkpoints = { count, last };
+        reporter.event("checkpoint.created", { id: record.id, turn, messages: messages.length });
+      }
+      if (w.noAutoCompact || !w.ref || !w.provider) return messages;
+      return compactForRequest(messages, {
+        ref: w.ref,
+        env: w.env,
+        provider: w.provider,
+        reporter,
+        guard,
+        signal: new AbortController().signal,
+        keepLast: 8,
+      });
+    },
+    async beforeFileChange(absPath) {
+      await w.session?.snapshotFile(absPath);
+    },
+  };
 }
 
-/** INTEGRATION (lib/llm pricing): USD cost of one request; null = unpriced. Default: mock models are free. */
+/** USD cost of one request's usage; undefined when the model has no price (the envelope says so). */
 export function costFunction(ref: ModelRef): ((usage: Usage) => number | null) | undefined {
-  if (ref.protocol === "mock") return () => 0;
-  return undefined;
+  if (costOf(ref, emptyUsage()) === null) return undefined;
+  return (usage) => costOf(ref, usage);
 }
 
-/** INTEGRATION (lib/history): the session scratch dir for web_fetch auto-save. Default: the OS temp dir. */
-export function scratchDirFor(_w: WiringContext): string | undefined {
-  return undefined;
+/** Where web_fetch saves large bodies: the session's folder, else the OS temp dir. */
+export function scratchDirFor(w: WiringContext): string | undefined {
+  const name = w.session?.name;
+  if (!name || w.ephemeral) return undefined;
+  return join(sessionDataDir(w.env, name), "scratch");
 }

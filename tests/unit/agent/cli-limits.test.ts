@@ -159,15 +159,20 @@ describe("inputs of the command", () => {
     );
     expect(code).toBe(0);
     const req = provider.requests[0];
-    expect(req?.system.map((b) => b.id)).toEqual(["core", "user_system", "dynamic"]);
-    expect(req?.system[1]?.text).toBe("Answer in French.");
-    expect(req?.messages[0]?.content).toBe(
-      '<file path="notes.md">\nremember the milk\n</file>\n\n<stdin bytes="11">\nlog line 1\n</stdin>\n\ndo it',
-    );
+    // -f goes into the cached part of the system prompt, -s last (volatile), stdin into the task.
+    expect(req?.system.map((b) => [b.id, b.cache])).toEqual([
+      ["core", true],
+      ["attachments", true],
+      ["dynamic", false],
+      ["user_system", false],
+    ]);
+    expect(req?.system[1]?.text).toContain("remember the milk");
+    expect(req?.system[3]?.text).toContain("Answer in French.");
+    expect(req?.messages[0]?.content).toBe('<stdin bytes="11">\nlog line 1\n</stdin>\n\ndo it');
     expect(req?.tools?.map((t) => t.name)).not.toContain("memory");
   });
 
-  test("workspace root is the nearest git or .chatcli directory", async () => {
+  test("workspace root is the nearest .git directory", async () => {
     await using d = await tempDir();
     await mkdir(join(d.path, ".git"));
     await mkdir(join(d.path, "a", "b"), { recursive: true });
