@@ -104,9 +104,8 @@ describe("agent/coder against the mock LLM (spawned binary, real SDKs)", () => {
     });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain("▸ list_directory");
-    const tools = (
-      llm.requests[0]?.body as { tools: Array<{ function: { name: string } }> }
-    ).tools.map((t) => t.function.name);
+    const body = llm.requests[0]?.body as { tools: Array<{ function: { name: string } }> };
+    const tools = body.tools.map((t) => t.function.name);
     expect(tools).toEqual([...tools].sort());
     expect(tools).toContain("run_command");
   }, 60_000);

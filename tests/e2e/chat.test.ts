@@ -240,8 +240,10 @@ describe("chatcli chat", () => {
     }
     t.sendKeys("Escape", "Escape");
     const menu = await t.waitForText(/Select \[1-2\]/);
-    expect(menu).toMatch(/❯ \[1\] {2}\d\d:\d\d:\d\d {2}2 msgs {2}first/);
-    expect(menu).toMatch(/\[2\] {2}\d\d:\d\d:\d\d {2}0 msgs {2}\(start\)/);
+    // Each checkpoint is labelled with the user message of its turn: restoring it goes back to
+    // just before that message was sent.
+    expect(menu).toMatch(/❯ \[1\] {2}\d\d:\d\d:\d\d {2}2 msgs {2}second/);
+    expect(menu).toMatch(/\[2\] {2}\d\d:\d\d:\d\d {2}0 msgs {2}first/);
     t.sendKeys("Down", "Enter");
     await t.waitForText(/↩ Rewound to checkpoint \[2\] \(\d\d:\d\d:\d\d, 0 messages\)/);
     t.type("again");
@@ -288,7 +290,7 @@ describe("chatcli chat", () => {
   // The next four need lib/history (compaction), lib/memory and lib/agent wired into
   // commands/chat.ts's createReplServices: switch `wiredTest` to `llmTest` (memory: `tmuxTest`)
   // when they are.
-  const wiredTest = terminalTest(false);
+  const wiredTest = llmTest;
 
   wiredTest("/compact shows its phases live and prints 📦 Compacted: A → B messages", async () => {
     await using home = await tempDir();
@@ -313,28 +315,29 @@ describe("chatcli chat", () => {
 
   wiredTest("Esc during compaction level 2 aborts the LLM call and keeps the history", async () => {
     await using home = await tempDir();
-    // Window 200 tokens: chat turns (budget 0.75 → 600 chars) never compact; /compact (0.5 → 400
-    // chars) over 6 turns of ~100 chars must reach level 2 (12 messages, 10 kept verbatim).
-    const answers = Array.from({ length: 6 }, (_, i) => `answer ${i} ${"x".repeat(90)}`);
+    // Window 600 tokens: chat turns (automatic threshold 0.8 → 480 tokens) never compact; /compact
+    // (budget 0.5 → 300 tokens) over 10 turns of ~100 chars (~350 tokens) must reach level 2
+    // (20 messages, 10 kept verbatim, 10 to summarise).
+    const answers = Array.from({ length: 10 }, (_, i) => `answer ${i} ${"x".repeat(90)}`);
     for (const a of answers) llm.replies.push({ deltas: [a] });
     llm.replies.push({ deltas: [], hang: true }, { deltas: ["after"] });
-    await using t = chat(home.path, [], { CHATCLI_CONTEXT_WINDOW: "200" });
+    await using t = chat(home.path, [], { CHATCLI_CONTEXT_WINDOW: "600" });
     await t.waitForText(PROMPT_READY);
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 10; i++) {
       t.type(`q${i}`);
       t.sendKeys("Enter");
       await t.waitForText(new RegExp(`answer ${i} x+\\n❯$`, "m"));
     }
     t.type("/compact");
     t.sendKeys("Enter");
-    await t.waitForText(/Summarizing old messages via LLM/);
+    await t.waitForText(/Summarizing \d+ old messages via LLM/);
     t.sendKeys("Escape");
     await t.waitForText(/Compaction cancelled — the history is unchanged\./);
     t.type("last");
     t.sendKeys("Enter");
     await t.waitForText(/after\n❯$/m);
     const sent = llm.hits.at(-1)!.messages.filter((m) => m.role !== "system");
-    expect(sent).toHaveLength(13);
+    expect(sent).toHaveLength(21);
     expect(sent.at(-1)).toEqual({ role: "user", content: "last" });
     t.sendKeys("C-d");
     expect(await t.waitForExit()).toBe(0);

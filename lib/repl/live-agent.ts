@@ -1,0 +1,105 @@
+import { defaultMaxTurns } from "../agent/headless.ts";
+import { runAgent } from "../agent/loop.ts";
+import type { PermissionMode } from "../agent/permissions.ts";
+import { toolsFor } from "../agent/tools/registry.ts";
+import type { MemoryBackend } from "../agent/types.ts";
+import * as wiring from "../agent/wiring.ts";
+import type { Ctx, Env } from "../core/ctx.ts";
+import type { Session } from "../history/session.ts";
+import { costOf } from "../llm/cost.ts";
+import { type ModelRef, modelLabel } from "../llm/models.ts";
+import type { ChatMessage, Provider } from "../llm/types.ts";
+import { stripControl } from "../output/terminal.ts";
+import { replReporter } from "./live-sink.ts";
+import type { AgentCallbacks, TurnResult } from "./services.ts";
+
+export interface LiveAgentInput {
+  ctx: Ctx;
+  env: Env;
+  config: { permissions?: { allow?: string[]; deny?: string[]; mode?: string } };
+  workspaceRoot: string;
+  session: Session;
+  ref: ModelRef;
+  provider: Provider;
+  memory?: MemoryBackend;
+  memoryMode: "off" | "read" | "write";
+}
+
+/**
+ * `/agent` and `/coder` in the REPL: the one agent loop, on the session's unified history, with a
+ * checkpoint per request, file snapshots, compaction, and the policy's asks sent to the human.
+ */
+export async function runReplAgent(
+  input: LiveAgentInput,
+  mode: "agent" | "coder",
+  task: string,
+  callbacks: AgentCallbacks,
+  signal: AbortSignal,
+): Promise<TurnResult & { messages: ChatMessage[] }> {
+  const { ctx, env, session } = input;
+  const reporter = replReporter(ctx, mode, callbacks.onActivity);
+  const w: wiring.WiringContext = {
+    env,
+    cwd: ctx.cwd,
+    now: ctx.now,
+    workspaceRoot: input.workspaceRoot,
+    mode,
+    task,
+    files: [],
+    bare: false,
+    memoryMode: input.memoryMode,
+    sessionName: session.name ?? undefined,
+    ephemeral: session.ephemeral,
+    session,
+    ref: input.ref,
+    provider: input.provider,
+  };
+  const { blocks } = await wiring.buildSystemBlocks(w);
+  const permissionMode = (input.config.permissions?.mode ?? "read-only") as PermissionMode;
+  const result = await runAgent({
+    provider: input.provider,
+    model: modelLabel(input.ref),
+    mode,
+    task,
+    history: session.messages.filter((m) => m.role !== "system"),
+    system: blocks,
+    tools: toolsFor(mode, { memory: input.memoryMode !== "off" }),
+    policy: {
+      mode: permissionMode,
+      allow: input.config.permissions?.allow ?? [],
+      deny: input.config.permissions?.deny ?? [],
+      onAsk: "deny",
+      workspaceRoot: input.workspaceRoot,
+      cwd: ctx.cwd,
+      home: env["HOME"],
+      denylist: env["CHATCLI_AGENT_DENYLIST"],
+    },
+    limits: { maxTurns: defaultMaxTurns(env) },
+    costOf: (usage) => costOf(input.ref, usage),
+    hooks: wiring.agentHooks(w, reporter),
+    reporter,
+    signal,
+    workspaceRoot: input.workspaceRoot,
+    cwd: ctx.cwd,
+    env,
+    fetch: ctx.fetch,
+    now: ctx.now,
+    ask: (request) =>
+      callbacks.approve({
+        tool: request.tool,
+        summary: `${request.tool} ${request.input}`,
+        detail: request.reason,
+        dangerous: request.dangerous,
+      }),
+    memory: input.memory,
+    memoryMode: input.memoryMode,
+    scratchDir: wiring.scratchDirFor(w),
+  });
+  if (signal.aborted) throw new Error("cancelled");
+  const text = stripControl(result.finalText);
+  if (text) callbacks.onText(text);
+  if (result.error && result.terminalReason !== "completed") {
+    callbacks.onActivity(`⚠ ${result.error.message}`);
+  }
+  return { text, usage: result.usage, messages: result.messages };
+}

@@ -1,0 +1,345 @@
+/**
+ * The REPL's services over the same lib/ the one-shot commands use: sessions and checkpoints
+ * (lib/history), the bootstrap system context, automatic and guided compaction, the agent loop,
+ * memory, retries/fallback and pricing. The REPL itself only draws and routes keys.
+ */
+import { BootstrapCache } from "../bootstrap/cache.ts";
+import { buildSystemContext } from "../bootstrap/context.ts";
+import { corePromptFor } from "../bootstrap/core-prompt.ts";
+import { extractPathHints } from "../bootstrap/rules.ts";
+import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
+import type { Ctx } from "../core/ctx.ts";
+import { envBool, loadSettings, type Settings } from "../core/settings.ts";
+import { CompactionGuard, compactHistory } from "../history/compact.ts";
+import { describePhase } from "../history/progress.ts";
+import { applyRewind, planRewind } from "../history/rewind.ts";
+import { openSession, type Session } from "../history/session.ts";
+import { deleteSession, listSessions } from "../history/session-list.ts";
+import { providerSummarizer } from "../history/summarizer.ts";
+import { budgetFor, contextWindow } from "../history/tokens.ts";
+import { costOf } from "../llm/cost.ts";
+import { type ModelRef, modelLabel, resolveModel } from "../llm/models.ts";
+import type { ChatMessage, Provider, SystemBlock } from "../llm/types.ts";
+import { addUsage, emptyUsage } from "../llm/types.ts";
+import { compactForRequest } from "../run/compaction.ts";
+import { buildProviderChain } from "../run/provider.ts";
+import { runReplAgent } from "./live-agent.ts";
+import type { ReplMemory } from "./live-memory.ts";
+import { replReporter } from "./live-sink.ts";
+import type * as S from "./services.ts";
+
+export interface LiveOptions {
+  model?: string;
+  session?: string;
+  memory?: ReplMemory;
+}
+
+/** Builds the REPL's services: settings, model, and the session (named, or a new autosave one). */
+export async function createLiveServices(ctx: Ctx, options: LiveOptions): Promise<S.ReplServices> {
+  const workspaceRoot = detectWorkspaceRoot(ctx.cwd);
+  const settings = await loadSettings(ctx, { workspaceRoot });
+  const ref = resolveModel(options.model, settings.env, settings.config.model);
+  const live = new LiveServices(ctx, settings, workspaceRoot, ref, options.memory);
+  await live.open(options.session);
+  return live;
+}
+
+class LiveServices implements S.ReplServices {
+  private session!: Session;
+  private bound: string | undefined;
+  private provider: Provider | undefined;
+  private usage = emptyUsage();
+  private requests = 0;
+  private checkpoints: S.CheckpointInfo[] = [];
+  private readonly cache = new BootstrapCache();
+  private readonly guard = new CompactionGuard();
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly settings: Settings,
+    private readonly workspaceRoot: string,
+    private ref: ModelRef,
+    private readonly mem: ReplMemory | undefined,
+  ) {}
+
+  private get env() {
+    return this.settings.env;
+  }
+
+  async open(name?: string, mustExist = false): Promise<void> {
+    const session = await openSession(
+      { ...this.ctx, env: this.env },
+      { name, workspace: this.workspaceRoot },
+    );
+    if (mustExist && session.isNew) throw new Error(`sessão '${name}' não encontrada`);
+    this.session = session;
+    this.bound = name;
+    await this.refreshCheckpoints();
+  }
+
+  private async refreshCheckpoints(): Promise<void> {
+    const list =
+      this.session.messages.length || this.bound ? await this.session.listCheckpoints() : [];
+    const n = list.length;
+    this.checkpoints = list
+      .map((c, i) => ({
+        index: n - i,
+        id: c.id,
+        time: new Date(c.created_at),
+        messages: c.message_count,
+        label: c.label || "(start)",
+      }))
+      .reverse();
+  }
+
+  private async chain(onLine: (line: string) => void): Promise<Provider> {
+    this.provider ??= await buildProviderChain(this.ref, {
+      env: this.env,
+      fetch: this.ctx.fetch,
+      reporter: replReporter(this.ctx, "chat", onLine),
+    });
+    return this.provider;
+  }
+
+  modelLabel(): string {
+    return modelLabel(this.ref);
+  }
+  history(): readonly ChatMessage[] {
+    return this.session.messages;
+  }
+
+  private async systemBlocks(input: string): Promise<SystemBlock[]> {
+    const memory = await this.mem?.forPrompt(input, this.session.messages);
+    const context = await buildSystemContext({
+      env: this.env,
+      cwd: this.ctx.cwd,
+      now: this.ctx.now(),
+      mode: "chat",
+      corePrompt: corePromptFor("chat"),
+      memory,
+      touchedPaths: extractPathHints(input),
+      cache: this.cache,
+    });
+    return context.blocks;
+  }
+
+  async sendTurn(
+    input: string,
+    callbacks: S.TurnCallbacks,
+    signal: AbortSignal,
+  ): Promise<S.TurnResult> {
+    const notices: string[] = [];
+    const provider = await this.chain((line) => notices.push(line));
+    this.guard.userTurn();
+    await this.session.checkpoint(input);
+    const system = await this.systemBlocks(input);
+    const user: ChatMessage = { role: "user", content: input };
+    const reporter = replReporter(this.ctx, "chat", (line) => callbacks.onText(`\n${line}\n`));
+    let messages = [...this.session.messages.filter((m) => m.role !== "system"), user];
+    messages = await compactForRequest(messages, {
+      ref: this.ref,
+      env: this.env,
+      provider,
+      reporter,
+      guard: this.guard,
+      signal,
+    });
+    let text = "";
+    let usage = emptyUsage();
+    this.requests++;
+    for await (const event of provider.stream(
+      { model: this.ref.model, system, messages },
+      signal,
+    )) {
+      if (signal.aborted) break;
+      if (event.type === "text") {
+        text += event.text;
+        callbacks.onText(event.text);
+      } else if (event.type === "usage") usage = addUsage(usage, event.usage);
+    }
+    this.usage = addUsage(this.usage, usage);
+    if (signal.aborted) throw new Error("cancelled");
+    this.session.replaceMessages([...messages, { role: "assistant", content: text }]);
+    await this.session.save();
+    await this.refreshCheckpoints();
+    return { text, usage };
+  }
+
+  async compact(
+    instruction: string | undefined,
+    signal: AbortSignal,
+    onPhase: (line: string) => void,
+  ): Promise<S.CompactOutcome> {
+    const messages = this.session.messages;
+    if (messages.filter((m) => m.role !== "system").length < 4) {
+      return { status: "skipped", message: "History too short to compact." };
+    }
+    const provider = await this.chain(onPhase);
+    const model = { provider: this.ref.provider, model: this.ref.model };
+    // As the Go tool: half the window, always at least level 1, "Compacted: A → B" even when B = A.
+    const result = await compactHistory(messages, {
+      budgetTokens: budgetFor(model, this.env, 0.5),
+      keepLast: instruction ? 4 : 10,
+      instruction,
+      summarize: providerSummarizer(provider, this.ref.model, (u) => {
+        this.usage = addUsage(this.usage, u);
+        this.requests++;
+      }),
+      summarizerWindowTokens: contextWindow(model, this.env),
+      signal,
+      onPhase: (phase, info) => {
+        const line = describePhase(phase, info);
+        if (line) onPhase(line);
+      },
+    });
+    if (result.status === "cancelled") throw new Error("cancelled");
+    if (result.status === "unchanged") {
+      return { status: "compacted", before: result.before.messages, after: result.after.messages };
+    }
+    await this.session.checkpoint(`/compact${instruction ? ` ${instruction}` : ""}`);
+    this.session.replaceMessages(result.messages);
+    await this.session.save();
+    await this.refreshCheckpoints();
+    return { status: "compacted", before: result.before.messages, after: result.after.messages };
+  }
+
+  listCheckpoints(): S.CheckpointInfo[] {
+    return this.checkpoints.map(({ index, time, messages, label }) => ({
+      index,
+      time,
+      messages,
+      label,
+    }));
+  }
+
+  async rewind(index: number): Promise<S.CheckpointInfo> {
+    const target = this.checkpoints.find((c) => c.index === index) as
+      | (S.CheckpointInfo & { id: number })
+      | undefined;
+    if (!target) throw new Error(`no checkpoint [${index}]`);
+    const plan = await planRewind(this.session, target.id, "conversation");
+    await applyRewind(this.session, plan);
+    await this.session.save();
+    await this.refreshCheckpoints();
+    return { index, time: target.time, messages: target.messages, label: target.label };
+  }
+
+  async memory(args: string, signal: AbortSignal): Promise<string> {
+    if (!this.mem) return "Memory system not available.";
+    return this.mem.command(args, signal);
+  }
+
+  async runAgent(
+    mode: "agent" | "coder",
+    task: string,
+    callbacks: S.AgentCallbacks,
+    signal: AbortSignal,
+  ): Promise<S.TurnResult> {
+    const provider = await this.chain(callbacks.onActivity);
+    this.guard.userTurn();
+    const result = await runReplAgent(
+      {
+        ctx: this.ctx,
+        env: this.env,
+        config: this.settings.config,
+        workspaceRoot: this.workspaceRoot,
+        session: this.session,
+        ref: this.ref,
+        provider,
+        memory: this.mem?.backend,
+        memoryMode: this.mem ? "write" : "off",
+      },
+      mode,
+      task,
+      callbacks,
+      signal,
+    );
+    if (result.usage) this.usage = addUsage(this.usage, result.usage);
+    this.session.replaceMessages(result.messages);
+    await this.session.save();
+    await this.refreshCheckpoints();
+    return result;
+  }
+
+  sessionName(): string | undefined {
+    return this.bound;
+  }
+  async saveSession(name: string): Promise<void> {
+    const messages = this.session.messages;
+    await this.open(name);
+    this.session.replaceMessages(messages);
+    await this.session.save();
+  }
+  async loadSession(name: string): Promise<void> {
+    await this.open(name, true);
+  }
+  async listSessions(): Promise<S.SessionEntry[]> {
+    return (await listSessions({ ...this.ctx, env: this.env })).map((s) => ({
+      name: s.name,
+      title: s.title,
+    }));
+  }
+  newSession(): void {
+    this.bound = undefined;
+    this.checkpoints = [];
+    void this.open();
+  }
+  async removeSession(name: string): Promise<boolean> {
+    await deleteSession({ ...this.ctx, env: this.env }, name);
+    if (this.bound !== name) return false;
+    await this.open();
+    return true;
+  }
+
+  cost(): S.CostSummary {
+    return {
+      requests: this.requests,
+      usage: this.usage,
+      costUsd: costOf(this.ref, this.usage),
+      costIsEstimate: true,
+    };
+  }
+
+  async context(): Promise<S.ContextSummary> {
+    const blocks = await this.systemBlocks("");
+    const parts = blocks.map((b) =>
+      part(`system: ${b.id}${b.cache ? " (cached)" : ""}`, b.text.length),
+    );
+    const chars = this.session.messages.reduce((sum, m) => sum + m.content.length, 0);
+    parts.push(part("conversation", chars));
+    return {
+      parts,
+      messages: this.session.messages.length,
+      window: contextWindow({ provider: this.ref.provider, model: this.ref.model }, this.env),
+    };
+  }
+
+  async setModel(spec: string): Promise<string> {
+    this.ref = resolveModel(spec, this.env);
+    this.provider = undefined;
+    return modelLabel(this.ref);
+  }
+
+  nudgeMemory(): void {
+    this.mem?.nudge(this.session.messages);
+  }
+  drainNotices(): string[] {
+    return this.mem?.drainNotices() ?? [];
+  }
+
+  async close(): Promise<string | undefined> {
+    await this.mem?.stop();
+    const turns = this.session.messages.filter((m) => m.role !== "system").length;
+    if (this.bound) {
+      await this.session.save();
+      return `Session '${this.bound}' saved.`;
+    }
+    if (turns < 2 || !envBool(this.env, "CHATCLI_SESSION_AUTOSAVE", true)) return undefined;
+    await this.session.save();
+    return `session auto-saved as ${this.session.name} (disable with CHATCLI_SESSION_AUTOSAVE=false)`;
+  }
+}
+
+function part(label: string, chars: number) {
+  return { label, chars, tokens: Math.ceil(chars / 4) };
+}
