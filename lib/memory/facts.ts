@@ -23,6 +23,18 @@ export interface Fact {
 export interface FactState {
   facts: Map<string, Fact>;
   tombstones: Map<string, string>;
+  /** Memo of significant tokens per fact (keeps bulk inserts linear-ish). */
+  tokens?: WeakMap<Fact, string[]>;
+}
+
+function tokensOf(state: FactState, fact: Fact): string[] {
+  state.tokens ??= new WeakMap();
+  let t = state.tokens.get(fact);
+  if (!t) {
+    t = significantTokens(fact.content);
+    state.tokens.set(fact, t);
+  }
+  return t;
 }
 
 export const CONFIDENCE = { user: 0.9, correction: 1.0, extraction: 0.6 } as const;
@@ -174,7 +186,11 @@ export function addFact(
   let best: { fact: Fact; j: number } | undefined;
   for (const fact of state.facts.values()) {
     if ((fact.category || "general") !== category) continue;
-    const other = significantTokens(fact.content);
+    const other = tokensOf(state, fact);
+    if (other.length === 0 || other[0] !== tokens[0]) {
+      if (Math.min(other.length, tokens.length) < 0.85 * Math.max(other.length, tokens.length))
+        continue;
+    }
     const j = jaccard(tokens, other);
     if (j >= 0.85) {
       reinforce(fact, { ...input, confidence }, nowIso);

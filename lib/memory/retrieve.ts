@@ -86,6 +86,7 @@ export class FactIndex {
         for (const i of tagged) add(i, 0.5 * idf);
       }
     }
+    if (terms.length === 0 && query.trim() !== "") return [];
     const candidates: number[] = terms.length ? [...rel.keys()] : this.facts.map((_, i) => i);
     const hits: Hit[] = candidates.map((i) => {
       const fact = this.facts[i] as Fact;
@@ -112,6 +113,7 @@ function dropSuperseded(hits: Hit[], limit: number): Hit[] {
     const clash = out.findIndex(
       (other, k) =>
         (other.fact.category || "general") === (hit.fact.category || "general") &&
+        (other.fact.source_project ?? "") === (hit.fact.source_project ?? "") &&
         sameSubject(mine, tokens[k] as string[]) &&
         jaccard(mine, tokens[k] as string[]) >= 0.5,
     );
