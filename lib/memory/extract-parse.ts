@@ -73,31 +73,21 @@ export interface ParsedExtraction {
   projects: Array<Record<string, string>>;
 }
 
-const KEYWORDS = [
-  "DAILY",
-  "LONGTERM",
-  "PROFILE_UPDATE",
-  "PROFILE",
-  "TOPICS",
-  "PROJECTS",
-  "EPISODES",
-];
+const HEADER =
+  /^[ \t]*(?:#{1,4}[ \t]*|\*\*[ \t]*)(DAILY|LONG[-_ ]?TERM|PROFILE_UPDATE|PROFILE[ _]UPDATE|PROFILE|TOPICS|PROJECTS|EPISODES)\b[ \t]*\**[ \t]*:?[ \t]*$/gim;
 
-function findHeader(upper: string, key: string): number {
-  const names = key === "LONGTERM" ? ["LONGTERM", "LONG-TERM", "LONG_TERM"] : [key];
-  let best = -1;
-  for (const name of names) {
-    const forms = [`## ${name}`, `##${name}`, `# ${name}`];
-    if (name === key) forms.push(`**${name}**`);
-    for (const f of forms) {
-      let at = upper.indexOf(f);
-      // PROFILE must not match inside PROFILE_UPDATE.
-      while (key === "PROFILE" && at >= 0 && upper.startsWith("_UPDATE", at + f.length))
-        at = upper.indexOf(f, at + 1);
-      if (at >= 0 && (best < 0 || at < best)) best = at;
-    }
+/** Section headers at line starts: `## K`, `##K`, `# K`, `**K**` (any case, LONG-TERM spellings). */
+function findHeaders(text: string): Array<{ key: string; at: number; end: number }> {
+  const out: Array<{ key: string; at: number; end: number }> = [];
+  const seen = new Set<string>();
+  for (const m of text.matchAll(HEADER)) {
+    const raw = (m[1] as string).toUpperCase().replace(/[-_ ]/g, "");
+    const key = raw === "LONGTERM" ? "LONGTERM" : raw === "PROFILEUPDATE" ? "PROFILE_UPDATE" : raw;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ key, at: m.index ?? 0, end: (m.index ?? 0) + m[0].length });
   }
-  return best;
+  return out;
 }
 
 /** Key/value lines: `=` (at index > 0) wins, else the first `:`. */
@@ -145,19 +135,14 @@ export function parseExtraction(response: string): ParsedExtraction {
   const out: ParsedExtraction = { daily: [], facts: [], profile: {}, topics: [], projects: [] };
   const text = response.replace(/\r\n/g, "\n").trim();
   if (isNothingNew(text)) return out;
-  const upper = text.toUpperCase();
-  const found = KEYWORDS.map((key, order) => ({ key, order, at: findHeader(upper, key) }))
-    .filter((s) => s.at >= 0)
-    .sort((a, b) => a.at - b.at || a.order - b.order);
+  const found = findHeaders(text);
   if (found.length === 0) {
     out.daily.push(text);
     return out;
   }
   found.forEach((sec, i) => {
-    const lineEnd = text.indexOf("\n", sec.at);
-    const start = lineEnd < 0 ? text.length : lineEnd + 1;
     const end = i + 1 < found.length ? (found[i + 1] as { at: number }).at : text.length;
-    const body = start < end ? text.slice(start, end).trim() : "";
+    const body = text.slice(sec.end, end).trim();
     if (isNothingNew(body)) return;
     apply(out, sec.key, body);
   });
@@ -169,8 +154,9 @@ function apply(out: ParsedExtraction, key: string, body: string): void {
   else if (key === "LONGTERM") {
     for (const raw of body.split("\n")) {
       const line = raw.trim();
-      if (!line || line.startsWith("#") || line.startsWith("---") || isNothingNew(line)) continue;
+      if (!line || line.startsWith("#") || line.startsWith("---")) continue;
       const stripped = line.replace(/^(?:[-*]\s+|\d+[.)]\s+)/, "");
+      if (isNothingNew(stripped)) continue;
       const { category, content } = splitCategoryPrefix(stripped);
       if (Buffer.byteLength(content) < 5) continue;
       out.facts.push({ content, category: category ?? classifyFactContent(content) });

@@ -205,7 +205,8 @@ export async function extractAfterRun(input: ExtractInput): Promise<ExtractResul
   const result: ExtractResult = { factsWritten: 0, queued: false, drained: 0 };
   if (!mem.cfg.enabled) return result;
   let failed = false;
-  for (const name of (await listSegments(mem)).slice(0, 3)) {
+  for (const name of await listSegments(mem)) {
+    if (result.drained >= 3) break;
     const seg = await readSegment(mem, name);
     if (!seg) continue;
     const r = await extractOnce(mem, input, seg.messages, deadline);
