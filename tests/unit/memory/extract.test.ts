@@ -155,7 +155,10 @@ describe("extractAfterRun and the pending queue", () => {
       { role: "user" as const, content: "my key is sk-ant-secretvalue-abcdefghijklmnop" },
     ];
     let t = NOW.getTime();
-    const clock = () => new Date((t += 1000));
+    const clock = () => {
+      t += 1000;
+      return new Date(t);
+    };
     const r1 = await extractAfterRun({
       env,
       now: clock,
