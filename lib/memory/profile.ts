@@ -103,7 +103,7 @@ export function profileToJson(p: Profile): Profile {
     (typeof v === "object" && !Array.isArray(v) && Object.keys(v as object).length === 0);
   for (const k of ORDER) if (!empty(p[k])) out[k] = p[k];
   out["last_updated"] = typeof p["last_updated"] === "string" ? p["last_updated"] : ZERO_TIME;
-  for (const [k, v] of Object.entries(p)) if (!(k in out)) out[k] = v;
+  for (const [k, v] of Object.entries(p)) if (!(k in out) && !ORDER.includes(k)) out[k] = v;
   return out;
 }
 
