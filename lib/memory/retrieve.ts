@@ -34,8 +34,9 @@ export class FactIndex {
   constructor(facts: Iterable<Fact>) {
     this.facts = [...facts];
     let total = 0;
+    const memo = new Map<string, string>();
     this.facts.forEach((fact, i) => {
-      const terms = searchTerms(fact.content);
+      const terms = searchTerms(fact.content, memo);
       this.lengths.push(terms.length);
       total += terms.length;
       const tf = new Map<string, number>();

@@ -68,7 +68,8 @@ export function extractKeywords(texts: readonly string[], limit = 20): string[] 
 
 /** Light stemmer for English and Portuguese: folds plurals and common suffixes, keeps ≥3 chars. */
 export function stem(token: string): string {
-  let t = token.normalize("NFD").replace(/\p{M}/gu, "");
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII fast path
+  let t = /^[\x00-\x7f]*$/.test(token) ? token : token.normalize("NFD").replace(/\p{M}/gu, "");
   if (t.length <= 3 || /^\d/.test(t)) return t;
   const rules: Array<[RegExp, string]> = [
     [/coes$/, "cao"],
@@ -94,13 +95,18 @@ export function stem(token: string): string {
   return t;
 }
 
-/** Retrieval terms: word runs, stop words dropped, stemmed. */
-export function searchTerms(text: string): string[] {
+/** Retrieval terms: word runs, stop words dropped, stemmed (`memo` caches stems across calls). */
+export function searchTerms(text: string, memo?: Map<string, string>): string[] {
   const out: string[] = [];
   for (const w of wordRuns(text)) {
     if (STOP_WORDS.has(w)) continue;
     if (w.length < 2 && !/\d/.test(w)) continue;
-    out.push(stem(w));
+    let s = memo?.get(w);
+    if (s === undefined) {
+      s = stem(w);
+      memo?.set(w, s);
+    }
+    out.push(s);
   }
   return out;
 }
