@@ -208,3 +208,25 @@ export async function compactMemory(
   await markCompacted(mem);
   return result;
 }
+
+/**
+ * After a command that loaded memory: when a check is due (≤ once per 6 h) and compaction is due,
+ * starts `argv` (e.g. `[execPath, "memory", "compact", "--if-due"]`) detached, never waiting for it.
+ */
+export async function scheduleCompactionIfDue(
+  mem: Memory,
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<boolean> {
+  if (!mem.cfg.enabled || argv.length === 0) return false;
+  if (!(await compactionCheckDue(mem))) return false;
+  const { spawn } = await import("node:child_process");
+  const child = spawn(argv[0] as string, argv.slice(1), {
+    detached: true,
+    stdio: "ignore",
+    env: { ...env },
+  });
+  child.on("error", () => {});
+  child.unref();
+  return true;
+}

@@ -68,7 +68,6 @@ export function extractKeywords(texts: readonly string[], limit = 20): string[] 
 
 /** Light stemmer for English and Portuguese: folds plurals and common suffixes, keeps ≥3 chars. */
 export function stem(token: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII fast path
   let t = /^[\x00-\x7f]*$/.test(token) ? token : token.normalize("NFD").replace(/\p{M}/gu, "");
   if (t.length <= 3 || /^\d/.test(t)) return t;
   const rules: Array<[RegExp, string]> = [
