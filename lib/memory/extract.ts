@@ -136,9 +136,13 @@ export async function applyExtraction(
   parsed: ParsedExtraction,
 ): Promise<{ facts: number; summary: string }> {
   for (const d of parsed.daily) await appendDaily(mem, d);
-  const facts = parsed.facts
-    .map((f) => ({ ...f, content: redact(f.content, mem.cfg.secrets) }))
-    .filter((f) => !(mem.cfg.threatscan && scanThreat(f.content)));
+  const redacted = parsed.facts.map((f) => ({ ...f, content: redact(f.content, mem.cfg.secrets) }));
+  const facts = redacted.filter((f) => !(mem.cfg.threatscan && scanThreat(f.content)));
+  if (facts.length < redacted.length) {
+    mem.warn(
+      `memory: dropped ${redacted.length - facts.length} extracted fact(s) that looked like prompt injection or remote execution`,
+    );
+  }
   let added = 0;
   if (facts.length) {
     added = await mutateFacts(

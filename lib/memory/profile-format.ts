@@ -6,6 +6,7 @@ const list = (p: Profile, k: string): string[] =>
   Array.isArray(p[k]) ? (p[k] as unknown[]).filter((x): x is string => typeof x === "string") : [];
 const dict = (p: Profile, k: string): Record<string, unknown> =>
   p[k] && typeof p[k] === "object" && !Array.isArray(p[k]) ? (p[k] as Record<string, unknown>) : {};
+const STALE_MS = 120 * 86400_000;
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 /** Whether the profile carries user data (top_commands alone does not count). */
@@ -16,7 +17,7 @@ export function hasProfileData(p: Profile): boolean {
 }
 
 /** The profile as prompt text (§2.10 FormatForPromptScoped); "" when empty. */
-export function profileText(p: Profile, workspace: string): string {
+export function profileText(p: Profile, workspace: string, nowMs?: number): string {
   if (!hasProfileData(p)) return "";
   const lines: string[] = [];
   const labels: Array<[string, string]> = [
@@ -81,6 +82,18 @@ export function profileText(p: Profile, workspace: string): string {
       isSensitiveKey(k);
     sensitive ||= flagged;
     lines.push(`${k}${flagged ? " [sensitive]" : ""}: ${str(prefs[k])}`);
+  }
+  if (nowMs !== undefined) {
+    const stale: string[] = [];
+    for (const field of Object.keys(meta).sort()) {
+      const m = meta[field] as Record<string, unknown> | undefined;
+      const t = parseGoTime(m?.["confirmed_at"]) ?? parseGoTime(m?.["updated_at"]);
+      if (t !== undefined && nowMs - t > STALE_MS) stale.push(`${field} (${localDate(t)})`);
+    }
+    if (stale.length)
+      lines.push(
+        `Possibly stale (not re-confirmed since): ${stale.join(", ")} — when naturally relevant, casually re-confirm instead of asserting.`,
+      );
   }
   if (sensitive)
     lines.push(

@@ -158,3 +158,73 @@ export function normalizeExpertise(value: string): string {
   if (["expert", "advanced", "senior", "avançado", "avancado"].includes(v)) return "expert";
   return value.trim();
 }
+
+const DONE_WORDS = [
+  "concluído",
+  "concluida",
+  "concluída",
+  "concluido",
+  "completed",
+  "done",
+  "finalizado",
+  "finalizada",
+];
+const ECHO_VERBS =
+  /^(remove|remover|remova|delete|apagar|apague|limpar|limpe|update|atualizar|atualize)\b/i;
+const ECHO_TOPIC = /goal|objetivo|profile|perfil|certifica|memória|memoria|memory/i;
+const ENV_KEYS = ["os", "shell", "terminal", "editor", "ide", "hardware"];
+const ENV_PREFIXES = ["mac_", "macos_", "os_", "hw_", "machine_", "env_"];
+
+/**
+ * Self-healing on load (reference §2.10): list fields deduped by stem (last variant wins, first
+ * position kept) without fragments; finished goals and instruction echoes dropped; machine-ish
+ * preferences moved to `environment`; sensitive preference keys flagged. Returns whether it changed.
+ */
+export function healProfile(p: Record<string, unknown>): boolean {
+  const before = JSON.stringify(p);
+  for (const field of ["certifications", "skills", "goals", "interests", "directives"]) {
+    if (!Array.isArray(p[field])) continue;
+    let items = (p[field] as unknown[]).filter(
+      (x): x is string => typeof x === "string" && !isFragment(x),
+    );
+    if (field === "goals") {
+      items = items.filter((g) => {
+        const words = g.toLowerCase().split(/[^\p{L}\p{N}✅]+/u);
+        if (g.includes("✅") || DONE_WORDS.some((w) => words.includes(w))) return false;
+        return !(ECHO_VERBS.test(g.trim()) && ECHO_TOPIC.test(g));
+      });
+    }
+    const out: string[] = [];
+    for (const item of items) {
+      const at = out.findIndex((e) => itemStem(e) === itemStem(item));
+      if (at >= 0) out[at] = item;
+      else out.push(item);
+    }
+    p[field] = out;
+  }
+  const prefs = p["preferences"];
+  if (prefs && typeof prefs === "object" && !Array.isArray(prefs)) {
+    const env = (
+      p["environment"] && typeof p["environment"] === "object" ? p["environment"] : {}
+    ) as Record<string, unknown>;
+    const meta = (
+      p["field_meta"] && typeof p["field_meta"] === "object" ? p["field_meta"] : {}
+    ) as Record<string, Record<string, unknown>>;
+    for (const [k, v] of Object.entries(prefs as Record<string, unknown>)) {
+      const lk = k.toLowerCase();
+      const prefix = ENV_PREFIXES.find((x) => lk.startsWith(x));
+      if (ENV_KEYS.includes(lk) || prefix) {
+        const envKey = prefix ? lk.slice(prefix.length) || lk : lk;
+        if (!(envKey in env)) env[envKey] = v;
+        delete (prefs as Record<string, unknown>)[k];
+        continue;
+      }
+      if (isSensitiveKey(k) && meta[`pref:${k}`]?.["sensitive"] !== true) {
+        meta[`pref:${k}`] = { ...(meta[`pref:${k}`] ?? {}), sensitive: true };
+      }
+    }
+    if (Object.keys(env).length) p["environment"] = env;
+    if (Object.keys(meta).length) p["field_meta"] = meta;
+  }
+  return JSON.stringify(p) !== before;
+}

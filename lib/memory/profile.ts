@@ -2,6 +2,7 @@ import { redact } from "../core/redact.ts";
 import { formatGoTime, ZERO_TIME } from "./gotime.ts";
 import {
   dedupeItems,
+  healProfile,
   isFragment,
   isSensitiveKey,
   itemStem,
@@ -86,10 +87,12 @@ const ORDER = [
   "top_commands",
 ];
 
-/** Reads the profile (missing or corrupt → empty; corrupt is quarantined). */
+/** Reads the profile (missing or corrupt → empty; corrupt is quarantined), self-healed in memory. */
 export async function loadProfile(mem: Memory): Promise<Profile> {
   const raw = await readStoreJson(mem, FILE);
-  return raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Profile) : {};
+  const p = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Profile) : {};
+  healProfile(p);
+  return p;
 }
 
 /** Go's field order, omitempty for all but last_updated, extras last. */
@@ -286,8 +289,10 @@ export async function updateProfile(
   const clean: Record<string, string> = {};
   for (const [k, v] of Object.entries(fields)) clean[k] = redact(v, mem.cfg.secrets);
   return lockStore(mem, FILE, async () => {
-    const p = await loadProfile(mem);
-    const before = JSON.stringify(p);
+    const raw = await readStoreJson(mem, FILE);
+    const before = JSON.stringify(raw ?? {});
+    const p = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Profile) : {};
+    healProfile(p);
     const changed = applyProfileUpdate(p, clean, source, mem.now());
     if (JSON.stringify(p) !== before) await writeStoreJson(mem, FILE, profileToJson(p));
     return changed;

@@ -88,7 +88,7 @@ export async function retrieveText(
     loadTopics(mem),
     loadUsage(mem),
   ]);
-  const pt = profileText(profile, mem.workspace);
+  const pt = profileText(profile, mem.workspace, nowMs);
   if (pt) offer(`## User Profile\n\n${pt}`);
   const pj = projectsText(projects);
   if (pj) offer(`## Projects\n\n${pj}`);

@@ -24,6 +24,7 @@ import {
 } from "./facts.ts";
 import { formatGoTime } from "./gotime.ts";
 import { detectCategory, extractTags } from "./text.ts";
+import { detectWorkspace } from "./workspace.ts";
 
 /** `now` as a Date or a clock function. */
 export type Clock = Date | (() => Date);
@@ -32,7 +33,7 @@ export type Clock = Date | (() => Date);
 export interface MemoryOptions {
   env: Env;
   now?: Clock;
-  /** The session workspace (source_project, `(from: …)` annotations). Defaults to `cwd`. */
+  /** The session workspace (source_project, `(from: …)` annotations). Defaults to the one detected from `cwd`. */
   workspace?: string;
   cwd?: string;
   warn?: (line: string) => void;
@@ -52,7 +53,7 @@ export function openMemory(options: MemoryOptions): Memory {
   return {
     cfg: memoryConfig(options.env, configuredSecrets(options.env)),
     now: typeof clock === "function" ? clock : clock ? () => clock : () => new Date(),
-    workspace: options.workspace ?? options.cwd ?? "",
+    workspace: options.workspace ?? (options.cwd ? detectWorkspace(options.cwd) : ""),
     warn: options.warn ?? (() => {}),
   };
 }
