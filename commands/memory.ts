@@ -1,36 +1,40 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { Command, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
 import { readStdin } from "../lib/core/input.ts";
+import { loadSettings } from "../lib/core/settings.ts";
 import { compactionDue, compactMemory } from "../lib/memory/compact.ts";
 import type { ExtractLlm } from "../lib/memory/extract.ts";
 import { renderMarkdown } from "../lib/memory/facts.ts";
 import { localDate } from "../lib/memory/gotime.ts";
-import { listDailyFiles, parseFlexibleDate, readDaily, recentNotes } from "../lib/memory/notes.ts";
+import { memoryFiles, memoryStats } from "../lib/memory/inventory.ts";
+import { extractionChain } from "../lib/memory/llm-chain.ts";
+import { parseFlexibleDate, readDaily, recentNotes } from "../lib/memory/notes.ts";
 import { forget, listFacts, profileGet, profileSet, recall, remember } from "../lib/memory/ops.ts";
 import {
   compactionJson,
   hitsJson,
-  humanSize,
   panel,
   renderCompaction,
   renderFacts,
+  renderFiles,
   renderHits,
   renderNote,
   renderProfile,
   renderProjects,
+  renderStats,
   renderTopics,
+  renderWeek,
 } from "../lib/memory/render.ts";
 import {
   loadFacts,
   type Memory,
-  memPath,
   openMemory,
   readStoreJson,
   writeMarkdown,
 } from "../lib/memory/store.ts";
-import { loadProjects, loadTopics, loadUsage } from "../lib/memory/tracking.ts";
+import { loadProjects, loadTopics } from "../lib/memory/tracking.ts";
 import { exportMemory, importMemory } from "../lib/memory/transfer.ts";
 import { detectWorkspace } from "../lib/memory/workspace.ts";
 import type { RunState } from "./_shared.ts";
@@ -40,13 +44,17 @@ type Json = { json?: boolean };
 
 /** `chatcli memory` — the persistent memory store (CONTRACT §7). */
 export function memoryCommand(ctx: Ctx, _state: RunState) {
-  const mem = (): Memory =>
-    openMemory({
-      env: ctx.env,
+  // Settings layer .env and config.json "env" under the process env (CHATCLI_MEMORY_* may live there).
+  const mem = async (): Promise<Memory> => {
+    const workspace = detectWorkspace(ctx.cwd);
+    const { env } = await loadSettings(ctx, { workspaceRoot: workspace });
+    return openMemory({
+      env,
       now: ctx.now,
-      workspace: detectWorkspace(ctx.cwd),
+      workspace,
       warn: (line) => ctx.stderr.write(`${line}\n`),
     });
+  };
   const out = (opts: Json, value: unknown, text: string | (() => string)) => {
     ctx.stdout.write(
       opts.json ? `${JSON.stringify(value)}\n` : typeof text === "string" ? text : text(),
@@ -54,7 +62,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
   };
   const json = () => new Option("--json", "print one JSON document");
   const showDay = async (label: string, opts: Json) => {
-    const m = mem();
+    const m = await mem();
     const day = parseFlexibleDate(label, m.now());
     if (!day)
       throw new UsageError(`unknown memory subcommand or date: ${label}`, {
@@ -88,32 +96,19 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .command("today")
     .description("today's daily note")
     .addOption(json())
-    .action((o) => showDay("today", o));
+    .action(async (o) => showDay("today", o));
   root
     .command("yesterday")
     .description("yesterday's daily note")
     .addOption(json())
-    .action((o) => showDay("yesterday", o));
+    .action(async (o) => showDay("yesterday", o));
   root
     .command("week")
     .description("daily notes of the last 7 days")
     .addOption(json())
     .action(async (opts) => {
-      const notes = await recentNotes(mem(), 7);
-      out(opts, notes, () => {
-        if (notes.length === 0) return "No notes in the last 7 days.\n";
-        const lines = notes.flatMap((n) => {
-          const dow = new Date(`${n.date}T12:00:00`).toLocaleDateString("en-US", {
-            weekday: "short",
-          });
-          return [
-            `${n.date} (${dow})`,
-            ...n.content.split("\n").map((l) => (l ? `    ${l}` : "")),
-            "",
-          ];
-        });
-        return panel("Memory notes — last 7 days", lines);
-      });
+      const notes = await recentNotes(await mem(), 7);
+      out(opts, notes, () => renderWeek(notes));
     });
   root
     .command("longterm")
@@ -121,7 +116,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .description("long-term memory rendered as MEMORY.md")
     .addOption(json())
     .action(async (opts) => {
-      const m = mem();
+      const m = await mem();
       const state = await loadFacts(m);
       const md = renderMarkdown(state.facts.values(), m.now().getTime(), m.cfg.maxSize);
       out(opts, { facts: state.facts.size, markdown: md }, () =>
@@ -135,29 +130,8 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .description("the files of the memory store")
     .addOption(json())
     .action(async (opts) => {
-      const m = mem();
-      const files: Array<{ name: string; path: string; bytes: number }> = [];
-      for (const name of [
-        "MEMORY.md",
-        "user_profile.json",
-        "topics.json",
-        "projects.json",
-        "usage_stats.json",
-        "memory_index.json",
-      ]) {
-        const info = await stat(memPath(m, name)).catch(() => undefined);
-        if (info) files.push({ name, path: memPath(m, name), bytes: info.size });
-      }
-      const notes = await listDailyFiles(m);
-      const facts = (await loadFacts(m)).facts.size;
-      out(opts, { dir: m.cfg.dir, facts, files, daily_notes: notes }, () =>
-        panel("Memory files", [
-          `  Facts: ${facts}`,
-          ...files.map((f) => `  ${f.name}  ${humanSize(f.bytes)}`),
-          `  Daily notes: ${notes.length}`,
-          ...notes.slice(-10).map((n) => `    ${n}`),
-        ]),
-      );
+      const files = await memoryFiles(await mem());
+      out(opts, files, () => renderFiles(files));
     });
   root
     .command("facts")
@@ -168,7 +142,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .addOption(json())
     .action(async (cat, opts) => {
       const category = opts.category ?? cat;
-      const facts = await listFacts(mem(), { category, limit: opts.limit });
+      const facts = await listFacts(await mem(), { category, limit: opts.limit });
       out(opts, facts, () => renderFacts(facts, category));
     });
   root
@@ -178,7 +152,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .option("--limit <n>", "at most N results (default 10)", parsePositiveInt("--limit"))
     .addOption(json())
     .action(async (words, opts) => {
-      const hits = await recall(mem(), words.join(" "), opts.limit || 10);
+      const hits = await recall(await mem(), words.join(" "), opts.limit || 10);
       out(opts, hitsJson(hits), () => renderHits(hits));
     });
   root
@@ -203,7 +177,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
           reason: "no_prompt",
           hint: 'chatcli memory remember "fact"',
         });
-      const r = await remember(mem(), text, opts.category);
+      const r = await remember(await mem(), text, opts.category);
       if (r.status === "rejected") {
         throw new UsageError(`refused to store this fact (${r.reason})`, {
           reason: "bad_input",
@@ -219,7 +193,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .option("--dry-run", "only show what would be removed")
     .addOption(json())
     .action(async (words, opts) => {
-      const removed = await forget(mem(), words.join(" "), { dryRun: opts.dryRun });
+      const removed = await forget(await mem(), words.join(" "), { dryRun: opts.dryRun });
       out(opts, removed, () => {
         if (removed.length === 0) return "No matching fact found.\n";
         const head = opts.dryRun
@@ -233,7 +207,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .description("the user profile")
     .addOption(json())
     .action(async (opts) => {
-      const p = await profileGet(mem());
+      const p = await profileGet(await mem());
       out(opts, p, () => renderProfile(p));
     });
   profile
@@ -251,7 +225,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
           });
         fields[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
       }
-      const changed = await profileSet(mem(), fields);
+      const changed = await profileSet(await mem(), fields);
       out(opts, { changed }, () =>
         changed.length
           ? `${changed.map((k) => `Profile field '${k}' updated.`).join("\n")}\n`
@@ -263,7 +237,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .description("tracked topics")
     .addOption(json())
     .action(async (opts) => {
-      const list = await loadTopics(mem());
+      const list = await loadTopics(await mem());
       out(opts, list, () => renderTopics(list));
     });
   root
@@ -271,7 +245,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .description("tracked projects")
     .addOption(json())
     .action(async (opts) => {
-      const list = await loadProjects(mem());
+      const list = await loadProjects(await mem());
       out(opts, list, () => renderProjects(list));
     });
   root
@@ -279,38 +253,8 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .description("memory system statistics")
     .addOption(json())
     .action(async (opts) => {
-      const m = mem();
-      const [state, topics, projects, usage] = await Promise.all([
-        loadFacts(m),
-        loadTopics(m),
-        loadProjects(m),
-        loadUsage(m),
-      ]);
-      const byCat: Record<string, number> = {};
-      for (const f of state.facts.values())
-        byCat[f.category || "general"] = (byCat[f.category || "general"] ?? 0) + 1;
-      const stats = {
-        facts: state.facts.size,
-        facts_by_category: byCat,
-        topics: topics.length,
-        projects: projects.length,
-        usage,
-      };
-      out(opts, stats, () =>
-        panel("Memory System Stats", [
-          `  Facts: ${stats.facts}${
-            Object.keys(byCat).length
-              ? ` (${Object.entries(byCat)
-                  .map(([c, n]) => `${c} ${n}`)
-                  .join(", ")})`
-              : ""
-          }`,
-          `  Topics: ${stats.topics}`,
-          `  Projects: ${stats.projects}`,
-          `  Sessions: ${Number(usage["session_count"] ?? 0)}`,
-          `  Total messages: ${Number(usage["total_messages"] ?? 0)}`,
-        ]),
-      );
+      const stats = await memoryStats(await mem());
+      out(opts, stats, () => renderStats(stats));
     });
   root
     .command("compact")
@@ -320,7 +264,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .option("-m, --model <provider/model>", "model for the consolidation")
     .addOption(json())
     .action(async (opts) => {
-      const m = mem();
+      const m = await mem();
       if (opts.ifDue && !(await compactionDue(m))) {
         const state = (await readStoreJson(m, "compactor_state.json")) as
           | Record<string, unknown>
@@ -345,7 +289,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .description("the whole store as one JSON document")
     .addOption(json())
     .action(async () => {
-      ctx.stdout.write(`${JSON.stringify(await exportMemory(mem()), null, 2)}\n`);
+      ctx.stdout.write(`${JSON.stringify(await exportMemory(await mem()), null, 2)}\n`);
     });
   root
     .command("import")
@@ -378,7 +322,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
       }
       if (!doc || typeof doc !== "object" || Array.isArray(doc))
         throw new UsageError("import: expected a JSON object", { reason: "bad_input" });
-      const r = await importMemory(mem(), doc as Record<string, unknown>);
+      const r = await importMemory(await mem(), doc as Record<string, unknown>);
       out(
         opts,
         r,
@@ -390,38 +334,20 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .command("path")
     .description("where the memory store lives")
     .addOption(json())
-    .action((opts) => {
-      const dir = mem().cfg.dir;
+    .action(async (opts) => {
+      const dir = (await mem()).cfg.dir;
       out(opts, { path: dir }, `${dir}\n`);
     });
   return root;
 }
 
-/** The consolidation LLM: the configured model (lazy SDK import); none configured → undefined. */
+/** The consolidation LLM: the first usable model of the chain; none configured → undefined. */
 async function compactionLlm(
   ctx: Ctx,
   flag: string | undefined,
   m: Memory,
 ): Promise<ExtractLlm | undefined> {
-  const [{ resolveModel }, { createProvider }, { complete }] = await Promise.all([
-    import("../lib/llm/models.ts"),
-    import("../lib/llm/registry.ts"),
-    import("../lib/llm/complete.ts"),
-  ]);
-  let ref: ReturnType<typeof resolveModel>;
-  try {
-    ref = resolveModel(flag, ctx.env);
-  } catch {
-    m.warn("memory: no model configured; using score-based compaction");
-    return undefined;
-  }
-  const provider = await createProvider(ref, { fetch: ctx.fetch });
-  return async (prompt, signal) =>
-    (
-      await complete(
-        provider,
-        { model: ref.model, system: [], messages: [{ role: "user", content: prompt }] },
-        signal,
-      )
-    ).text;
+  const chain = await extractionChain(ctx.env, { fetch: ctx.fetch, model: flag });
+  if (chain.length === 0) m.warn("memory: no model configured; using score-based compaction");
+  return chain[0];
 }

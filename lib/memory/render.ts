@@ -1,5 +1,6 @@
 import type { CompactionResult } from "./compact.ts";
 import type { Fact } from "./facts.ts";
+import type { MemoryFiles, MemoryStats } from "./inventory.ts";
 import type { Profile } from "./profile.ts";
 import type { Hit } from "./retrieve.ts";
 import { dayOf, type Row } from "./tracking.ts";
@@ -179,4 +180,40 @@ export function compactionJson(r: CompactionResult): Record<string, unknown> {
     notes_removed: r.notesRemoved,
     fallback_reason: r.fallbackReason ?? null,
   };
+}
+
+/** `memory week`. */
+export function renderWeek(notes: ReadonlyArray<{ date: string; content: string }>): string {
+  if (notes.length === 0) return "No notes in the last 7 days.\n";
+  const lines = notes.flatMap((note) => {
+    const dow = new Date(`${note.date}T12:00:00`).toLocaleDateString("en-US", { weekday: "short" });
+    return [
+      `${note.date} (${dow})`,
+      ...note.content.split("\n").map((l) => (l ? `    ${l}` : "")),
+      "",
+    ];
+  });
+  return panel("Memory notes — last 7 days", lines);
+}
+
+/** `memory list`. */
+export function renderFiles(f: MemoryFiles): string {
+  return panel("Memory files", [
+    `  Facts: ${f.facts}`,
+    ...f.files.map((x) => `  ${x.name}  ${humanSize(x.bytes)}`),
+    `  Daily notes: ${f.daily_notes.length}`,
+    ...f.daily_notes.slice(-10).map((x) => `    ${x}`),
+  ]);
+}
+
+/** `memory stats`. */
+export function renderStats(s: MemoryStats): string {
+  const cats = Object.entries(s.facts_by_category).map(([c, k]) => `${c} ${k}`);
+  return panel("Memory System Stats", [
+    `  Facts: ${s.facts}${cats.length ? ` (${cats.join(", ")})` : ""}`,
+    `  Topics: ${s.topics}`,
+    `  Projects: ${s.projects}`,
+    `  Sessions: ${n(s.usage["session_count"])}`,
+    `  Total messages: ${n(s.usage["total_messages"])}`,
+  ]);
 }
