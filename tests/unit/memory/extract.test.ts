@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type ExtractLlm, extractAfterRun } from "../../../lib/memory/extract.ts";
 import { buildExtractionPrompt, parseExtraction } from "../../../lib/memory/extract-parse.ts";
+import { dailyPath } from "../../../lib/memory/notes.ts";
 import { listFacts } from "../../../lib/memory/ops.ts";
 import { listSegments, queueSegment } from "../../../lib/memory/pending.ts";
 import { memFile, memoryHome, testMemory } from "./support.ts";
@@ -140,7 +141,7 @@ describe("extractAfterRun and the pending queue", () => {
     const usage = JSON.parse(await readFile(memFile(home, "usage_stats.json"), "utf8"));
     expect(usage.feature_usage).toEqual({ agent: 1 });
     expect(usage.total_messages).toBe(2);
-    const note = await readFile(memFile(home, "202608/20260802.md"), "utf8");
+    const note = await readFile(dailyPath(testMemory(home.env, NOW), NOW), "utf8");
     expect(note).toContain("- Fixed scripts/deploy.sh");
   });
 

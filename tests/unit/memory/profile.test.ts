@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { localDate } from "../../../lib/memory/gotime.ts";
 import { applyProfileUpdate, type Profile } from "../../../lib/memory/profile.ts";
 import { profileText } from "../../../lib/memory/profile-format.ts";
 import { healProfile, itemStem, splitItems } from "../../../lib/memory/profile-text.ts";
@@ -107,8 +108,8 @@ describe("profile update semantics", () => {
       field_meta: {
         name: {
           source: "user",
-          updated_at: "2026-01-01T00:00:00Z",
-          confirmed_at: "2026-01-01T00:00:00Z",
+          updated_at: "2026-01-01T12:00:00Z",
+          confirmed_at: "2026-01-01T12:00:00Z",
         },
       },
     };
@@ -117,7 +118,9 @@ describe("profile update semantics", () => {
     expect(text).toContain("Directives — preferences: avoid jargon");
     expect(text).not.toContain("use tabs");
     expect(text).toContain("salary [sensitive]: x");
-    expect(text).toContain("Possibly stale (not re-confirmed since): name (2026-01-01)");
+    expect(text).toContain(
+      `Possibly stale (not re-confirmed since): name (${localDate(Date.parse("2026-01-01T12:00:00Z"))})`,
+    );
     expect(text).toContain("Privacy: fields tagged [sensitive] are private context");
   });
 });

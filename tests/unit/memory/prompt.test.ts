@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { writeFile } from "node:fs/promises";
 import type { FactState } from "../../../lib/memory/facts.ts";
+import { localDate, localHHMM } from "../../../lib/memory/gotime.ts";
 import { appendDaily } from "../../../lib/memory/notes.ts";
 import { remember } from "../../../lib/memory/ops.ts";
 import { buildDigest, memoryForPrompt, RECALL_HINT_AGENT } from "../../../lib/memory/prompt.ts";
@@ -122,7 +123,7 @@ describe("full mode retrieval", () => {
     expect(text).toContain(
       "- [preference] User prefers Go for CLI tools (from: /home/ana/src/chatcli)",
     );
-    expect(text).toContain("### 2026-08-02\n\n## 12:00\n\n- Modified cli/x.go");
+    expect(text).toContain(`### ${localDate(NOW)}\n\n## ${localHHMM(NOW)}\n\n- Modified cli/x.go`);
     expect(text).not.toContain("[scope:chatcli]");
     expect(r.factsLoaded).toBe(1);
   });
