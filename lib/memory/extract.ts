@@ -9,7 +9,7 @@ import {
 } from "./extract-parse.ts";
 import { addFact, renderMarkdown } from "./facts.ts";
 import { appendDaily } from "./notes.ts";
-import { dropSegment, listSegments, queueSegment, readSegment } from "./pending.ts";
+import { dropSegment, listSegments, queueSegment, readSegment, releaseSegment } from "./pending.ts";
 import { loadProfile, updateProfile } from "./profile.ts";
 import { profileText } from "./profile-format.ts";
 import {
@@ -215,6 +215,7 @@ export async function extractAfterRun(input: ExtractInput): Promise<ExtractResul
     if (!seg) continue;
     const r = await extractOnce(mem, input, seg.messages, deadline);
     if (!r.ok) {
+      await releaseSegment(seg);
       failed = true;
       break;
     }

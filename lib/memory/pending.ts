@@ -1,4 +1,5 @@
-import { readdir, rm } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { readTextIfExists, writeFileAtomic } from "../core/fs.ts";
 import { redactDeep } from "../core/redact.ts";
@@ -9,9 +10,14 @@ import type { Memory } from "./store.ts";
 
 /** A failed-extraction segment waiting in `pending/` (compact JSON). */
 export interface PendingSegment {
+  /** The claimed file (renamed so no other process drains it meanwhile). */
   path: string;
+  /** Where it goes back if the extraction fails. */
+  original: string;
   messages: ChatMessage[];
 }
+
+const CLAIM_STALE_MS = 10 * 60_000;
 
 function pendingDir(mem: Memory): string {
   return join(mem.cfg.dir, "pending");
@@ -46,33 +52,58 @@ export async function queueSegment(mem: Memory, messages: readonly ChatMessage[]
   return path;
 }
 
-/** Segment file names, oldest first. */
+/** Segment file names, oldest first; claims abandoned by a crashed process are put back first. */
 export async function listSegments(mem: Memory): Promise<string[]> {
+  let names: string[];
   try {
-    return (await readdir(pendingDir(mem))).filter((f) => /^seg-\d+\.json$/.test(f)).sort();
+    names = await readdir(pendingDir(mem));
   } catch {
     return [];
   }
+  for (const name of names) {
+    const m = /^(seg-\d+\.json)\.claim-[0-9a-f]+$/.exec(name);
+    if (!m) continue;
+    const path = join(pendingDir(mem), name);
+    const info = await stat(path).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > CLAIM_STALE_MS) {
+      await rename(path, join(pendingDir(mem), m[1] as string)).catch(() => {});
+      names.push(m[1] as string);
+    }
+  }
+  return [...new Set(names.filter((f) => /^seg-\d+\.json$/.test(f)))].sort();
 }
 
-/** Reads one segment; corrupt or empty segments are deleted and reported as undefined. */
+/**
+ * Claims one segment (atomic rename, so concurrent runs never extract it twice) and reads it.
+ * Corrupt or empty segments are deleted; undefined when gone, taken or corrupt.
+ */
 export async function readSegment(mem: Memory, name: string): Promise<PendingSegment | undefined> {
-  const path = join(pendingDir(mem), name);
-  const text = await readTextIfExists(path);
-  if (text === undefined) return undefined;
+  const original = join(pendingDir(mem), name);
+  const path = `${original}.claim-${randomBytes(4).toString("hex")}`;
   try {
-    const value = JSON.parse(text) as { messages?: unknown };
+    await rename(original, path);
+  } catch {
+    return undefined;
+  }
+  const text = await readTextIfExists(path);
+  try {
+    const value = JSON.parse(text ?? "") as { messages?: unknown };
     const messages = Array.isArray(value.messages)
       ? (value.messages.filter(
           (m) => m && typeof m === "object" && typeof (m as ChatMessage).content === "string",
         ) as ChatMessage[])
       : [];
-    if (messages.length > 0) return { path, messages };
+    if (messages.length > 0) return { path, original, messages };
   } catch {
     // fall through: corrupt
   }
   await rm(path, { force: true });
   return undefined;
+}
+
+/** Puts a claimed segment back after a failed extraction (it is retried later). */
+export async function releaseSegment(segment: PendingSegment): Promise<void> {
+  await rename(segment.path, segment.original).catch(() => {});
 }
 
 /** Removes a processed segment. */

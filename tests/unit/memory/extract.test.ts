@@ -217,6 +217,29 @@ describe("extractAfterRun and the pending queue", () => {
     expect(await listSegments(mem)).toEqual([]);
   });
 
+  test("a failed drain puts the claimed segment back and stops; the live segment is queued", async () => {
+    await using home = await memoryHome();
+    const mem = testMemory(home.env, NOW);
+    await queueSegment(mem, convo);
+    const calls: string[] = [];
+    const fail: ExtractLlm = async () => {
+      calls.push("x");
+      throw new Error("down");
+    };
+    const r = await extractAfterRun({
+      env: home.env,
+      now: NOW,
+      messages: convo,
+      llm: [fail],
+      timeoutMs: 2000,
+    });
+    expect(r).toEqual({ factsWritten: 0, queued: true, drained: 0 });
+    expect(calls).toHaveLength(1);
+    const files = await readdir(join(home.path, "memory/pending"));
+    expect(files.filter((f) => f.includes(".claim-"))).toEqual([]);
+    expect(await listSegments(mem)).toHaveLength(2);
+  });
+
   test("the whole call is bounded by timeoutMs even if the provider hangs", async () => {
     await using home = await memoryHome();
     const hang: ExtractLlm = () => new Promise(() => {});
