@@ -23,7 +23,7 @@ import {
   writeStoreJson,
 } from "./store.ts";
 import { extractTags } from "./text.ts";
-import { scanThreat } from "./threatscan.ts";
+import { neutralize, scanThreat } from "./threatscan.ts";
 import {
   loadProjects,
   loadTopics,
@@ -135,7 +135,7 @@ export async function applyExtraction(
   mem: Memory,
   parsed: ParsedExtraction,
 ): Promise<{ facts: number; summary: string }> {
-  for (const d of parsed.daily) await appendDaily(mem, d);
+  for (const d of parsed.daily) await appendDaily(mem, mem.cfg.threatscan ? neutralize(d) : d);
   const redacted = parsed.facts.map((f) => ({ ...f, content: redact(f.content, mem.cfg.secrets) }));
   const facts = redacted.filter((f) => !(mem.cfg.threatscan && scanThreat(f.content)));
   if (facts.length < redacted.length) {

@@ -12,6 +12,7 @@ import {
   upsertItems,
 } from "./profile-text.ts";
 import { lockStore, type Memory, readStoreJson, writeStoreJson } from "./store.ts";
+import { scanThreat } from "./threatscan.ts";
 
 /** `user_profile.json` (reference §2.10); unknown keys are kept as they are. */
 export type Profile = Record<string, unknown>;
@@ -287,7 +288,11 @@ export async function updateProfile(
   source: "user" | "extraction" = "user",
 ): Promise<string[]> {
   const clean: Record<string, string> = {};
-  for (const [k, v] of Object.entries(fields)) clean[k] = redact(v, mem.cfg.secrets);
+  for (const [k, v] of Object.entries(fields)) {
+    const threat = mem.cfg.threatscan ? scanThreat(`${k} ${v}`) : undefined;
+    if (threat) mem.warn(`memory: profile field '${k}' not stored (${threat})`);
+    else clean[k] = redact(v, mem.cfg.secrets);
+  }
   return lockStore(mem, FILE, async () => {
     const raw = await readStoreJson(mem, FILE);
     const before = JSON.stringify(raw ?? {});
