@@ -152,7 +152,9 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .option("--limit <n>", "at most N results (default 10)", parsePositiveInt("--limit"))
     .addOption(json())
     .action(async (words, opts) => {
-      const hits = await recall(await mem(), words.join(" "), opts.limit || 10);
+      const hits = await recall(await mem(), words.join(" "), opts.limit || 10, {
+        fetch: ctx.fetch,
+      });
       out(opts, hitsJson(hits), () => renderHits(hits));
     });
   root

@@ -7,6 +7,7 @@ import { FactIndex, type Hit } from "./retrieve.ts";
 import { loadFacts, type Memory, type MemoryOptions, mutateFacts, openMemory } from "./store.ts";
 import { classifyFactContent, extractTags, splitCategoryPrefix } from "./text.ts";
 import { scanThreat } from "./threatscan.ts";
+import { blendedRecall, embedConfig } from "./vectors.ts";
 
 export type RememberResult =
   | { status: "added"; id: string; content: string; category: string; superseded?: string }
@@ -100,21 +101,41 @@ export async function markAccessed(mem: Memory, ids: readonly string[]): Promise
   });
 }
 
-/** Ranked recall (BM25 × live score × workspace); each returned fact counts as an access. */
+/**
+ * Ranked recall (BM25 × live score × workspace; blended with embeddings when `CHATCLI_EMBED_PROVIDER`
+ * is configured and `fetch` given); each returned fact counts as an access.
+ */
 export async function recall(
   options: MemoryOptions | Memory,
   query: string,
   limit = 10,
-  opts: { countAccess?: boolean } = {},
+  opts: { countAccess?: boolean; fetch?: typeof fetch } = {},
 ): Promise<Hit[]> {
   const mem = asMemory(options);
   const state = await loadFacts(mem);
   const index = new FactIndex(state.facts.values());
-  const hits = index.search(query, {
+  let hits = index.search(query, {
     nowMs: mem.now().getTime(),
     workspace: mem.workspace,
-    limit,
+    limit: opts.fetch ? Math.max(limit, 50) : limit,
   });
+  const embed = opts.fetch && query.trim() ? embedConfig(mem.env) : undefined;
+  if (embed && opts.fetch) {
+    try {
+      hits = await blendedRecall(
+        mem,
+        embed,
+        opts.fetch,
+        query,
+        [...state.facts.values()],
+        hits,
+        limit,
+      );
+    } catch (error) {
+      mem.warn(`memory: embeddings unavailable (${(error as Error).message}); keyword recall only`);
+    }
+  }
+  hits = hits.slice(0, limit);
   if (opts.countAccess !== false)
     await markAccessed(
       mem,

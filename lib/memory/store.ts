@@ -42,6 +42,7 @@ export interface MemoryOptions {
 /** An opened memory store (cheap: no IO until used). */
 export interface Memory {
   cfg: MemoryConfig;
+  env: Env;
   now: () => Date;
   workspace: string;
   warn: (line: string) => void;
@@ -52,6 +53,7 @@ export function openMemory(options: MemoryOptions): Memory {
   const clock = options.now;
   return {
     cfg: memoryConfig(options.env, configuredSecrets(options.env)),
+    env: options.env,
     now: typeof clock === "function" ? clock : clock ? () => clock : () => new Date(),
     workspace: options.workspace ?? (options.cwd ? detectWorkspace(options.cwd) : ""),
     warn: options.warn ?? (() => {}),
