@@ -61,6 +61,16 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     );
   };
   const json = () => new Option("--json", "print one JSON document");
+  /** Words joined, or stdin when there are none or the only word is `-` (CONTRACT §1). */
+  const textArg = async (words: readonly string[]): Promise<string | undefined> => {
+    if (words.length && !(words.length === 1 && words[0] === "-")) return words.join(" ").trim();
+    const read = await readStdin(ctx.stdin, {
+      hasPrompt: false,
+      firstByteTimeoutMs: 3000,
+      maxBytes: 1 << 20,
+    });
+    return read.text?.trim();
+  };
   const showDay = async (label: string, opts: Json) => {
     const m = await mem();
     const day = parseFlexibleDate(label, m.now());
@@ -148,11 +158,17 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
   root
     .command("recall")
     .description("search memory like the agent does (BM25 × live score)")
-    .argument("<query...>")
+    .argument("[query...]", "the query (stdin when absent or -)")
     .option("--limit <n>", "at most N results (default 10)", parsePositiveInt("--limit"))
     .addOption(json())
     .action(async (words, opts) => {
-      const hits = await recall(await mem(), words.join(" "), opts.limit || 10, {
+      const query = await textArg(words);
+      if (!query)
+        throw new UsageError("nothing to recall", {
+          reason: "no_prompt",
+          hint: 'chatcli memory recall "topic"',
+        });
+      const hits = await recall(await mem(), query, opts.limit || 10, {
         fetch: ctx.fetch,
       });
       out(opts, hitsJson(hits), () => renderHits(hits));
@@ -164,16 +180,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .option("--category <c>", "architecture|pattern|preference|gotcha|project|personal|general")
     .addOption(json())
     .action(async (words, opts) => {
-      let text =
-        words.length && !(words.length === 1 && words[0] === "-") ? words.join(" ") : undefined;
-      if (text === undefined) {
-        const read = await readStdin(ctx.stdin, {
-          hasPrompt: false,
-          firstByteTimeoutMs: 3000,
-          maxBytes: 1 << 20,
-        });
-        text = read.text?.trim();
-      }
+      const text = await textArg(words);
       if (!text)
         throw new UsageError("nothing to remember", {
           reason: "no_prompt",
@@ -191,11 +198,17 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
   root
     .command("forget")
     .description("remove facts containing TEXT (case-insensitive)")
-    .argument("<text...>")
+    .argument("[text...]", "substring to match (stdin when absent or -)")
     .option("--dry-run", "only show what would be removed")
     .addOption(json())
     .action(async (words, opts) => {
-      const removed = await forget(await mem(), words.join(" "), { dryRun: opts.dryRun });
+      const match = await textArg(words);
+      if (!match)
+        throw new UsageError("nothing to forget", {
+          reason: "no_prompt",
+          hint: 'chatcli memory forget "substring"',
+        });
+      const removed = await forget(await mem(), match, { dryRun: opts.dryRun });
       out(opts, removed, () => {
         if (removed.length === 0) return "No matching fact found.\n";
         const head = opts.dryRun
