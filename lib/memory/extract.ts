@@ -204,10 +204,30 @@ async function extractOnce(
  * provider fails the segment is queued in `pending/`. Never takes longer than `timeoutMs`.
  */
 export async function extractAfterRun(input: ExtractInput): Promise<ExtractResult> {
-  const deadline = Date.now() + input.timeoutMs;
   const mem = openMemory({ ...input, warn: (l) => input.stderr?.write(`${l}\n`) });
+  if (!mem.cfg.enabled) return { factsWritten: 0, queued: false, drained: 0 };
+  // LLM calls honour the deadline themselves; the grace covers file IO stuck behind another
+  // process's lock. If even that runs out, the segment is queued so nothing is lost.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), input.timeoutMs + GRACE_MS);
+  });
+  const work = run(mem, input, Date.now() + input.timeoutMs);
+  const first = await Promise.race([work, late]).finally(() => clearTimeout(timer));
+  if (first !== "late") return first;
+  const live = liveMessages(input.messages);
+  if (live.length) await queueSegment(mem, live).catch(() => {});
+  return { factsWritten: 0, queued: live.length > 0, drained: 0 };
+}
+
+const GRACE_MS = 1000;
+
+function liveMessages(messages: readonly ChatMessage[]): ChatMessage[] {
+  return messages.filter((m) => m.role !== "system" && m.content.trim() !== "");
+}
+
+async function run(mem: Memory, input: ExtractInput, deadline: number): Promise<ExtractResult> {
   const result: ExtractResult = { factsWritten: 0, queued: false, drained: 0 };
-  if (!mem.cfg.enabled) return result;
   let failed = false;
   for (const name of await listSegments(mem)) {
     if (result.drained >= 3) break;
@@ -223,7 +243,7 @@ export async function extractAfterRun(input: ExtractInput): Promise<ExtractResul
     result.drained++;
     result.factsWritten += r.facts;
   }
-  const live = input.messages.filter((m) => m.role !== "system" && m.content.trim() !== "");
+  const live = liveMessages(input.messages);
   if (live.length > 0) {
     const r = failed
       ? { ok: false, facts: 0, summary: "" }
