@@ -12,6 +12,7 @@ import { memoryFiles, memoryStats } from "../lib/memory/inventory.ts";
 import { extractionChain } from "../lib/memory/llm-chain.ts";
 import { parseFlexibleDate, readDaily, recentNotes } from "../lib/memory/notes.ts";
 import { forget, listFacts, profileGet, profileSet, recall, remember } from "../lib/memory/ops.ts";
+import { parseProfilePairs } from "../lib/memory/profile-text.ts";
 import {
   compactionJson,
   hitsJson,
@@ -35,7 +36,12 @@ import {
   writeMarkdown,
 } from "../lib/memory/store.ts";
 import { loadProjects, loadTopics } from "../lib/memory/tracking.ts";
-import { exportMemory, importMemory } from "../lib/memory/transfer.ts";
+import {
+  exportMemory,
+  importMemory,
+  importSummaryText,
+  parseExportDocument,
+} from "../lib/memory/transfer.ts";
 import { detectWorkspace } from "../lib/memory/workspace.ts";
 import type { RunState } from "./_shared.ts";
 import { parsePositiveInt } from "./_shared.ts";
@@ -231,15 +237,11 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .argument("<pairs...>")
     .addOption(json())
     .action(async (pairs, opts) => {
-      const fields: Record<string, string> = {};
-      for (const pair of pairs) {
-        const at = pair.indexOf("=") > 0 ? pair.indexOf("=") : pair.indexOf(":");
-        if (at <= 0)
-          throw new UsageError(`expected KEY=VALUE, got: ${pair}`, {
-            hint: "chatcli memory profile set name=Ana",
-          });
-        fields[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
-      }
+      const { fields, bad } = parseProfilePairs(pairs);
+      if (bad !== undefined)
+        throw new UsageError(`expected KEY=VALUE, got: ${bad}`, {
+          hint: "chatcli memory profile set name=Ana",
+        });
       const changed = await profileSet(await mem(), fields);
       out(opts, { changed }, () =>
         changed.length
@@ -327,23 +329,8 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
           reason: "no_prompt",
           hint: "chatcli memory import export.json",
         });
-      let doc: unknown;
-      try {
-        doc = JSON.parse(text);
-      } catch (error) {
-        throw new UsageError(`import: not JSON (${(error as Error).message})`, {
-          reason: "bad_input",
-        });
-      }
-      if (!doc || typeof doc !== "object" || Array.isArray(doc))
-        throw new UsageError("import: expected a JSON object", { reason: "bad_input" });
-      const r = await importMemory(await mem(), doc as Record<string, unknown>);
-      out(
-        opts,
-        r,
-        () =>
-          `Imported: ${r.facts_added} fact(s) added, ${r.facts_merged} merged, ${r.facts_rejected} rejected; ${r.profile_fields} profile field(s), ${r.topics_added} topic(s), ${r.projects_added} project(s), ${r.notes_added} daily note(s).\n`,
-      );
+      const r = await importMemory(await mem(), parseExportDocument(text));
+      out(opts, r, () => importSummaryText(r));
     });
   root
     .command("path")

@@ -228,3 +228,17 @@ export function healProfile(p: Record<string, unknown>): boolean {
   }
   return JSON.stringify(p) !== before;
 }
+
+/** `KEY=VALUE` (or `KEY: VALUE`) pairs → fields; returns the first malformed pair as `bad`. */
+export function parseProfilePairs(pairs: readonly string[]): {
+  fields: Record<string, string>;
+  bad?: string;
+} {
+  const fields: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf("=") > 0 ? pair.indexOf("=") : pair.indexOf(":");
+    if (at <= 0) return { fields, bad: pair };
+    fields[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+  }
+  return { fields };
+}

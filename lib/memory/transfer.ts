@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { UsageError } from "../core/errors.ts";
 import { exists, readTextIfExists } from "../core/fs.ts";
 import { redactDeep } from "../core/redact.ts";
 import { factToJson, isBuried, normalizeFact, rankedFacts } from "./facts.ts";
@@ -138,4 +139,23 @@ async function mergeRows(mem: Memory, file: string, incoming: Row[]): Promise<nu
     if (added) await writeStoreJson(mem, file, current);
     return added;
   });
+}
+
+/** Parses an export document; malformed input is a usage error (exit 2, bad_input). */
+export function parseExportDocument(text: string): Record<string, unknown> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`import: not JSON (${(error as Error).message})`, { reason: "bad_input" });
+  }
+  if (!doc || typeof doc !== "object" || Array.isArray(doc)) {
+    throw new UsageError("import: expected a JSON object", { reason: "bad_input" });
+  }
+  return doc as Record<string, unknown>;
+}
+
+/** One line summarising an import. */
+export function importSummaryText(r: ImportSummary): string {
+  return `Imported: ${r.facts_added} fact(s) added, ${r.facts_merged} merged, ${r.facts_rejected} rejected; ${r.profile_fields} profile field(s), ${r.topics_added} topic(s), ${r.projects_added} project(s), ${r.notes_added} daily note(s).\n`;
 }
