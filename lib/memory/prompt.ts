@@ -42,7 +42,10 @@ export interface MemoryPromptInput {
 export interface MemoryPrompt {
   /** Index mode: the digest + recall directive, for the cached prefix. */
   stable?: string;
-  /** Full mode: `# Memory` + retrieved sections, for the volatile tail. */
+  /**
+   * For the volatile tail: full mode → `# Memory` + retrieved sections; index mode → the
+   * `[MEMORY AUTO-RECALL]` block when the turn's keywords match facts (`CHATCLI_MEMORY_AUTORECALL`).
+   */
   volatile?: string;
   factsLoaded: number;
   mode: MemoryMode;
@@ -54,10 +57,20 @@ export async function memoryForPrompt(input: MemoryPromptInput): Promise<MemoryP
   const mem = openMemory(input);
   if (mode === "off" || !mem.cfg.enabled) return { factsLoaded: 0, mode: "off" };
   if (mode === "index") {
-    const digest = await memoryDigest(mem);
+    const state = await loadFacts(mem);
+    const digest = await memoryDigest(mem, state);
     if (!digest) return { factsLoaded: 0, mode };
     const hint = input.surface === "chat" ? RECALL_HINT_CHAT : RECALL_HINT_AGENT;
-    return { stable: `${neutralize(digest)}\n\n${hint}`, factsLoaded: 0, mode };
+    const out: MemoryPrompt = { stable: `${neutralize(digest)}\n\n${hint}`, factsLoaded: 0, mode };
+    if (autoRecallOn(input.env)) {
+      const auto = autoRecall(mem, state, extractKeywords([input.query]), input.surface);
+      if (auto.ids.length) {
+        await markAccessed(mem, auto.ids);
+        out.volatile = neutralize(auto.text);
+        out.factsLoaded = auto.ids.length;
+      }
+    }
+    return out;
   }
   const { text, factIds } = await retrieveText(mem, extractKeywords([input.query]));
   await markAccessed(mem, factIds);
@@ -66,6 +79,36 @@ export async function memoryForPrompt(input: MemoryPromptInput): Promise<MemoryP
 }
 
 const bytes = (s: string) => Buffer.byteLength(s, "utf8");
+
+function autoRecallOn(env: MemoryPromptInput["env"]): boolean {
+  const v = (env["CHATCLI_MEMORY_AUTORECALL"] ?? "").trim().toLowerCase();
+  return !["false", "0", "off", "no", "disabled"].includes(v);
+}
+
+/** §2.16 `[MEMORY AUTO-RECALL]`: ≤ 3 keyword-matched facts, ≤ 700 bytes, for the uncached tail. */
+export function autoRecall(
+  mem: Memory,
+  state: FactState,
+  hints: readonly string[],
+  surface: MemoryPromptInput["surface"],
+): { text: string; ids: string[] } {
+  if (hints.length === 0) return { text: "", ids: [] };
+  const hits = new FactIndex(state.facts.values()).search(hints.join(" "), {
+    nowMs: mem.now().getTime(),
+    workspace: mem.workspace,
+    limit: 3,
+  });
+  const pull = surface === "chat" ? "the memory tool" : "@memory recall";
+  let text = `[MEMORY AUTO-RECALL]\nLong-term facts matching the current task (pull full detail or more with ${pull}):`;
+  const ids: string[] = [];
+  for (const h of hits) {
+    const line = `\n- [${h.fact.category || "general"}] ${h.fact.content}`;
+    if (bytes(text) + bytes(line) > 700) break;
+    text += line;
+    ids.push(h.fact.id);
+  }
+  return ids.length ? { text, ids } : { text: "", ids: [] };
+}
 
 /** §2.14 assemble: profile > projects > topics > facts > recent notes > usage, within the budget. */
 export async function retrieveText(

@@ -43,6 +43,29 @@ describe("index mode digest", () => {
     expect(again.stable).toBe(r.stable);
   });
 
+  test("auto-recall: matching facts go to the volatile tail, not the cached digest", async () => {
+    await using home = await memoryHome(true);
+    const r = await memoryForPrompt({
+      env: home.env,
+      now: NOW,
+      mode: "index",
+      query: "which separators does embed.FS need",
+      workspace: "/x",
+    });
+    expect(r.volatile).toBe(
+      "[MEMORY AUTO-RECALL]\nLong-term facts matching the current task (pull full detail or more with @memory recall):\n- [gotcha] embed.FS requires '/' separators",
+    );
+    expect(r.factsLoaded).toBe(1);
+    const off = await memoryForPrompt({
+      env: { ...home.env, CHATCLI_MEMORY_AUTORECALL: "off" },
+      now: NOW,
+      mode: "index",
+      query: "embed.FS separators",
+    });
+    expect(off.volatile).toBeUndefined();
+    expect(off.stable).toBe(r.stable);
+  });
+
   test("empty memory → no block; off mode → nothing", async () => {
     await using home = await memoryHome();
     expect(await memoryForPrompt({ env: home.env, now: NOW, mode: "index", query: "q" })).toEqual({
