@@ -3,7 +3,7 @@ import type { Fact } from "./facts.ts";
 import type { MemoryFiles, MemoryStats } from "./inventory.ts";
 import type { Profile } from "./profile.ts";
 import type { Hit } from "./retrieve.ts";
-import { dayOf, type Row } from "./tracking.ts";
+import { dayOf, type Row, usageText } from "./tracking.ts";
 
 /** Text renderers of `chatcli memory` (reference §2.21, adapted to a one-shot CLI). */
 export const RULE = "─────────────────────────────────────────";
@@ -215,5 +215,12 @@ export function renderStats(s: MemoryStats): string {
     `  Projects: ${s.projects}`,
     `  Sessions: ${n(s.usage["session_count"])}`,
     `  Total messages: ${n(s.usage["total_messages"])}`,
+    ...usageText(s.usage)
+      .split("\n")
+      .filter((l) => l && !l.startsWith("Sessions:"))
+      .map((l) => `  ${l}`),
+    ...(dayOf(s.usage["last_session"])
+      ? [`  Last session: ${dayOf(s.usage["last_session"])}`]
+      : []),
   ]);
 }
