@@ -13,6 +13,7 @@ import { configuredSecrets } from "../core/redact.ts";
 import { type MemoryConfig, memoryConfig } from "./config.ts";
 import {
   addFact,
+  enforceCap,
   type Fact,
   type FactState,
   factToJson,
@@ -22,7 +23,7 @@ import {
   rankedFacts,
   renderMarkdown,
 } from "./facts.ts";
-import { formatGoTime } from "./gotime.ts";
+import { formatGoTime, parseGoTime } from "./gotime.ts";
 import { detectCategory, extractTags } from "./text.ts";
 import { detectWorkspace } from "./workspace.ts";
 
@@ -128,7 +129,7 @@ async function readState(mem: Memory): Promise<FactState> {
 
 /** For a fact seen twice: later last_accessed, higher access_count, higher confidence. */
 export function mergeFact(a: Fact, b: Fact): Fact {
-  const later = a.last_accessed >= b.last_accessed ? a : b;
+  const later = (parseGoTime(a.last_accessed) ?? 0) >= (parseGoTime(b.last_accessed) ?? 0) ? a : b;
   return {
     ...a,
     ...b,
@@ -140,6 +141,7 @@ export function mergeFact(a: Fact, b: Fact): Fact {
 
 async function writeState(mem: Memory, state: FactState, markdown: boolean): Promise<void> {
   const now = mem.now();
+  enforceCap(state, now, mem.cfg.maxFacts);
   pruneTombstones(state, now.getTime());
   const tomb: Record<string, string> = {};
   for (const id of [...state.tombstones.keys()].sort())

@@ -70,6 +70,16 @@ describe("store: files written by the Go ChatCLI", () => {
     );
   });
 
+  test("CHATCLI_MEMORY_MAX_FACTS is enforced on every write, lowest live score first", async () => {
+    await using home = await memoryHome(true);
+    const mem = testMemory({ ...home.env, CHATCLI_MEMORY_MAX_FACTS: "2" });
+    await remember(mem, "A brand new fact about zeppelins");
+    const ids = (await listFacts(mem)).map((f) => f.id).sort();
+    expect(ids).toEqual(
+      [factId("A brand new fact about zeppelins"), "9d1e6a0b3c2f4e5d6a7b8c9d"].sort(),
+    );
+  });
+
   test("a corrupt index is quarantined with a one-line warning, never overwritten", async () => {
     await using home = await memoryHome(true);
     await writeFile(memFile(home, "memory_index.json"), '[{"id": "broken"');
