@@ -277,3 +277,18 @@ async function run(mem: Memory, input: ExtractInput, deadline: number): Promise<
   }
   return result;
 }
+
+/**
+ * Queues messages for a later extraction without calling any model — for callers about to drop
+ * history that extraction has not seen (conversation compaction, rewind). Redacted, atomic, capped.
+ */
+export async function queueForExtraction(
+  options: { env: Env; now?: Clock },
+  messages: readonly ChatMessage[],
+): Promise<boolean> {
+  const mem = openMemory(options);
+  const live = liveMessages(messages);
+  if (!mem.cfg.enabled || live.length === 0) return false;
+  await queueSegment(mem, live);
+  return true;
+}

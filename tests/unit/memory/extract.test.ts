@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type ExtractLlm, extractAfterRun } from "../../../lib/memory/extract.ts";
+import {
+  type ExtractLlm,
+  extractAfterRun,
+  queueForExtraction,
+} from "../../../lib/memory/extract.ts";
 import { buildExtractionPrompt, parseExtraction } from "../../../lib/memory/extract-parse.ts";
 import { dailyPath } from "../../../lib/memory/notes.ts";
 import { listFacts } from "../../../lib/memory/ops.ts";
@@ -290,6 +294,20 @@ describe("extractAfterRun and the pending queue", () => {
     });
     expect(performance.now() - started).toBeLessThan(1500);
     expect(r.queued).toBe(true);
+  });
+
+  test("queueForExtraction: history about to be compacted away is queued, system messages skipped", async () => {
+    await using home = await memoryHome();
+    const msgs = [{ role: "system" as const, content: "sys" }, ...convo];
+    expect(await queueForExtraction({ env: home.env, now: NOW }, msgs)).toBe(true);
+    const [name] = await listSegments(testMemory(home.env, NOW));
+    const seg = JSON.parse(
+      await readFile(join(home.path, "memory/pending", name as string), "utf8"),
+    );
+    expect(seg.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
+    expect(
+      await queueForExtraction({ env: { ...home.env, CHATCLI_MEMORY_ENABLED: "false" } }, msgs),
+    ).toBe(false);
   });
 
   test("pending cap: oldest beyond 100 are dropped", async () => {
