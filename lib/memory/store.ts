@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Env } from "../core/ctx.ts";
 import {
   exists,
+  quarantine,
   readJsonFile,
   readTextIfExists,
   toGoJson,
@@ -114,7 +115,13 @@ export async function loadFacts(mem: Memory): Promise<FactState> {
 
 async function readState(mem: Memory): Promise<FactState> {
   const tombstones = await readTombstones(mem);
-  const raw = await readStoreJson(mem, INDEX);
+  let raw = await readStoreJson(mem, INDEX);
+  if (raw !== undefined && raw !== null && !Array.isArray(raw)) {
+    // Valid JSON of the wrong shape: Go cannot read it either; keep it aside rather than overwrite it.
+    const to = await quarantine(memPath(mem, INDEX)).catch(() => undefined);
+    if (to) mem.warn(`memory: ${INDEX} is not a JSON array; moved to ${to}`);
+    raw = undefined;
+  }
   const facts = new Map<string, Fact>();
   if (Array.isArray(raw)) {
     for (const item of raw) {

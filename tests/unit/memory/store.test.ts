@@ -94,6 +94,22 @@ describe("store: files written by the Go ChatCLI", () => {
     );
   });
 
+  test("an index of the wrong shape is set aside too, and the next write starts clean", async () => {
+    await using home = await memoryHome();
+    const { mkdir } = await import("node:fs/promises");
+    await mkdir(`${home.path}/memory`, { recursive: true });
+    await writeFile(memFile(home, "memory_index.json"), '{"facts": "not an array"}');
+    const mem = testMemory(home.env);
+    expect((await remember(mem, "Fresh start fact for the index")).status).toBe("added");
+    expect(mem.warnings[0]).toMatch(
+      /^memory: memory_index\.json is not a JSON array; moved to .*\.corrupt$/,
+    );
+    expect(await readFile(memFile(home, "memory_index.json.corrupt"), "utf8")).toBe(
+      '{"facts": "not an array"}',
+    );
+    expect(JSON.parse(await readFile(memFile(home, "memory_index.json"), "utf8"))).toHaveLength(1);
+  });
+
   test("secrets are redacted before they reach the files", async () => {
     await using home = await memoryHome();
     const env = { ...home.env, OPENAI_API_KEY: "sk-live-configured-value-123456" };
