@@ -45,7 +45,7 @@ export interface CompactionResult {
 
 /** Due when 24 h passed since `compactor_state.json` last_compaction (missing/corrupt → due). */
 export async function compactionDue(mem: Memory): Promise<boolean> {
-  const raw = (await readStoreJson(mem, "compactor_state.json")) as
+  const raw = (await readStoreJson(mem, "compactor_state.json", "object")) as
     | Record<string, unknown>
     | undefined;
   const last = parseGoTime(raw?.["last_compaction"]);
@@ -60,7 +60,7 @@ export async function compactionCheckDue(mem: Memory): Promise<boolean> {
   const now = mem.now().getTime();
   const state = "chatcli_memory_state.json";
   const checked = await lockStore(mem, state, async () => {
-    const raw = await readStoreJson(mem, state);
+    const raw = await readStoreJson(mem, state, "object");
     const s =
       raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
     const last = parseGoTime(s["last_compaction_check"]);

@@ -68,7 +68,7 @@ async function updateState(
   fn: (s: Record<string, unknown>) => void,
 ): Promise<Record<string, unknown>> {
   return lockStore(mem, STATE, async () => {
-    const raw = await readStoreJson(mem, STATE);
+    const raw = await readStoreJson(mem, STATE, "object");
     const s =
       raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
     s["version"] = 1;

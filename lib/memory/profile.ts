@@ -90,7 +90,7 @@ const ORDER = [
 
 /** Reads the profile (missing or corrupt → empty; corrupt is quarantined), self-healed in memory. */
 export async function loadProfile(mem: Memory): Promise<Profile> {
-  const raw = await readStoreJson(mem, FILE);
+  const raw = await readStoreJson(mem, FILE, "object");
   const p = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Profile) : {};
   healProfile(p);
   return p;
@@ -294,7 +294,7 @@ export async function updateProfile(
     else clean[k] = redact(v, mem.cfg.secrets);
   }
   return lockStore(mem, FILE, async () => {
-    const raw = await readStoreJson(mem, FILE);
+    const raw = await readStoreJson(mem, FILE, "object");
     const before = JSON.stringify(raw ?? {});
     const p = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Profile) : {};
     healProfile(p);

@@ -1,4 +1,5 @@
 import type { Env } from "../core/ctx.ts";
+import { readTextIfExists } from "../core/fs.ts";
 import { DIGEST_RUNES, type MemoryMode, memoryModeOf } from "./config.ts";
 import type { FactState } from "./facts.ts";
 import { recentNotes } from "./notes.ts";
@@ -6,7 +7,7 @@ import { markAccessed } from "./ops.ts";
 import { loadProfile, type Profile } from "./profile.ts";
 import { profileText } from "./profile-format.ts";
 import { FactIndex } from "./retrieve.ts";
-import { type Clock, loadFacts, type Memory, openMemory, readStoreJson } from "./store.ts";
+import { type Clock, loadFacts, type Memory, memPath, openMemory } from "./store.ts";
 import { extractKeywords } from "./text.ts";
 import { neutralize } from "./threatscan.ts";
 import {
@@ -190,15 +191,19 @@ export async function memoryDigest(mem: Memory, preloaded?: FactState): Promise<
     loadProjects(mem),
     loadTopics(mem),
     preloaded ?? loadFacts(mem),
-    readStoreJson(mem, "episodes.json"),
+    countEpisodes(mem),
   ]);
-  return buildDigest(
-    profile,
-    projects,
-    topics,
-    state,
-    Array.isArray(episodes) ? episodes.length : 0,
-  );
+  return buildDigest(profile, projects, topics, state, episodes);
+}
+
+/** episodes.json belongs to a newer Go feature: only counted, never quarantined or rewritten. */
+async function countEpisodes(mem: Memory): Promise<number> {
+  try {
+    const v = JSON.parse((await readTextIfExists(memPath(mem, "episodes.json"))) ?? "[]");
+    return Array.isArray(v) ? v.length : 0;
+  } catch {
+    return 0;
+  }
 }
 
 const s = (v: unknown) => (typeof v === "string" ? v : "");

@@ -68,17 +68,29 @@ export function memPath(mem: Memory, name: string): string {
 }
 
 /**
- * Reads a JSON file of the store; a file that does not parse is quarantined with a one-line warning
- * and treated as missing.
+ * Reads a JSON file of the store. A file that does not parse — or parses to the wrong `shape` (Go
+ * could not decode it either) — is quarantined with a one-line warning and treated as missing.
  */
-export async function readStoreJson(mem: Memory, name: string): Promise<unknown> {
+export async function readStoreJson(
+  mem: Memory,
+  name: string,
+  shape?: "array" | "object",
+): Promise<unknown> {
   const path = memPath(mem, name);
   try {
     const read = await readJsonFile(path);
-    if (read.kind === "ok") return read.value;
     if (read.kind === "corrupt") {
       mem.warn(`memory: ${name} did not parse (${read.message}); moved to ${read.quarantinedTo}`);
     }
+    if (read.kind !== "ok") return undefined;
+    const v = read.value;
+    const fits =
+      v === null ||
+      shape === undefined ||
+      (shape === "array" ? Array.isArray(v) : typeof v === "object" && !Array.isArray(v));
+    if (fits) return v;
+    const to = await quarantine(path);
+    mem.warn(`memory: ${name} is not a JSON ${shape}; moved to ${to}`);
   } catch (error) {
     if ((error as { code?: string }).code !== "ENOENT") throw error;
   }
@@ -99,7 +111,7 @@ const INDEX = "memory_index.json";
 const TOMBSTONES = "memory_tombstones.json";
 
 async function readTombstones(mem: Memory): Promise<Map<string, string>> {
-  const raw = await readStoreJson(mem, TOMBSTONES);
+  const raw = await readStoreJson(mem, TOMBSTONES, "object");
   const out = new Map<string, string>();
   if (raw && typeof raw === "object" && !Array.isArray(raw)) {
     for (const [id, at] of Object.entries(raw)) if (typeof at === "string") out.set(id, at);
@@ -115,13 +127,7 @@ export async function loadFacts(mem: Memory): Promise<FactState> {
 
 async function readState(mem: Memory): Promise<FactState> {
   const tombstones = await readTombstones(mem);
-  let raw = await readStoreJson(mem, INDEX);
-  if (raw !== undefined && raw !== null && !Array.isArray(raw)) {
-    // Valid JSON of the wrong shape: Go cannot read it either; keep it aside rather than overwrite it.
-    const to = await quarantine(memPath(mem, INDEX)).catch(() => undefined);
-    if (to) mem.warn(`memory: ${INDEX} is not a JSON array; moved to ${to}`);
-    raw = undefined;
-  }
+  const raw = await readStoreJson(mem, INDEX, "array");
   const facts = new Map<string, Fact>();
   if (Array.isArray(raw)) {
     for (const item of raw) {
@@ -187,7 +193,7 @@ export async function mutateFacts<T>(
 export async function appendArchive(mem: Memory, facts: readonly Fact[]): Promise<void> {
   if (facts.length === 0) return;
   await lockStore(mem, "memory_archive.json", async () => {
-    const raw = await readStoreJson(mem, "memory_archive.json");
+    const raw = await readStoreJson(mem, "memory_archive.json", "array");
     const list = Array.isArray(raw) ? raw : [];
     await writeStoreJson(mem, "memory_archive.json", [...list, ...facts.map(factToJson)]);
   });

@@ -15,7 +15,7 @@ const rows = (v: unknown): Row[] =>
 
 /** Reads topics.json. */
 export async function loadTopics(mem: Memory): Promise<Row[]> {
-  return rows(await readStoreJson(mem, "topics.json"));
+  return rows(await readStoreJson(mem, "topics.json", "array"));
 }
 
 /** Records topic mentions (`mentions++`, summary replaced when given, 240-byte cap). */
@@ -75,7 +75,7 @@ export function topicsText(list: readonly Row[], nowMs: number, top: number): st
 
 /** Reads projects.json. */
 export async function loadProjects(mem: Memory): Promise<Row[]> {
-  return rows(await readStoreJson(mem, "projects.json"));
+  return rows(await readStoreJson(mem, "projects.json", "array"));
 }
 
 function normalizeStatus(s: string): string {
@@ -142,7 +142,7 @@ export function projectsText(list: readonly Row[]): string {
 
 /** Reads usage_stats.json. */
 export async function loadUsage(mem: Memory): Promise<Row> {
-  const raw = await readStoreJson(mem, "usage_stats.json");
+  const raw = await readStoreJson(mem, "usage_stats.json", "object");
   return raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Row) : {};
 }
 

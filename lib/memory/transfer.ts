@@ -127,7 +127,7 @@ export async function importMemory(
 async function mergeRows(mem: Memory, file: string, incoming: Row[]): Promise<number> {
   if (incoming.length === 0) return 0;
   return lockStore(mem, file, async () => {
-    const current = rows(await readStoreJson(mem, file));
+    const current = rows(await readStoreJson(mem, file, "array"));
     const names = new Set(current.map((r) => r["name"]));
     let added = 0;
     for (const r of incoming) {
