@@ -195,7 +195,6 @@ async function extractOnce(
   if (response === undefined) return { ok: false, facts: 0, summary: "" };
   if (isNothingNew(response)) return { ok: true, facts: 0, summary: "" };
   const applied = await applyExtraction(mem, parseExtraction(response));
-  await recordUsage(mem, messages.length, input.feature ?? "run");
   return { ok: true, ...applied };
 }
 
@@ -212,9 +211,11 @@ export async function extractAfterRun(input: ExtractInput): Promise<ExtractResul
   const late = new Promise<"late">((resolve) => {
     timer = setTimeout(() => resolve("late"), input.timeoutMs + GRACE_MS);
   });
-  const work = run(mem, input, Date.now() + input.timeoutMs);
+  const flags = { late: false };
+  const work = run(mem, input, Date.now() + input.timeoutMs, flags);
   const first = await Promise.race([work, late]).finally(() => clearTimeout(timer));
   if (first !== "late") return first;
+  flags.late = true;
   const live = liveMessages(input.messages);
   if (live.length) await queueSegment(mem, live).catch(() => {});
   return { factsWritten: 0, queued: live.length > 0, drained: 0 };
@@ -226,8 +227,16 @@ function liveMessages(messages: readonly ChatMessage[]): ChatMessage[] {
   return messages.filter((m) => m.role !== "system" && m.content.trim() !== "");
 }
 
-async function run(mem: Memory, input: ExtractInput, deadline: number): Promise<ExtractResult> {
+async function run(
+  mem: Memory,
+  input: ExtractInput,
+  deadline: number,
+  flags: { late: boolean },
+): Promise<ExtractResult> {
   const result: ExtractResult = { factsWritten: 0, queued: false, drained: 0 };
+  const live = liveMessages(input.messages);
+  // One usage event per extraction pass, whatever its outcome (Go does the same).
+  if (live.length > 0) await recordUsage(mem, live.length, input.feature ?? "run");
   let failed = false;
   for (const name of await listSegments(mem)) {
     if (result.drained >= 3) break;
@@ -243,7 +252,6 @@ async function run(mem: Memory, input: ExtractInput, deadline: number): Promise<
     result.drained++;
     result.factsWritten += r.facts;
   }
-  const live = liveMessages(input.messages);
   if (live.length > 0) {
     const r = failed
       ? { ok: false, facts: 0, summary: "" }
@@ -251,7 +259,7 @@ async function run(mem: Memory, input: ExtractInput, deadline: number): Promise<
     if (r.ok) {
       result.factsWritten += r.facts;
       if (r.summary) input.stderr?.write(`memory: ${r.summary}\n`);
-    } else {
+    } else if (!flags.late) {
       await queueSegment(mem, live);
       result.queued = true;
     }
