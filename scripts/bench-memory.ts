@@ -168,6 +168,35 @@ export async function digestSize(n: number): Promise<{ facts: number; runes: num
   return { facts: n, runes: [...digest].length };
 }
 
+/**
+ * Wall time of `<argv> memory facts` against an N-fact store (median of `runs`), e.g.
+ * `benchFactsCommand(500, ["dist/chatcli"])` — compare with the Bun hello floor measured in the same run.
+ */
+export async function benchFactsCommand(
+  n: number,
+  argv: readonly string[],
+  runs = 15,
+): Promise<{ facts: number; ms: number }> {
+  const store = await storeWithFacts(n);
+  try {
+    const env = { ...store.env, PATH: Bun.env["PATH"] ?? "" };
+    const times: number[] = [];
+    for (let i = 0; i < runs + 2; i++) {
+      const t = performance.now();
+      const proc = Bun.spawn([...argv, "memory", "facts"], {
+        env,
+        stdout: "ignore",
+        stderr: "ignore",
+      });
+      await proc.exited;
+      if (i >= 2) times.push(performance.now() - t);
+    }
+    return { facts: n, ms: median(times) };
+  } finally {
+    await store.dispose();
+  }
+}
+
 /** Everything, as one JSON-able report. */
 export async function runMemoryBench(sizes: readonly number[] = [500, 5000, 10_000]) {
   const recall = [];

@@ -104,7 +104,8 @@ export async function writeStoreJson(mem: Memory, name: string, value: unknown):
 
 /** Runs `fn` under the lock of a store file (read-merge-write cycles of cooperating processes). */
 export function lockStore<T>(mem: Memory, name: string, fn: () => Promise<T>): Promise<T> {
-  return withLock(memPath(mem, name), fn, { timeoutMs: 30_000 });
+  // Longer than the 30 s staleness window, so a lock left by a killed process is always recovered.
+  return withLock(memPath(mem, name), fn, { timeoutMs: 45_000 });
 }
 
 const INDEX = "memory_index.json";
