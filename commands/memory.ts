@@ -343,13 +343,26 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
   return root;
 }
 
-/** The consolidation LLM: the first usable model of the chain; none configured → undefined. */
+/** The consolidation LLM: the model chain tried in order; none configured → undefined. */
 async function compactionLlm(
   ctx: Ctx,
   flag: string | undefined,
   m: Memory,
 ): Promise<ExtractLlm | undefined> {
-  const chain = await extractionChain(ctx.env, { fetch: ctx.fetch, model: flag });
-  if (chain.length === 0) m.warn("memory: no model configured; using score-based compaction");
-  return chain[0];
+  const chain = await extractionChain(m.env, { fetch: ctx.fetch, model: flag });
+  if (chain.length === 0) {
+    m.warn("memory: no model configured; using score-based compaction");
+    return undefined;
+  }
+  return async (prompt, signal) => {
+    let last: unknown;
+    for (const llm of chain) {
+      try {
+        return await llm(prompt, signal);
+      } catch (error) {
+        last = error;
+      }
+    }
+    throw last;
+  };
 }

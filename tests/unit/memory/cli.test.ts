@@ -191,6 +191,26 @@ describe("chatcli memory", () => {
     expect(JSON.parse(second.out)).toMatchObject({ ran: false, method: "not_due" });
   });
 
+  test("compact with a model: a consolidation that drops too much is rejected (mock:echo)", async () => {
+    await using home = await memoryHome();
+    for (let i = 0; i < 12; i++) {
+      await run(["memory", "remember", `kilo${i} lima${i} mike${i} november${i}`], {
+        env: home.env,
+      });
+    }
+    const r = await run(["memory", "compact", "-m", "mock:echo", "--json"], { env: home.env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({
+      ran: true,
+      method: "score",
+      facts_before: 12,
+      facts_after: 12,
+    });
+    expect(JSON.parse(r.out).fallback_reason).toMatch(
+      /^rejected: \d+ of 12 facts looks truncated$/,
+    );
+  });
+
   test(
     "50 concurrent `memory remember` processes → 50 facts, valid JSON",
     async () => {
