@@ -1,0 +1,285 @@
+import { createHash } from "node:crypto";
+import { CATEGORIES, HALF_LIFE_DAYS, TOMBSTONE_RETENTION_MS } from "./config.ts";
+import { formatGoTime, parseGoTime } from "./gotime.ts";
+import { jaccard, sameSubject, significantTokens } from "./text.ts";
+
+/** One long-term fact as stored in `memory_index.json` (reference §2.3); unknown keys kept. */
+export interface Fact {
+  id: string;
+  content: string;
+  category: string;
+  tags?: string[];
+  created_at: string;
+  last_accessed: string;
+  access_count: number;
+  score: number;
+  source_project?: string;
+  confidence?: number;
+  provenance?: string;
+  [extra: string]: unknown;
+}
+
+/** The in-memory index: facts by id plus tombstones (`factId → RFC 3339 time`). */
+export interface FactState {
+  facts: Map<string, Fact>;
+  tombstones: Map<string, string>;
+  /** Memo of significant tokens per fact (keeps bulk inserts linear-ish). */
+  tokens?: WeakMap<Fact, string[]>;
+}
+
+function tokensOf(state: FactState, fact: Fact): string[] {
+  state.tokens ??= new WeakMap();
+  let t = state.tokens.get(fact);
+  if (!t) {
+    t = significantTokens(fact.content);
+    state.tokens.set(fact, t);
+  }
+  return t;
+}
+
+export const CONFIDENCE = { user: 0.9, correction: 1.0, extraction: 0.6 } as const;
+
+/** Fact id: hex of the first 12 bytes of SHA-256 of the trimmed, lower-cased content. */
+export function factId(content: string): string {
+  return createHash("sha256").update(content.trim().toLowerCase()).digest("hex").slice(0, 24);
+}
+
+/** Live score: (1 + ln(1 + access)) × exp(−days·ln2/30) × (0.5 + confidence). */
+export function liveScore(fact: Fact, nowMs: number): number {
+  const last = parseGoTime(fact.last_accessed) ?? parseGoTime(fact.created_at) ?? nowMs;
+  const days = Math.max(0, nowMs - last) / 86400_000;
+  const confidence = fact.confidence && fact.confidence > 0 ? fact.confidence : 0.6;
+  const access = Math.max(0, fact.access_count || 0);
+  return (
+    (1 + Math.log(1 + access)) * Math.exp((-days * Math.LN2) / HALF_LIFE_DAYS) * (0.5 + confidence)
+  );
+}
+
+/** Legacy confidence backfill: clamp(0.5 + 0.1·ln(1+access), 0.5, 0.85). */
+export function legacyConfidence(access: number): number {
+  return Math.min(0.85, Math.max(0.5, 0.5 + 0.1 * Math.log(1 + Math.max(0, access))));
+}
+
+const str = (v: unknown): string => (typeof v === "string" ? v : "");
+const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+
+/** Normalises a raw JSON fact (Go quirks: null lists, zero times); returns undefined if unusable. */
+export function normalizeFact(raw: unknown): Fact | undefined {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return undefined;
+  const r = raw as Record<string, unknown>;
+  const content = str(r["content"]);
+  if (content.trim() === "") return undefined;
+  const fact: Fact = {
+    ...r,
+    id: str(r["id"]) || factId(content),
+    content,
+    category: str(r["category"]),
+    created_at: str(r["created_at"]),
+    last_accessed: str(r["last_accessed"]),
+    access_count: num(r["access_count"]),
+    score: num(r["score"]),
+  };
+  const tags = Array.isArray(r["tags"]) ? r["tags"].filter((t) => typeof t === "string") : [];
+  if (tags.length > 0) fact.tags = tags;
+  else delete fact.tags;
+  if (num(r["confidence"]) <= 0) {
+    fact.confidence = legacyConfidence(fact.access_count);
+    if (!str(r["provenance"])) fact.provenance = "legacy";
+  }
+  return fact;
+}
+
+/** Orders keys like Go's struct (known fields first), extras after; omitempty honoured. */
+export function factToJson(fact: Fact): Record<string, unknown> {
+  const { id, content, category, tags, created_at, last_accessed, access_count, score } = fact;
+  const out: Record<string, unknown> = { id, content, category };
+  if (tags && tags.length > 0) out["tags"] = tags;
+  if (typeof fact["source"] === "string" && fact["source"]) out["source"] = fact["source"];
+  Object.assign(out, { created_at, last_accessed, access_count, score });
+  if (fact.source_project) out["source_project"] = fact.source_project;
+  if (fact.confidence) out["confidence"] = fact.confidence;
+  if (fact.provenance) out["provenance"] = fact.provenance;
+  for (const [k, v] of Object.entries(fact)) if (!(k in out) && !KNOWN.has(k)) out[k] = v;
+  return out;
+}
+
+const KNOWN = new Set([
+  "id",
+  "content",
+  "category",
+  "tags",
+  "source",
+  "created_at",
+  "last_accessed",
+  "access_count",
+  "score",
+  "source_project",
+  "confidence",
+  "provenance",
+]);
+
+/** Facts in live-score order (tie: id asc), with the `score` annotation refreshed. */
+export function rankedFacts(facts: Iterable<Fact>, nowMs: number): Fact[] {
+  const list = [...facts];
+  const scores = new Map<string, number>();
+  for (const f of list) {
+    const s = liveScore(f, nowMs);
+    scores.set(f.id, s);
+    f.score = Math.round(s * 1e4) / 1e4;
+  }
+  return list.sort(
+    (a, b) => (scores.get(b.id) ?? 0) - (scores.get(a.id) ?? 0) || (a.id < b.id ? -1 : 1),
+  );
+}
+
+export interface AddInput {
+  content: string;
+  category?: string;
+  tags?: string[];
+  sourceProject?: string;
+  confidence?: number;
+  provenance?: string;
+}
+
+export type AddOutcome =
+  | { kind: "added"; id: string; superseded?: string; pruned: string[] }
+  | { kind: "reinforced"; id: string }
+  | { kind: "empty" };
+
+function reinforce(fact: Fact, input: AddInput, nowIso: string): void {
+  fact.access_count = (fact.access_count || 0) + 1;
+  fact.last_accessed = nowIso;
+  if (!fact.source_project && input.sourceProject) fact.source_project = input.sourceProject;
+  const newConf = input.confidence && input.confidence > 0 ? input.confidence : 0.6;
+  fact.confidence = Math.min(1, Math.max(fact.confidence || 0.6, newConf) + 0.05);
+  if (!fact.provenance && input.provenance) fact.provenance = input.provenance;
+}
+
+/** Removes a fact and records its tombstone. */
+export function removeFact(state: FactState, id: string, nowIso: string): boolean {
+  const had = state.facts.delete(id);
+  state.tombstones.set(id, nowIso);
+  return had;
+}
+
+/** §2.4 AddFactWithMeta: dedupe, reinforce, supersede same-subject facts, enforce the cap. */
+export function addFact(
+  state: FactState,
+  input: AddInput,
+  now: Date,
+  maxFacts: number,
+): AddOutcome {
+  const content = input.content.trim();
+  if (!content) return { kind: "empty" };
+  const nowIso = formatGoTime(now);
+  const confidence = input.confidence && input.confidence > 0 ? input.confidence : 0.6;
+  const id = factId(content);
+  const existing = state.facts.get(id);
+  if (existing) {
+    reinforce(existing, { ...input, confidence }, nowIso);
+    return { kind: "reinforced", id };
+  }
+  const category = (CATEGORIES as readonly string[]).includes(input.category ?? "")
+    ? (input.category as string)
+    : "general";
+  const tokens = significantTokens(content);
+  let best: { fact: Fact; j: number } | undefined;
+  for (const fact of state.facts.values()) {
+    if ((fact.category || "general") !== category) continue;
+    const other = tokensOf(state, fact);
+    if (other.length === 0 || other[0] !== tokens[0]) {
+      if (Math.min(other.length, tokens.length) < 0.85 * Math.max(other.length, tokens.length))
+        continue;
+    }
+    const j = jaccard(tokens, other);
+    if (j >= 0.85) {
+      reinforce(fact, { ...input, confidence }, nowIso);
+      return { kind: "reinforced", id: fact.id };
+    }
+    if (j >= 0.5 && sameSubject(tokens, other) && (!best || j > best.j)) best = { fact, j };
+  }
+  let provenance = input.provenance ?? "";
+  let superseded: string | undefined;
+  if (best && confidence >= (best.fact.confidence || 0.6)) {
+    superseded = best.fact.id;
+    removeFact(state, superseded, nowIso);
+    provenance = `${provenance || "extraction"} (supersedes ${superseded})`;
+  }
+  const fact: Fact = {
+    id,
+    content,
+    category,
+    created_at: nowIso,
+    last_accessed: nowIso,
+    access_count: 1,
+    score: 1,
+    confidence,
+  };
+  if (input.tags && input.tags.length > 0) fact.tags = [...input.tags];
+  if (input.sourceProject) fact.source_project = input.sourceProject;
+  if (provenance) fact.provenance = provenance;
+  state.facts.set(id, fact);
+  state.tombstones.delete(id);
+  const pruned = enforceCap(state, now, maxFacts);
+  return superseded ? { kind: "added", id, superseded, pruned } : { kind: "added", id, pruned };
+}
+
+/** Drops the lowest-scoring facts beyond the cap (tombstoned); returns their ids. */
+export function enforceCap(state: FactState, now: Date, maxFacts: number): string[] {
+  const excess = state.facts.size - maxFacts;
+  if (excess <= 0) return [];
+  const nowMs = now.getTime();
+  const victims = [...state.facts.values()]
+    .map((f) => ({ id: f.id, s: liveScore(f, nowMs) }))
+    .sort((a, b) => a.s - b.s || (a.id < b.id ? 1 : -1))
+    .slice(0, excess)
+    .map((v) => v.id);
+  const nowIso = formatGoTime(now);
+  for (const id of victims) removeFact(state, id, nowIso);
+  return victims;
+}
+
+/** Drops tombstones older than 30 days. */
+export function pruneTombstones(state: FactState, nowMs: number): void {
+  for (const [id, at] of state.tombstones) {
+    const t = parseGoTime(at);
+    if (t === undefined || nowMs - t > TOMBSTONE_RETENTION_MS) state.tombstones.delete(id);
+  }
+}
+
+/** Whether a tombstone kills this fact (deleted after it was created). */
+export function isBuried(fact: Fact, tombstones: ReadonlyMap<string, string>): boolean {
+  const at = tombstones.get(fact.id);
+  if (at === undefined) return false;
+  const dead = parseGoTime(at) ?? 0;
+  const born = parseGoTime(fact.created_at) ?? 0;
+  return dead >= born;
+}
+
+/** §2.8 MEMORY.md: facts by category (alphabetical), in live-score order, capped at maxSize bytes. */
+export function renderMarkdown(facts: Iterable<Fact>, nowMs: number, maxSize: number): string {
+  const ranked = rankedFacts(facts, nowMs);
+  if (ranked.length === 0) return "";
+  const groups = new Map<string, Fact[]>();
+  for (const f of ranked) {
+    const cat = f.category || "general";
+    groups.set(cat, [...(groups.get(cat) ?? []), f]);
+  }
+  let out = "# Long-term Memory\n\n";
+  let size = Buffer.byteLength(out);
+  for (const cat of [...groups.keys()].sort()) {
+    const head = `## ${cat.charAt(0).toUpperCase()}${cat.slice(1)}\n\n`;
+    out += head;
+    size += Buffer.byteLength(head);
+    for (const f of groups.get(cat) ?? []) {
+      const line = `- ${f.content}\n`;
+      const len = Buffer.byteLength(line);
+      if (size + len > maxSize) return `${out}- ...(truncated)\n`;
+      out += line;
+      size += len;
+    }
+    out += "\n";
+    size += 1;
+  }
+  return out;
+}

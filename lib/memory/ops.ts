@@ -1,0 +1,174 @@
+import { redact } from "../core/redact.ts";
+import { CATEGORIES, CONFIDENCE_USER } from "./config.ts";
+import { addFact, type Fact, liveScore, rankedFacts, removeFact } from "./facts.ts";
+import { formatGoTime } from "./gotime.ts";
+import { loadProfile, type Profile, updateProfile } from "./profile.ts";
+import { FactIndex, type Hit } from "./retrieve.ts";
+import { loadFacts, type Memory, type MemoryOptions, mutateFacts, openMemory } from "./store.ts";
+import { classifyFactContent, extractTags, splitCategoryPrefix } from "./text.ts";
+import { scanThreat } from "./threatscan.ts";
+import { blendedRecall, embedConfig } from "./vectors.ts";
+
+export type RememberResult =
+  | { status: "added"; id: string; content: string; category: string; superseded?: string }
+  | { status: "reinforced"; id: string; content: string; category: string }
+  | { status: "rejected"; content: string; reason: string };
+
+const asMemory = (o: MemoryOptions | Memory): Memory => ("cfg" in o ? o : openMemory(o));
+
+/** Stores a user-stated fact (confidence 0.9, provenance `user`); `[category] text` accepted. */
+export async function remember(
+  options: MemoryOptions | Memory,
+  text: string,
+  category?: string,
+): Promise<RememberResult> {
+  const mem = asMemory(options);
+  const split = splitCategoryPrefix(text);
+  const content = redact(split.content, mem.cfg.secrets).trim();
+  if (!content) return { status: "rejected", content, reason: "empty" };
+  const threat = scanThreat(content);
+  if (threat && mem.cfg.threatscan) return { status: "rejected", content, reason: threat };
+  const asked = (category ?? split.category ?? "").trim().toLowerCase();
+  const cat = (CATEGORIES as readonly string[]).includes(asked)
+    ? asked
+    : classifyFactContent(content);
+  return mutateFacts(
+    mem,
+    (state) => {
+      const out = addFact(
+        state,
+        {
+          content,
+          category: cat,
+          tags: extractTags(content),
+          sourceProject: mem.workspace,
+          confidence: CONFIDENCE_USER,
+          provenance: "user",
+        },
+        mem.now(),
+        mem.cfg.maxFacts,
+      );
+      if (out.kind === "added") {
+        const r: RememberResult = { status: "added", id: out.id, content, category: cat };
+        return out.superseded ? { ...r, superseded: out.superseded } : r;
+      }
+      return {
+        status: "reinforced",
+        id: out.kind === "reinforced" ? out.id : "",
+        content,
+        category: cat,
+      };
+    },
+    { markdown: () => true },
+  );
+}
+
+/** Removes every fact whose content contains `match` (case-insensitive); `dryRun` only lists them. */
+export async function forget(
+  options: MemoryOptions | Memory,
+  match: string,
+  opts: { dryRun?: boolean } = {},
+): Promise<Fact[]> {
+  const mem = asMemory(options);
+  const needle = match.trim().toLowerCase();
+  if (!needle) return [];
+  const pick = (facts: Iterable<Fact>) =>
+    rankedFacts(facts, mem.now().getTime()).filter((f) => f.content.toLowerCase().includes(needle));
+  if (opts.dryRun) return pick((await loadFacts(mem)).facts.values());
+  return mutateFacts(
+    mem,
+    (state) => {
+      const victims = pick(state.facts.values());
+      const iso = formatGoTime(mem.now());
+      for (const f of victims) removeFact(state, f.id, iso);
+      return victims;
+    },
+    { markdown: (v) => v.length > 0 },
+  );
+}
+
+/** Marks facts as accessed (`access_count++`, `last_accessed=now`) under the index lock. */
+export async function markAccessed(mem: Memory, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await mutateFacts(mem, (state) => {
+    const iso = formatGoTime(mem.now());
+    for (const id of ids) {
+      const f = state.facts.get(id);
+      if (!f) continue;
+      f.access_count = (f.access_count || 0) + 1;
+      f.last_accessed = iso;
+    }
+  });
+}
+
+/**
+ * Ranked recall (BM25 × live score × workspace; blended with embeddings when `CHATCLI_EMBED_PROVIDER`
+ * is configured and `fetch` given); each returned fact counts as an access.
+ */
+export async function recall(
+  options: MemoryOptions | Memory,
+  query: string,
+  limit = 10,
+  opts: { countAccess?: boolean; fetch?: typeof fetch } = {},
+): Promise<Hit[]> {
+  const mem = asMemory(options);
+  const state = await loadFacts(mem);
+  const index = new FactIndex(state.facts.values());
+  let hits = index.search(query, {
+    nowMs: mem.now().getTime(),
+    workspace: mem.workspace,
+    limit: opts.fetch ? Math.max(limit, 50) : limit,
+  });
+  const embed = opts.fetch && query.trim() ? embedConfig(mem.env) : undefined;
+  if (embed && opts.fetch) {
+    try {
+      hits = await blendedRecall(
+        mem,
+        embed,
+        opts.fetch,
+        query,
+        [...state.facts.values()],
+        hits,
+        limit,
+      );
+    } catch (error) {
+      mem.warn(`memory: embeddings unavailable (${(error as Error).message}); keyword recall only`);
+    }
+  }
+  hits = hits.slice(0, limit);
+  if (opts.countAccess !== false)
+    await markAccessed(
+      mem,
+      hits.map((h) => h.fact.id),
+    );
+  return hits;
+}
+
+/** Facts in live-score order, optionally one category, at most `limit`. */
+export async function listFacts(
+  options: MemoryOptions | Memory,
+  opts: { category?: string; limit?: number } = {},
+): Promise<Array<Fact & { live_score: number }>> {
+  const mem = asMemory(options);
+  const nowMs = mem.now().getTime();
+  const state = await loadFacts(mem);
+  const cat = opts.category?.trim().toLowerCase();
+  const list = rankedFacts(state.facts.values(), nowMs).filter(
+    (f) => !cat || (f.category || "general") === cat,
+  );
+  const sliced = opts.limit && opts.limit > 0 ? list.slice(0, opts.limit) : list;
+  return sliced.map((f) => ({ ...f, live_score: liveScore(f, nowMs) }));
+}
+
+/** Reads the user profile (`{}` when none). */
+export async function profileGet(options: MemoryOptions | Memory): Promise<Profile> {
+  return loadProfile(asMemory(options));
+}
+
+/** Applies KEY=VALUE fields to the profile with source `user`; returns the changed fields. */
+export async function profileSet(
+  options: MemoryOptions | Memory,
+  fields: Record<string, string>,
+): Promise<string[]> {
+  return updateProfile(asMemory(options), fields, "user");
+}

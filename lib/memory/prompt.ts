@@ -1,0 +1,257 @@
+import type { Env } from "../core/ctx.ts";
+import { readTextIfExists } from "../core/fs.ts";
+import { DIGEST_RUNES, type MemoryMode, memoryModeOf } from "./config.ts";
+import type { FactState } from "./facts.ts";
+import { recentNotes } from "./notes.ts";
+import { markAccessed } from "./ops.ts";
+import { loadProfile, type Profile } from "./profile.ts";
+import { profileText } from "./profile-format.ts";
+import { FactIndex } from "./retrieve.ts";
+import { type Clock, loadFacts, type Memory, memPath, openMemory } from "./store.ts";
+import { extractKeywords } from "./text.ts";
+import { neutralize } from "./threatscan.ts";
+import {
+  activeProjects,
+  loadProjects,
+  loadTopics,
+  loadUsage,
+  projectsText,
+  type Row,
+  topicsText,
+  usageText,
+} from "./tracking.ts";
+
+export const RECALL_HINT_AGENT =
+  'Only a compact index of long-term memory is shown above to save tokens. When you need the full detail behind any profile attribute, topic, project, stored fact or episode, call the @memory tool with {"cmd":"recall","args":{"query":"<topic>"}} to pull the relevant facts on demand ({"cmd":"timeline"} for dated episodes).';
+export const RECALL_HINT_CHAT =
+  'Only a compact index of long-term memory is shown above to save tokens. When you need the full detail behind any profile attribute, topic, project, stored fact or episode, call the memory tool with {"cmd":"recall","args":{"query":"<topic>"}} to pull the relevant facts on demand.';
+
+export interface MemoryPromptInput {
+  env: Env;
+  cwd?: string;
+  /** Session workspace (defaults to cwd). */
+  workspace?: string;
+  now?: Clock;
+  /** Defaults to `CHATCLI_MEMORY_MODE` (index). */
+  mode?: MemoryMode;
+  /** Recent conversation text (last messages + current input) for keyword hints. */
+  query: string;
+  surface?: "agent" | "chat";
+  warn?: (line: string) => void;
+}
+
+export interface MemoryPrompt {
+  /** Index mode: the digest + recall directive, for the cached prefix. */
+  stable?: string;
+  /**
+   * For the volatile tail: full mode → `# Memory` + retrieved sections; index mode → the
+   * `[MEMORY AUTO-RECALL]` block when the turn's keywords match facts (`CHATCLI_MEMORY_AUTORECALL`).
+   */
+  volatile?: string;
+  factsLoaded: number;
+  mode: MemoryMode;
+}
+
+/** The memory part of a system prompt for one turn (reference §1.5, §2.14, §2.15). */
+export async function memoryForPrompt(input: MemoryPromptInput): Promise<MemoryPrompt> {
+  const mode = input.mode ?? memoryModeOf(input.env);
+  const mem = openMemory(input);
+  if (mode === "off" || !mem.cfg.enabled) return { factsLoaded: 0, mode: "off" };
+  if (mode === "index") {
+    const state = await loadFacts(mem);
+    const digest = await memoryDigest(mem, state);
+    if (!digest) return { factsLoaded: 0, mode };
+    const hint = input.surface === "chat" ? RECALL_HINT_CHAT : RECALL_HINT_AGENT;
+    const out: MemoryPrompt = { stable: `${neutralize(digest)}\n\n${hint}`, factsLoaded: 0, mode };
+    if (autoRecallOn(input.env)) {
+      const auto = autoRecall(mem, state, extractKeywords([input.query]), input.surface);
+      if (auto.ids.length) {
+        await markAccessed(mem, auto.ids);
+        out.volatile = neutralize(auto.text);
+        out.factsLoaded = auto.ids.length;
+      }
+    }
+    return out;
+  }
+  const { text, factIds } = await retrieveText(mem, extractKeywords([input.query]));
+  await markAccessed(mem, factIds);
+  if (!text) return { factsLoaded: 0, mode };
+  return { volatile: `# Memory\n\n${neutralize(text)}`, factsLoaded: factIds.length, mode };
+}
+
+const bytes = (s: string) => Buffer.byteLength(s, "utf8");
+
+function autoRecallOn(env: MemoryPromptInput["env"]): boolean {
+  const v = (env["CHATCLI_MEMORY_AUTORECALL"] ?? "").trim().toLowerCase();
+  return !["false", "0", "off", "no", "disabled"].includes(v);
+}
+
+/** §2.16 `[MEMORY AUTO-RECALL]`: ≤ 3 keyword-matched facts, ≤ 700 bytes, for the uncached tail. */
+export function autoRecall(
+  mem: Memory,
+  state: FactState,
+  hints: readonly string[],
+  surface: MemoryPromptInput["surface"],
+): { text: string; ids: string[] } {
+  if (hints.length === 0) return { text: "", ids: [] };
+  const hits = new FactIndex(state.facts.values()).search(hints.join(" "), {
+    nowMs: mem.now().getTime(),
+    workspace: mem.workspace,
+    limit: 3,
+  });
+  const pull = surface === "chat" ? "the memory tool" : "@memory recall";
+  let text = `[MEMORY AUTO-RECALL]\nLong-term facts matching the current task (pull full detail or more with ${pull}):`;
+  const ids: string[] = [];
+  for (const h of hits) {
+    const line = `\n- [${h.fact.category || "general"}] ${h.fact.content}`;
+    if (bytes(text) + bytes(line) > 700) break;
+    text += line;
+    ids.push(h.fact.id);
+  }
+  return ids.length ? { text, ids } : { text: "", ids: [] };
+}
+
+/** §2.14 assemble: profile > projects > topics > facts > recent notes > usage, within the budget. */
+export async function retrieveText(
+  mem: Memory,
+  hints: readonly string[],
+  preloaded?: FactState,
+): Promise<{ text: string; factIds: string[] }> {
+  const nowMs = mem.now().getTime();
+  let remaining = mem.cfg.retrievalBudget;
+  const sections: string[] = [];
+  const offer = (section: string) => {
+    if (bytes(section) < remaining) {
+      sections.push(section);
+      remaining -= bytes(section);
+    }
+  };
+  const [profile, projects, topics, usage] = await Promise.all([
+    loadProfile(mem),
+    loadProjects(mem),
+    loadTopics(mem),
+    loadUsage(mem),
+  ]);
+  const pt = profileText(profile, mem.workspace, nowMs);
+  if (pt) offer(`## User Profile\n\n${pt}`);
+  const pj = projectsText(projects);
+  if (pj) offer(`## Projects\n\n${pj}`);
+  const tp = topicsText(topics, nowMs, 10);
+  if (tp) offer(`## Topics\n\n${tp}`);
+  const state = preloaded ?? (await loadFacts(mem));
+  const hits = new FactIndex(state.facts.values()).search(hints.join(" "), {
+    nowMs,
+    workspace: mem.workspace,
+    limit: state.facts.size,
+  });
+  const header = "## Long-term Memory\n\n";
+  let used = bytes(header);
+  const lines: string[] = [];
+  const factIds: string[] = [];
+  for (const h of hits) {
+    let line = `- [${h.fact.category || "general"}] ${h.fact.content}`;
+    if (h.fromOther) line += ` (from: ${h.fact.source_project})`;
+    if (used + bytes(line) + 1 > remaining) break;
+    used += bytes(line) + 1;
+    lines.push(line);
+    factIds.push(h.fact.id);
+  }
+  if (lines.length) {
+    sections.push(header + lines.join("\n"));
+    remaining -= used;
+  }
+  const notes = remaining > 200 ? await recentNotes(mem, 3) : [];
+  if (notes.length) {
+    const maxNote = Math.max(200, Math.floor(remaining / notes.length));
+    const parts = notes.map((n) => {
+      const body =
+        bytes(n.content) > maxNote ? `${cutTo(n.content, maxNote)}\n...(truncated)` : n.content;
+      return `### ${n.date}\n\n${body}`;
+    });
+    const section = `## Recent Activity\n\n${parts.join("\n\n")}`;
+    if (bytes(section) <= remaining) sections.push(section);
+    else if (remaining > 300) sections.push(cutTo(section, remaining));
+  }
+  if (remaining > 100) {
+    const ut = usageText(usage);
+    if (ut) offer(`## Usage Patterns\n\n${ut}`);
+  }
+  return { text: sections.join("\n\n"), factIds };
+}
+
+function cutTo(text: string, max: number): string {
+  const buf = Buffer.from(text, "utf8").subarray(0, max);
+  return buf.toString("utf8").replace(/\uFFFD$/, "");
+}
+
+/** §2.15 Memory Index digest: deterministic, hint-independent, ≤ 600 runes; "" when memory is empty. */
+export async function memoryDigest(mem: Memory, preloaded?: FactState): Promise<string> {
+  const [profile, projects, topics, state, episodes] = await Promise.all([
+    loadProfile(mem),
+    loadProjects(mem),
+    loadTopics(mem),
+    preloaded ?? loadFacts(mem),
+    countEpisodes(mem),
+  ]);
+  return buildDigest(profile, projects, topics, state, episodes);
+}
+
+/** episodes.json belongs to a newer Go feature: only counted, never quarantined or rewritten. */
+async function countEpisodes(mem: Memory): Promise<number> {
+  try {
+    const v = JSON.parse((await readTextIfExists(memPath(mem, "episodes.json"))) ?? "[]");
+    return Array.isArray(v) ? v.length : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const s = (v: unknown) => (typeof v === "string" ? v : "");
+
+/** Pure digest builder (see memoryDigest). */
+export function buildDigest(
+  profile: Profile,
+  projects: readonly Row[],
+  topics: readonly Row[],
+  state: FactState,
+  episodes: number,
+): string {
+  const lines: string[] = [];
+  const who = [s(profile["name"]), s(profile["role"])].filter(Boolean).join(", ");
+  const pieces = [who];
+  if (s(profile["expertise_level"])) pieces.push(`(${s(profile["expertise_level"])})`);
+  if (s(profile["company"])) pieces.push(`@ ${s(profile["company"])}`);
+  const pline = pieces.filter(Boolean).join(" ");
+  if (pline) lines.push(`Profile: ${pline}`);
+  const pnames = activeProjects(projects)
+    .map((r) => s(r["name"]))
+    .filter(Boolean)
+    .sort()
+    .slice(0, 6);
+  if (pnames.length) lines.push(`Projects: ${pnames.join(", ")}`);
+  const tnames = [...topics]
+    .sort(
+      (a, b) =>
+        Number(b["mentions"] ?? 0) - Number(a["mentions"] ?? 0) ||
+        (s(a["name"]) < s(b["name"]) ? -1 : 1),
+    )
+    .map((r) => s(r["name"]))
+    .filter(Boolean)
+    .slice(0, 8);
+  if (tnames.length) lines.push(`Topics: ${tnames.join(", ")}`);
+  if (state.facts.size) {
+    const counts = new Map<string, number>();
+    for (const f of state.facts.values())
+      counts.set(f.category || "general", (counts.get(f.category || "general") ?? 0) + 1);
+    const tally = [...counts.entries()]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .map(([c, n]) => `${c} ${n}`);
+    lines.push(`Facts: ${state.facts.size} stored (${tally.join(", ")})`);
+  }
+  if (episodes > 0)
+    lines.push(`Episodes: ${episodes} dated work entries (query with @memory timeline)`);
+  if (lines.length === 0) return "";
+  const text = `# Memory Index\n${lines.join("\n")}`;
+  const runes = [...text];
+  return runes.length > DIGEST_RUNES ? runes.slice(0, DIGEST_RUNES).join("") : text;
+}

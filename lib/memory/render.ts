@@ -1,0 +1,226 @@
+import type { CompactionResult } from "./compact.ts";
+import type { Fact } from "./facts.ts";
+import type { MemoryFiles, MemoryStats } from "./inventory.ts";
+import type { Profile } from "./profile.ts";
+import type { Hit } from "./retrieve.ts";
+import { dayOf, type Row, usageText } from "./tracking.ts";
+
+/** Text renderers of `chatcli memory` (reference §2.21, adapted to a one-shot CLI). */
+export const RULE = "─────────────────────────────────────────";
+
+const s = (v: unknown) => (typeof v === "string" ? v : "");
+const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+
+/** A titled panel: title, rule, body lines. */
+export function panel(title: string, lines: readonly string[]): string {
+  return `${title}\n${RULE}\n${lines.join("\n")}\n`;
+}
+
+/** `NNN. <content> [<cat>] (score: 0.00, accessed: N)` + `Total: N facts`. */
+export function renderFacts(facts: readonly Fact[], category?: string): string {
+  if (facts.length === 0)
+    return category ? `No facts in category ${category}.\n` : "No facts stored yet.\n";
+  const lines = facts.map(
+    (f, i) =>
+      `${String(i + 1).padStart(3, "0")}. ${f.content} [${f.category || "general"}] (score: ${n(f.score).toFixed(2)}, accessed: ${f.access_count})`,
+  );
+  return panel(category ? `Memory Facts [${category}]` : "Memory Facts", [
+    ...lines,
+    "",
+    `Total: ${facts.length} facts`,
+  ]);
+}
+
+/** Recall hits with their scores. */
+export function renderHits(hits: readonly Hit[]): string {
+  if (hits.length === 0) return "No matching memory.\n";
+  return `${hits
+    .map((h) => {
+      const from = h.fromOther ? ` (from: ${h.fact.source_project})` : "";
+      return `- [${h.fact.category || "general"}] ${h.fact.content}${from}  (score ${h.score.toFixed(2)})`;
+    })
+    .join("\n")}\n`;
+}
+
+/** Recall hits as JSON rows. */
+export function hitsJson(hits: readonly Hit[]): Array<Record<string, unknown>> {
+  return hits.map((h) => ({
+    id: h.fact.id,
+    content: h.fact.content,
+    category: h.fact.category || "general",
+    score: round(h.score),
+    relevance: round(h.relevance),
+    live_score: round(h.live),
+    source_project: h.fact.source_project ?? null,
+    from_other_project: h.fromOther,
+    created_at: h.fact.created_at,
+  }));
+}
+
+const round = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/** The profile panel; "" fields skipped. */
+export function renderProfile(p: Profile): string {
+  const lines: string[] = [];
+  const scalars: Array<[string, string]> = [
+    ["name", "Name"],
+    ["role", "Role"],
+    ["expertise_level", "Expertise"],
+    ["preferred_language", "Language"],
+    ["communication_style", "Style"],
+    ["company", "Company"],
+    ["location", "Location"],
+  ];
+  for (const [k, label] of scalars) if (s(p[k])) lines.push(`  ${label}: ${s(p[k])}`);
+  for (const k of ["certifications", "skills", "goals", "interests", "directives"]) {
+    const list = Array.isArray(p[k]) ? (p[k] as unknown[]).map(s).filter(Boolean) : [];
+    if (list.length)
+      lines.push(`  ${k[0]?.toUpperCase()}${k.slice(1)}:`, ...list.map((x) => `    - ${x}`));
+  }
+  const env = (p["environment"] as Record<string, unknown> | undefined) ?? {};
+  if (Object.keys(env).length)
+    lines.push(
+      `  Environment: ${Object.keys(env)
+        .sort()
+        .map((k) => `${k}=${s(env[k])}`)
+        .join(", ")}`,
+    );
+  const stances = Array.isArray(p["stances"]) ? (p["stances"] as Row[]) : [];
+  for (const st of stances)
+    lines.push(
+      `  Stance: ${s(st["position"])}${s(st["reason"]) ? ` (why: ${s(st["reason"])})` : ""}`,
+    );
+  const ms = Array.isArray(p["milestones"]) ? (p["milestones"] as Row[]).slice(-10) : [];
+  for (const m of ms) lines.push(`  Milestone: [${dayOf(m["date"])}] ${s(m["text"])}`);
+  const prefs = (p["preferences"] as Record<string, unknown> | undefined) ?? {};
+  const meta = (p["field_meta"] as Record<string, Row> | undefined) ?? {};
+  for (const k of Object.keys(prefs).sort()) {
+    const lock = meta[`pref:${k}`]?.["sensitive"] === true ? " 🔒" : "";
+    lines.push(`  ${k}${lock}: ${s(prefs[k])}`);
+  }
+  if (lines.length === 0)
+    return "No profile data yet. Interact more and the system will learn about you.\n";
+  const updated = dayOf(p["last_updated"]);
+  if (updated) lines.push("", `  Last updated: ${updated}`);
+  return panel("User Profile", lines);
+}
+
+/** `Tracked Topics`. */
+export function renderTopics(list: readonly Row[]): string {
+  if (list.length === 0) return "No topics tracked yet.\n";
+  return panel(
+    "Tracked Topics",
+    list.map(
+      (t) => `  ${s(t["name"])}  (${n(t["mentions"])} mentions, last: ${dayOf(t["last_seen"])})`,
+    ),
+  );
+}
+
+/** `Tracked Projects`. */
+export function renderProjects(list: readonly Row[]): string {
+  if (list.length === 0) return "No projects tracked yet.\n";
+  const lines: string[] = [];
+  for (const p of list) {
+    lines.push(`  ${s(p["name"])}  [${s(p["status"]) || "unknown"}]`);
+    if (s(p["path"])) lines.push(`    Path: ${s(p["path"])}`);
+    if (s(p["description"])) lines.push(`    ${s(p["description"])}`);
+    const tech = Array.isArray(p["technologies"]) ? (p["technologies"] as unknown[]).map(s) : [];
+    if (tech.length) lines.push(`    Tech: ${tech.join(", ")}`);
+    if (dayOf(p["last_active"])) lines.push(`    Last active: ${dayOf(p["last_active"])}`);
+  }
+  return panel("Tracked Projects", lines);
+}
+
+/** A daily note, indented. */
+export function renderNote(date: string, content: string | undefined): string {
+  if (!content) return `No notes found for ${date}\n`;
+  return panel(
+    `Memory notes for ${date}`,
+    content.split("\n").map((l) => (l ? `  ${l}` : "")),
+  );
+}
+
+/** Human summary of a compaction. */
+export function renderCompaction(r: CompactionResult, lastCompaction?: string): string {
+  if (!r.ran)
+    return `Memory compaction not due${lastCompaction ? ` (last: ${lastCompaction})` : ""}; nothing to do.\n`;
+  const how: Record<CompactionResult["method"], string> = {
+    not_due: "",
+    too_few: "fewer than 10 facts, nothing to consolidate",
+    llm: "LLM consolidation",
+    score: "score-based (archived facts scoring under 0.1)",
+    kept: "the model returned nothing usable; all facts kept",
+  };
+  const lines = [
+    "Compaction complete",
+    `  Method: ${how[r.method]}`,
+    `  Facts: ${r.before} -> ${r.after}`,
+    `  Archived: ${r.archived}`,
+    `  Old daily notes removed: ${r.notesRemoved}`,
+  ];
+  if (r.fallbackReason) lines.push(`  Note: ${r.fallbackReason}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** Human byte size: `%dB`, `%.1fKB`, `%.1fMB`. */
+export function humanSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes}B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)}KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)}MB`;
+}
+
+/** A compaction result for `--json` (snake_case, CONTRACT §2). */
+export function compactionJson(r: CompactionResult): Record<string, unknown> {
+  return {
+    ran: r.ran,
+    method: r.method,
+    facts_before: r.before,
+    facts_after: r.after,
+    archived: r.archived,
+    notes_removed: r.notesRemoved,
+    fallback_reason: r.fallbackReason ?? null,
+  };
+}
+
+/** `memory week`. */
+export function renderWeek(notes: ReadonlyArray<{ date: string; content: string }>): string {
+  if (notes.length === 0) return "No notes in the last 7 days.\n";
+  const lines = notes.flatMap((note) => {
+    const dow = new Date(`${note.date}T12:00:00`).toLocaleDateString("en-US", { weekday: "short" });
+    return [
+      `${note.date} (${dow})`,
+      ...note.content.split("\n").map((l) => (l ? `    ${l}` : "")),
+      "",
+    ];
+  });
+  return panel("Memory notes — last 7 days", lines);
+}
+
+/** `memory list`. */
+export function renderFiles(f: MemoryFiles): string {
+  return panel("Memory files", [
+    `  Facts: ${f.facts}`,
+    ...f.files.map((x) => `  ${x.name}  ${humanSize(x.bytes)}`),
+    `  Daily notes: ${f.daily_notes.length}`,
+    ...f.daily_notes.slice(-10).map((x) => `    ${x}`),
+  ]);
+}
+
+/** `memory stats`. */
+export function renderStats(s: MemoryStats): string {
+  const cats = Object.entries(s.facts_by_category).map(([c, k]) => `${c} ${k}`);
+  return panel("Memory System Stats", [
+    `  Facts: ${s.facts}${cats.length ? ` (${cats.join(", ")})` : ""}`,
+    `  Topics: ${s.topics}`,
+    `  Projects: ${s.projects}`,
+    `  Sessions: ${n(s.usage["session_count"])}`,
+    `  Total messages: ${n(s.usage["total_messages"])}`,
+    ...usageText(s.usage)
+      .split("\n")
+      .filter((l) => l && !l.startsWith("Sessions:"))
+      .map((l) => `  ${l}`),
+    ...(dayOf(s.usage["last_session"])
+      ? [`  Last session: ${dayOf(s.usage["last_session"])}`]
+      : []),
+  ]);
+}
