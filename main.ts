@@ -106,6 +106,13 @@ const ctx: Ctx = {
   signalName: () => stopSignal,
   fetch: globalThis.fetch,
   execPath: process.execPath,
+  // A compiled binary runs its embedded entry (/$bunfs/…); `bun main.ts` needs the script path.
+  selfArgv:
+    process.argv[1] &&
+    !process.argv[1].startsWith("/$bunfs") &&
+    process.argv[1] !== process.execPath
+      ? [process.execPath, process.argv[1]]
+      : [process.execPath],
   version: pkg.version,
 };
 

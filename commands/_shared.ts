@@ -1,4 +1,4 @@
-import { Option } from "@commander-js/extra-typings";
+import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
 import type { OutputFormat } from "../lib/output/reporter.ts";
@@ -82,4 +82,20 @@ export function isInteractive(ctx: Ctx): boolean {
 /** commander argParser for repeatable options: `-f a -f b` → ["a", "b"]. */
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+/** Applies the in-process settings to a command tree (addCommand does not inherit them). */
+export function configureTree(command: CommandUnknownOpts, ctx: Ctx): void {
+  command
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (text) => {
+        ctx.stdout.write(text);
+      },
+      writeErr: (text) => {
+        ctx.stderr.write(text);
+      },
+    });
+  for (const sub of command.commands) configureTree(sub, ctx);
 }

@@ -7,6 +7,7 @@ import type { AskOptions } from "../lib/run/one-shot.ts";
 import {
   collect,
   FORMAT_CHOICES,
+  isInteractive,
   outputFormatOf,
   parseDuration,
   parsePositiveInt,
@@ -52,6 +53,12 @@ export function askCommand(ctx: Ctx, state: RunState) {
     .option("--session <name>", "continue (or create) this saved conversation")
     .option("-c, --continue", "continue the latest session of this workspace")
     .option("--no-auto-compact", "never compact the conversation automatically")
+    .addOption(
+      new Option(
+        "--memory <access>",
+        "memory: off, read, or write (extract facts after the answer)",
+      ).choices(["off", "read", "write"] as const),
+    )
     .option("--no-bootstrap", "same as --bare")
     .addOption(
       new Option("--color <when>", "colour: auto, always, never").choices([
@@ -94,6 +101,8 @@ export function askCommand(ctx: Ctx, state: RunState) {
       session: opts.session,
       continueLatest: opts.continue === true,
       noAutoCompact: opts.autoCompact === false,
+      memory: opts.memory,
+      interactive: isInteractive(ctx),
     };
     const { runAsk } = await import("../lib/run/one-shot.ts");
     await runAsk(options, ctx, reporter);

@@ -1,6 +1,7 @@
-import { Command, Option } from "@commander-js/extra-typings";
-import type { Ctx } from "../lib/core/ctx.ts";
-import { UsageError } from "../lib/core/errors.ts";
+import { Command, CommanderError, Option } from "@commander-js/extra-typings";
+import { detectWorkspaceRoot } from "../lib/bootstrap/workspace.ts";
+import type { Ctx, Sink } from "../lib/core/ctx.ts";
+import { formatError, toChatcliError, UsageError } from "../lib/core/errors.ts";
 import { loadSettings } from "../lib/core/settings.ts";
 import { validateSessionName } from "../lib/history/session-file.ts";
 import { type ColorChoice, shouldColor } from "../lib/output/terminal.ts";
@@ -9,9 +10,10 @@ import {
   inputHistoryPath,
   loadInputHistory,
 } from "../lib/repl/history-file.ts";
+import { createReplMemory } from "../lib/repl/live-memory.ts";
 import { createLiveServices } from "../lib/repl/live-services.ts";
 import { runRepl } from "../lib/repl/repl.ts";
-import type { RunState } from "./_shared.ts";
+import { configureTree, type RunState } from "./_shared.ts";
 
 export interface ChatOptions {
   session?: string;
@@ -53,11 +55,61 @@ export async function runChat(ctx: Ctx, opts: ChatOptions): Promise<number> {
   }
   const settings = await loadSettings(ctx);
   const env = settings.env;
-  const services = await createLiveServices(ctx, { model: opts.model, session: opts.session });
+  const memory =
+    env["CHATCLI_MEMORY_ENABLED"] === "false"
+      ? undefined
+      : createReplMemory({
+          ctx,
+          env,
+          workspace: detectWorkspaceRoot(ctx.cwd),
+          model: opts.model,
+          configModel: settings.config.model,
+          command: (args) => runMemoryLine(ctx, args),
+        });
+  const services = await createLiveServices(ctx, {
+    model: opts.model,
+    session: opts.session,
+    memory,
+  });
   const historyPath = inputHistoryPath(env);
   return runRepl(ctx, services, {
     color: shouldColor(ctx.stdout, env, opts.color ?? "auto"),
     history: await loadInputHistory(historyPath),
     saveHistory: (entries) => appendInputHistory(historyPath, entries, env, ctx.now()),
   });
+}
+
+/** `/memory <args>` in the REPL: the real `chatcli memory` command, run in-process, output captured. */
+async function runMemoryLine(ctx: Ctx, args: string): Promise<string> {
+  const parts: string[] = [];
+  const sink: Sink = {
+    isTTY: false,
+    write(text: string) {
+      parts.push(text);
+      return true;
+    },
+  };
+  const sub: Ctx = {
+    ...ctx,
+    stdout: sink,
+    stderr: sink,
+    stdin: { kind: "null", chunks: async function* () {} },
+  };
+  const { memoryCommand } = await import("./memory.ts");
+  const command = memoryCommand(sub, { exitCode: 0 });
+  configureTree(command, sub);
+  try {
+    await command.parseAsync(splitWords(args), { from: "user" });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) sink.write(formatError(toChatcliError(error)));
+  }
+  return parts.join("").trimEnd();
+}
+
+/** Splits a line into words, honouring single and double quotes. */
+function splitWords(line: string): string[] {
+  const words: string[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  for (const m of line.matchAll(re)) words.push(m[1] ?? m[2] ?? m[3] ?? "");
+  return words;
 }

@@ -5,6 +5,7 @@ import { UsageError } from "../lib/core/errors.ts";
 import { readStdin } from "../lib/core/input.ts";
 import { loadSettings } from "../lib/core/settings.ts";
 import { compactionDue, compactMemory } from "../lib/memory/compact.ts";
+import { CATEGORIES } from "../lib/memory/config.ts";
 import type { ExtractLlm } from "../lib/memory/extract.ts";
 import { renderMarkdown } from "../lib/memory/facts.ts";
 import { localDate } from "../lib/memory/gotime.ts";
@@ -186,13 +187,24 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .option("--category <c>", "architecture|pattern|preference|gotcha|project|personal|general")
     .addOption(json())
     .action(async (words, opts) => {
+      // `remember [category] TEXT`: a leading category word (as ChatCLI's /memory) sets it.
+      let category = opts.category;
+      const first = words[0]?.toLowerCase();
+      if (
+        !category &&
+        words.length > 1 &&
+        (CATEGORIES as readonly string[]).includes(first ?? "")
+      ) {
+        category = first;
+        words = words.slice(1);
+      }
       const text = await textArg(words);
       if (!text)
         throw new UsageError("nothing to remember", {
           reason: "no_prompt",
           hint: 'chatcli memory remember "fact"',
         });
-      const r = await remember(await mem(), text, opts.category);
+      const r = await remember(await mem(), text, category);
       if (r.status === "rejected") {
         throw new UsageError(`refused to store this fact (${r.reason})`, {
           reason: "bad_input",

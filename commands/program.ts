@@ -1,6 +1,6 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
-import type { RunState } from "./_shared.ts";
+import { configureTree, type RunState } from "./_shared.ts";
 
 type CommandFactory = (ctx: Ctx, state: RunState) => CommandUnknownOpts;
 
@@ -80,20 +80,4 @@ export async function buildProgram(
   }
   configureTree(program, ctx);
   return program;
-}
-
-/** Applies the in-process settings to every command (addCommand does not inherit them). */
-function configureTree(command: CommandUnknownOpts, ctx: Ctx): void {
-  command
-    .exitOverride()
-    .showSuggestionAfterError(true)
-    .configureOutput({
-      writeOut: (text) => {
-        ctx.stdout.write(text);
-      },
-      writeErr: (text) => {
-        ctx.stderr.write(text);
-      },
-    });
-  for (const sub of command.commands) configureTree(sub, ctx);
 }

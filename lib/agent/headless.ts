@@ -10,6 +10,7 @@ import type { Provider } from "../llm/types.ts";
 import { newEnvelope, settle } from "../output/envelope.ts";
 import { type OutputFormat, Reporter } from "../output/reporter.ts";
 import { stripControl } from "../output/terminal.ts";
+import { defaultMemoryAccess, RunMemory } from "../run/memory.ts";
 import type { AskRequest } from "./approval.ts";
 import { runAgent } from "./loop.ts";
 import { PERMISSION_MODES, type PermissionMode } from "./permissions.ts";
@@ -97,7 +98,7 @@ export async function runAgentCli(
     const onAsk = opts.onAsk ?? "deny";
     if (onAsk !== "deny" && onAsk !== "fail") throw new UsageError("--on-ask must be deny or fail");
     const memoryMode = (
-      opts.bare ? "off" : (opts.memory ?? (opts.interactive && !env["CI"] ? "write" : "read"))
+      opts.bare ? "off" : (opts.memory ?? defaultMemoryAccess(env, opts.interactive))
     ) as "off" | "read" | "write";
     if (!["off", "read", "write"].includes(memoryMode))
       throw new UsageError("--memory must be off, read or write");
@@ -152,6 +153,10 @@ export async function runAgentCli(
       ref,
       provider,
       noAutoCompact: opts.noAutoCompact,
+      memory:
+        memoryMode === "off"
+          ? undefined
+          : new RunMemory({ ctx, env, workspace: workspaceRoot, access: memoryMode, reporter }),
     };
     const [{ blocks, bootstrapFiles, warnings }, memory, session] = await Promise.all([
       wiring.buildSystemBlocks(w),
@@ -162,7 +167,11 @@ export async function runAgentCli(
     for (const notice of session.notices) reporter.info(`chatcli: ${notice}`);
     envelope.session_id = session.sessionId;
     envelope.bootstrap_files = bootstrapFiles;
-    envelope.memory = { mode: memoryMode, facts_loaded: 0, facts_written: 0 };
+    envelope.memory = {
+      mode: w.memory?.mode ?? "off",
+      facts_loaded: w.memory?.factsLoaded ?? 0,
+      facts_written: 0,
+    };
     const tools = toolsFor(mode, { memory: memoryMode !== "off" });
     const maxTurns = opts.maxTurns ?? defaultMaxTurns(env);
     const costOf = wiring.costFunction(ref);
@@ -236,6 +245,15 @@ export async function runAgentCli(
     envelope.permission_denials = result.permissionDenials;
     envelope.files_changed = result.filesChanged;
     envelope.memory.facts_written = result.memoryWrites;
+    if (w.memory && result.terminalReason !== "cancelled") {
+      envelope.memory.facts_written += await w.memory.extract(result.messages, {
+        model: opts.model,
+        configModel: settings.config.model,
+        feature: mode,
+        isMock: ref.protocol === "mock" || opts.provider !== undefined,
+      });
+      await w.memory.scheduleCompaction();
+    }
     if (result.permissionDenials.length) {
       const lines = result.permissionDenials.map(
         (d) =>

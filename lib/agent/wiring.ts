@@ -19,6 +19,7 @@ import { emptyUsage } from "../llm/types.ts";
 import type { BootstrapFileInfo } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
 import { compactForRequest } from "../run/compaction.ts";
+import type { RunMemory } from "../run/memory.ts";
 import { corePrompt } from "./prompts.ts";
 import type { AgentHooks, MemoryBackend } from "./types.ts";
 
@@ -46,6 +47,8 @@ export interface WiringContext {
   ref?: ModelRef;
   provider?: Provider;
   noAutoCompact?: boolean;
+  /** The run's memory (prompt digest, tool backend, extraction); absent when off. */
+  memory?: RunMemory;
 }
 
 /** Workspace root: the nearest directory holding `.git` or `.agent`, else the cwd. */
@@ -54,15 +57,13 @@ export function detectWorkspaceRoot(cwd: string): string {
 }
 
 /** The system blocks, stable first (cached), volatile last, and the bootstrap files they came from. */
-export async function buildSystemBlocks(
-  w: WiringContext,
-  memory?: { stable?: string; volatile?: string },
-): Promise<{
+export async function buildSystemBlocks(w: WiringContext): Promise<{
   blocks: SystemBlock[];
   bootstrapFiles: BootstrapFileInfo[];
   warnings: Array<{ code: string; message: string }>;
 }> {
   const attached = loadAttachments(w.files, w.cwd, { env: w.env });
+  const memory = w.bare || !w.memory ? undefined : await w.memory.prompt(w.task, "agent");
   const context = await buildSystemContext({
     env: w.env,
     cwd: w.cwd,
@@ -91,9 +92,9 @@ export async function buildSystemBlocks(
   return { blocks, bootstrapFiles, warnings: [...attached.warnings, ...context.warnings] };
 }
 
-/** The memory store behind the `memory` tool (none until lib/memory is wired). */
-export async function openMemory(_w: WiringContext): Promise<MemoryBackend | undefined> {
-  return undefined;
+/** The memory store behind the `memory` tool (none with --memory off or --bare). */
+export async function openMemory(w: WiringContext): Promise<MemoryBackend | undefined> {
+  return w.bare || w.memoryMode === "off" ? undefined : w.memory?.backend();
 }
 
 /** Opens the run's session (`--session NAME`, a new autosave one, or in-memory with --ephemeral). */

@@ -32,7 +32,9 @@ export interface Ctx {
   readonly signal: AbortSignal;
   readonly signalName: () => StopSignal | undefined;
   readonly fetch: typeof fetch;
-  /** Path of the running executable, for commands that spawn themselves detached. */
+  /** Path of the running executable. */
   readonly execPath: string;
+  /** argv that starts this same chatcli again (the binary, or `bun main.ts`), for detached work. */
+  readonly selfArgv: readonly string[];
   readonly version: string;
 }

@@ -1,5 +1,12 @@
 import type { MemoryBackend } from "../agent/types.ts";
+import type { Ctx, Env } from "../core/ctx.ts";
 import type { ChatMessage } from "../llm/types.ts";
+import { memoryModeOf } from "../memory/config.ts";
+import { extractAfterRun } from "../memory/extract.ts";
+import { extractionChain } from "../memory/llm-chain.ts";
+import { memoryForPrompt } from "../memory/prompt.ts";
+import { runMemoryTool } from "../memory/tool.ts";
+import { MemoryWorker } from "./memory-worker.ts";
 
 /** What the REPL needs from lib/memory: prompt text, the /memory command, the tool backend, the worker. */
 export interface ReplMemory {
@@ -12,4 +19,71 @@ export interface ReplMemory {
   nudge(history: readonly ChatMessage[]): void;
   drainNotices(): string[];
   stop(): Promise<void>;
+}
+
+/** lib/memory for the REPL: full-mode retrieval each turn, /memory via the real command, a background worker. */
+export function createReplMemory(input: {
+  ctx: Ctx;
+  env: Env;
+  workspace: string;
+  model?: string;
+  configModel?: string;
+  /** `/memory <args>`: the real `chatcli memory` command, run in-process (commands/ owns it). */
+  command: (args: string, signal: AbortSignal) => Promise<string>;
+}): ReplMemory {
+  const { ctx, env, workspace } = input;
+  const options = { env, cwd: ctx.cwd, workspace, now: ctx.now };
+  const worker = new MemoryWorker({
+    now: ctx.now,
+    async extract(segment, signal) {
+      const llm = await extractionChain(env, {
+        fetch: ctx.fetch,
+        model: input.model,
+        configModel: input.configModel,
+      });
+      const result = await extractAfterRun({
+        ...options,
+        messages: segment,
+        llm,
+        timeoutMs: 60_000,
+        feature: "chat",
+        signal,
+      });
+      if (result.queued)
+        throw new Error("extraction failed; the segment is queued in memory/pending");
+      return result.factsWritten > 0 ? `memory: +${result.factsWritten} fact(s)` : undefined;
+    },
+  });
+  const backendCall = async (cmd: string, args: Record<string, unknown>) => {
+    const outcome = await runMemoryTool(options, { cmd, args });
+    if (outcome.isError) throw new Error(outcome.text);
+    return outcome.text;
+  };
+  return {
+    async forPrompt(turnInput, history) {
+      const recent = history
+        .slice(-4)
+        .map((m) => m.content)
+        .join("\n");
+      const result = await memoryForPrompt({
+        ...options,
+        mode: memoryModeOf(env) === "off" ? "off" : "full",
+        query: `${recent}\n${turnInput}`,
+        surface: "chat",
+      });
+      return { stable: result.stable, volatile: result.volatile };
+    },
+    command: input.command,
+    backend: {
+      remember: (content, category) => backendCall("remember", { content, category }),
+      profile: (fields) => backendCall("profile", { fields }),
+      forget: (match) => backendCall("forget", { match }),
+      recall: (query) => backendCall("recall", { query: query ?? "" }),
+    },
+    nudge: (history) => {
+      worker.nudge(history);
+    },
+    drainNotices: () => worker.drainNotices(),
+    stop: () => worker.stop(),
+  };
 }

@@ -14,6 +14,7 @@ import { settle } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
 import { runSignal } from "./abort.ts";
 import { compactForRequest } from "./compaction.ts";
+import { defaultMemoryAccess, type MemoryAccess, RunMemory } from "./memory.ts";
 import { buildProviderChain } from "./provider.ts";
 import { partialOf, streamAnswer } from "./stream-answer.ts";
 
@@ -39,6 +40,10 @@ export interface AskOptions {
   continueLatest?: boolean;
   /** `--no-auto-compact`. */
   noAutoCompact?: boolean;
+  /** `--memory off|read|write` (default: write on a TTY, read in CI and pipes). */
+  memory?: MemoryAccess;
+  /** Both stdin and stdout are terminals and CI is unset. */
+  interactive: boolean;
 }
 
 /** `chatcli ask`: one answer, streamed; the envelope is filled on the reporter. Never throws. */
@@ -84,12 +89,29 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     );
     for (const notice of session.notices) reporter.info(`chatcli: ${notice}`);
     envelope.session_id = keep ? session.name : null;
-    const { context } = await showSystemContext(ctx, {
+    const access = options.bare
+      ? "off"
+      : (options.memory ?? defaultMemoryAccess(settings.env, options.interactive));
+    const memory = new RunMemory({
+      ctx,
+      env: settings.env,
+      workspace: workspaceRoot,
+      access,
+      reporter,
+    });
+    const { context, document } = await showSystemContext(ctx, {
       mode: "ask",
       files: options.files ?? [],
       prompt: input,
       bare: options.bare,
+      memory: async (q) =>
+        q.memoryMode === "off" ? undefined : memory.prompt(input, "chat", q.memoryMode),
     });
+    envelope.memory = {
+      mode: document.memory_mode,
+      facts_loaded: memory.factsLoaded,
+      facts_written: 0,
+    };
     for (const w of context.warnings) reporter.warn(w.code, w.message);
     envelope.bootstrap_files = context.files.map(({ name, path, scope, bytes }) => ({
       name,
@@ -184,6 +206,21 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       envelope.checkpoints = { count: checkpoints.length, last: checkpoints.at(-1)?.id ?? null };
     }
     priceRun(reporter, ref, usage);
+    if (!stopped && envelope.memory) {
+      envelope.memory.facts_written = await memory.extract(
+        [
+          { role: "user", content: input },
+          { role: "assistant", content: answer.text },
+        ],
+        {
+          model: options.model,
+          configModel: settings.config.model,
+          feature: "run",
+          isMock: ref.protocol === "mock",
+        },
+      );
+      await memory.scheduleCompaction();
+    }
     if (stopped) reporter.fail(stopped.error, stopped.exitCode, { quiet: stopped.quiet });
     else settle(envelope, "completed");
   } catch (error) {

@@ -104,6 +104,8 @@ function chat(
       OPENAI_API_KEY: "sk-test-not-a-real-key-000000000000",
       OPENAI_BASE_URL: llm.url,
       OPENAI_MODEL: "gpt-test",
+      // The background memory worker would take scripted replies; the memory test turns it on.
+      CHATCLI_MEMORY_ENABLED: "false",
       ...extraEnv,
     },
   });
@@ -345,7 +347,7 @@ describe("chatcli chat", () => {
 
   wiredTest("/memory remember, then /memory facts lists the fact", async () => {
     await using home = await tempDir();
-    await using t = chat(home.path);
+    await using t = chat(home.path, [], { CHATCLI_MEMORY_ENABLED: "true" });
     await t.waitForText(PROMPT_READY);
     t.type("/memory remember preference I indent with tabs");
     t.sendKeys("Enter");
@@ -362,7 +364,7 @@ describe("chatcli chat", () => {
     llm.replies.push(
       {
         deltas: [],
-        toolCall: { name: "run_command", arguments: { command: "touch made-by-agent" } },
+        toolCall: { name: "run_command", arguments: { cmd: "touch made-by-agent" } },
       },
       { deltas: ["Not run, as you asked."] },
     );

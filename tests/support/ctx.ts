@@ -67,6 +67,7 @@ export function testCtx(options: TestCtxOptions = {}): TestCtx {
     signalName: () => signalName,
     fetch: options.fetch ?? globalThis.fetch,
     execPath: process.execPath,
+    selfArgv: [process.execPath, join(import.meta.dir, "../../main.ts")],
     version: "0.0.0-test",
     out: () => stdout.text(),
     err: () => stderr.text(),

@@ -128,6 +128,7 @@ export function fakeTty(env: Record<string, string> = {}): FakeTty {
     signalName: () => signalName,
     fetch: globalThis.fetch,
     execPath: "/bin/true",
+    selfArgv: ["/bin/true"],
     version: "0.0.0-test",
   };
   return {

@@ -1,0 +1,119 @@
+import type { MemoryBackend } from "../agent/types.ts";
+import type { Ctx, Env } from "../core/ctx.ts";
+import { envInt } from "../core/settings.ts";
+import type { ChatMessage } from "../llm/types.ts";
+import { scheduleCompactionIfDue } from "../memory/compact.ts";
+import { extractAfterRun } from "../memory/extract.ts";
+import { extractionChain } from "../memory/llm-chain.ts";
+import { memoryForPrompt } from "../memory/prompt.ts";
+import { openMemory } from "../memory/store.ts";
+import { runMemoryTool } from "../memory/tool.ts";
+import type { Reporter } from "../output/reporter.ts";
+
+export type MemoryAccess = "off" | "read" | "write";
+
+/** `--memory` default (CONTRACT §7): write on an interactive terminal, read in CI and pipes. */
+export function defaultMemoryAccess(env: Env, interactive: boolean): MemoryAccess {
+  if (env["CHATCLI_MEMORY_ENABLED"] === "false") return "off";
+  return interactive && !env["CI"] ? "write" : "read";
+}
+
+export interface RunMemoryInput {
+  ctx: Pick<Ctx, "env" | "cwd" | "now" | "fetch" | "stderr" | "selfArgv">;
+  env: Env;
+  workspace: string;
+  access: MemoryAccess;
+  reporter: Reporter;
+}
+
+/**
+ * Memory for one run of ask/agent/coder: the prompt text (index digest in the cached prefix, or the
+ * retrieved memory in the volatile tail), the `memory` tool's backend, extraction at the end of the
+ * run (bounded; queued on disk when no provider answers), and compaction when due (detached).
+ */
+export class RunMemory {
+  factsLoaded = 0;
+  /** The prompt mode used (index, full, off), once prompt() ran. */
+  mode: string = "off";
+  constructor(private readonly input: RunMemoryInput) {}
+
+  private get options() {
+    const { ctx, env, workspace, reporter } = this.input;
+    return {
+      env,
+      cwd: ctx.cwd,
+      workspace,
+      now: ctx.now,
+      warn: (line: string) => reporter.info(line),
+    };
+  }
+
+  get access(): MemoryAccess {
+    return this.input.access;
+  }
+
+  /** The memory blocks of the system prompt (`full` for ask and chat, `index` by default for agents). */
+  async prompt(query: string, surface: "agent" | "chat", mode?: "index" | "full") {
+    if (this.input.access === "off") return undefined;
+    const result = await memoryForPrompt({
+      ...this.options,
+      query,
+      surface,
+      ...(mode ? { mode } : {}),
+    });
+    this.factsLoaded = result.factsLoaded;
+    this.mode = result.mode;
+    return { stable: result.stable, volatile: result.volatile };
+  }
+
+  /** The `memory` tool's store. */
+  backend(): MemoryBackend {
+    const call = async (cmd: string, args: Record<string, unknown>) => {
+      const outcome = await runMemoryTool(this.options, { cmd, args });
+      if (outcome.isError) throw new Error(outcome.text);
+      return outcome.text;
+    };
+    return {
+      remember: (content, category) => call("remember", { content, category }),
+      profile: (fields) => call("profile", { fields }),
+      forget: (match) => call("forget", { match }),
+      recall: (query) => call("recall", { query: query ?? "" }),
+    };
+  }
+
+  /** After a run with --memory write: extract facts from the conversation (never longer than the bound). */
+  async extract(
+    messages: readonly ChatMessage[],
+    options: { model?: string; configModel?: string; feature: string; isMock: boolean },
+  ): Promise<number> {
+    if (this.input.access !== "write" || options.isMock || messages.length < 2) return 0;
+    const { ctx, env } = this.input;
+    const llm = await extractionChain(env, {
+      fetch: ctx.fetch,
+      model: options.model,
+      configModel: options.configModel,
+    });
+    const result = await extractAfterRun({
+      ...this.options,
+      messages,
+      llm,
+      timeoutMs: envInt(env, "CHATCLI_MEMORY_EXTRACT_TIMEOUT_MS", 15_000),
+      stderr: ctx.stderr,
+      feature: options.feature,
+    });
+    if (result.factsWritten > 0)
+      this.input.reporter.event("memory.written", { facts: result.factsWritten });
+    return result.factsWritten;
+  }
+
+  /** Starts `chatcli memory compact --if-due` detached when compaction is due; never waits for it. */
+  async scheduleCompaction(): Promise<void> {
+    if (this.input.access === "off") return;
+    const { ctx, env } = this.input;
+    await scheduleCompactionIfDue(
+      openMemory(this.options),
+      [...ctx.selfArgv, "memory", "compact", "--if-due"],
+      env,
+    ).catch(() => false);
+  }
+}
