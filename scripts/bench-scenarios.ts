@@ -1,8 +1,11 @@
 // Scenarios added as features land: extra start-up specs, and in-process report sections.
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { startMockLlm } from "../tests/support/mock-llm.ts";
 import { setupBootstrapBench } from "./bench-bootstrap.ts";
+import { benchCompact } from "./bench-compact.ts";
 import type { RunSpec } from "./bench-lib.ts";
+import { runMemoryBench, storeWithFacts } from "./bench-memory.ts";
 
 export interface BenchInput {
   bin: string;
@@ -10,18 +13,25 @@ export interface BenchInput {
   work: string;
 }
 
-/** Start-up scenarios: `bootstrap show` with 5×8 KiB files and 20 rules; `ask` against a local mock. */
+/** Start-up scenarios: bootstrap show (5×8 KiB, 20 rules), memory facts (500), ask against a local mock. */
 export async function startupScenarios(
   input: BenchInput,
 ): Promise<{ specs: RunSpec[]; cleanup: () => Promise<void> }> {
   const boot = setupBootstrapBench(join(input.work, "bootstrap"));
   const llm = await startMockLlm({ defaultText: "hi" });
+  const facts = await storeWithFacts(500);
   const specs: RunSpec[] = [
     {
       name: "chatcli bootstrap show (5×8 KiB files, 20 rules)",
       cmd: [input.bin, ...boot.argv],
       env: { ...input.env, ...boot.env, CHATCLI_HOME: join(boot.home, ".chatcli") },
       cwd: boot.cwd,
+    },
+    {
+      name: "chatcli memory facts (500 facts)",
+      cmd: [input.bin, "memory", "facts"],
+      env: { ...input.env, ...facts.env },
+      cwd: input.work,
     },
     {
       name: 'chatcli ask "say hi" (OpenAI API, local mock)',
@@ -36,10 +46,110 @@ export async function startupScenarios(
       cwd: input.work,
     },
   ];
-  return { specs, cleanup: () => llm.close() };
+  return {
+    specs,
+    cleanup: async () => {
+      await llm.close();
+      await facts.dispose();
+    },
+  };
 }
 
-/** In-process sections (memory, compaction, prompt sizes) — filled in as those features land. */
-export async function inProcessSections(_input: BenchInput): Promise<string[]> {
-  return [];
+/** What the first request of each command puts on the wire, measured on the mock's record. */
+async function firstRequests(input: BenchInput): Promise<string[]> {
+  const llm = await startMockLlm({ defaultText: "done" });
+  const cwd = join(input.work, "first-request");
+  await mkdir(join(cwd, ".git"), { recursive: true });
+  const rows = [
+    "| command | requests | system chars | tool-definition chars | tools | input tokens (mock, chars/4) | cache read on request 2 |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+  ];
+  try {
+    for (const argv of [
+      ["ask", "say hi"],
+      ["agent", "say hi"],
+      ["coder", "say hi"],
+    ]) {
+      const before = llm.requests.length;
+      const env = { ...input.env, ...llm.env("anthropic"), CHATCLI_MEMORY_ENABLED: "false" };
+      const run = async () => {
+        const proc = Bun.spawn(
+          [input.bin, ...argv, "--json", "--ephemeral"].filter(
+            (a) => a !== "--ephemeral" || argv[0] !== "ask",
+          ),
+          {
+            env,
+            cwd,
+            stdout: "pipe",
+            stderr: "pipe",
+          },
+        );
+        const out = await new Response(proc.stdout).text();
+        await proc.exited;
+        return JSON.parse(out) as {
+          usage: { input_tokens: number; cache_read_input_tokens: number };
+        };
+      };
+      const first = await run();
+      const requests = llm.requests.length - before;
+      const second = await run();
+      const body = llm.requests[before]?.body as {
+        system?: Array<{ text: string }>;
+        tools?: unknown[];
+      };
+      const systemChars = (body.system ?? []).reduce((n, b) => n + b.text.length, 0);
+      const toolChars = body.tools ? JSON.stringify(body.tools).length : 0;
+      const ratio = second.usage.input_tokens
+        ? `${((100 * second.usage.cache_read_input_tokens) / second.usage.input_tokens).toFixed(0)}%`
+        : "n/a";
+      rows.push(
+        `| ${argv[0]} | ${requests} | ${systemChars} | ${toolChars} | ${body.tools?.length ?? 0} | ${first.usage.input_tokens} | ${ratio} |`,
+      );
+    }
+  } finally {
+    await llm.close();
+  }
+  return [
+    "## First request (Anthropic API, local mock)",
+    "",
+    ...rows,
+    "",
+    'Budgets: `ask "say hi"` ≤ 1k tokens and `agent` ≤ 3k, no side requests; ≥ 98% of input read from the cache from request 2 on (a one-word prompt leaves the uncached tail proportionally large).',
+  ];
+}
+
+/** In-process sections: first-request sizes, memory recall/remember/digest, compaction throughput. */
+export async function inProcessSections(input: BenchInput): Promise<string[]> {
+  const out = await firstRequests(input);
+  const mem = await runMemoryBench();
+  out.push(
+    "",
+    "## Memory (in-process)",
+    "",
+    "| facts | recall, index built (ms) | recall, cold (ms) | remember (ms) | index digest (chars) |",
+    "|---:|---:|---:|---:|---:|",
+  );
+  for (const [i, r] of mem.recall.entries()) {
+    const rem = mem.remember[i];
+    const dig = mem.digest[i];
+    out.push(
+      `| ${r.facts} | ${r.warmMs.toFixed(2)} | ${r.coldMs.toFixed(1)} | ${rem?.ms.toFixed(1)} | ${dig?.runes} |`,
+    );
+  }
+  out.push("", "Budgets: recall at 10k facts ≤ 20 ms (index built); digest ≤ 600 chars and flat.");
+  const compact = await benchCompact();
+  out.push(
+    "",
+    "## Compaction levels 1 + 3 (in-process, no LLM)",
+    "",
+    "| messages | MB | ms | MB/s |",
+    "|---:|---:|---:|---:|",
+  );
+  for (const r of compact) {
+    out.push(
+      `| ${r.messages} | ${r.megabytes.toFixed(1)} | ${r.ms.toFixed(0)} | ${r.mbPerSecond.toFixed(0)} |`,
+    );
+  }
+  out.push("", "Budget: ≥ 50 MB/s, linear in size.");
+  return out;
 }

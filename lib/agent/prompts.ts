@@ -18,9 +18,3 @@ const TEXT_TOOLS = `If native tool calling is unavailable, call a tool by writin
 export function corePrompt(mode: "agent" | "coder"): SystemBlock {
   return { id: "core", text: `${mode === "coder" ? CODER : AGENT}\n${TEXT_TOOLS}`, cache: true };
 }
-
-/** The volatile context block: working directory and workspace root (last, uncached). */
-export function contextBlock(cwd: string, workspaceRoot: string): SystemBlock {
-  const ws = workspaceRoot === cwd ? "" : `\nWorkspace root: ${workspaceRoot}`;
-  return { id: "dynamic", text: `Working directory: ${cwd}${ws}`, cache: false };
-}

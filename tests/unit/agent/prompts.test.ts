@@ -1,17 +1,22 @@
 import { expect, test } from "bun:test";
 import { capBatch, capText } from "../../../lib/agent/output-cap.ts";
 import { corePrompt } from "../../../lib/agent/prompts.ts";
-import { firstRequestSize } from "../../../lib/agent/request-size.ts";
 import { validateArgs } from "../../../lib/agent/schema.ts";
+import { toolsFor } from "../../../lib/agent/tools/registry.ts";
 import { microcompact } from "../../../lib/history/microcompact.ts";
 import type { ChatMessage } from "../../../lib/llm/types.ts";
 
 test("lean first request: agent ≤ 3k tokens of system + tool definitions (chars/4)", () => {
   for (const mode of ["agent", "coder"] as const) {
-    const size = firstRequestSize(mode);
-    expect((size.system_chars + size.tool_definition_chars) / 4).toBeLessThan(3000);
+    const tools = toolsFor(mode).map(({ name, description, input_schema }) => ({
+      name,
+      description,
+      input_schema,
+    }));
+    const chars = corePrompt(mode).text.length + JSON.stringify(tools).length;
+    expect(chars / 4).toBeLessThan(3000);
   }
-  expect(firstRequestSize("agent").tools).toBe(12);
+  expect(toolsFor("agent")).toHaveLength(12);
   expect(corePrompt("coder")).toMatchObject({ id: "core", cache: true });
 });
 
