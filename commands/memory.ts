@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { Command, Option } from "@commander-js/extra-typings";
+import { detectWorkspaceRoot } from "../lib/bootstrap/workspace.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
 import { readStdin } from "../lib/core/input.ts";
@@ -43,7 +44,6 @@ import {
   importSummaryText,
   parseExportDocument,
 } from "../lib/memory/transfer.ts";
-import { detectWorkspace } from "../lib/memory/workspace.ts";
 import type { RunState } from "./_shared.ts";
 import { parsePositiveInt } from "./_shared.ts";
 
@@ -53,7 +53,7 @@ type Json = { json?: boolean };
 export function memoryCommand(ctx: Ctx, _state: RunState) {
   // Settings layer .env and config.json "env" under the process env (CHATCLI_MEMORY_* may live there).
   const mem = async (): Promise<Memory> => {
-    const workspace = detectWorkspace(ctx.cwd);
+    const workspace = detectWorkspaceRoot(ctx.cwd);
     const { env } = await loadSettings(ctx, { workspaceRoot: workspace });
     return openMemory({
       env,

@@ -1,9 +1,10 @@
 import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
+/** No exception for a missing path: walking up to / would otherwise throw (and cost) at every level. */
 function isDir(path: string): boolean {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
   }

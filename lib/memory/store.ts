@@ -1,5 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
 import type { Env } from "../core/ctx.ts";
 import {
   exists,
@@ -26,7 +27,6 @@ import {
 } from "./facts.ts";
 import { formatGoTime, parseGoTime } from "./gotime.ts";
 import { detectCategory, extractTags } from "./text.ts";
-import { detectWorkspace } from "./workspace.ts";
 
 /** `now` as a Date or a clock function. */
 export type Clock = Date | (() => Date);
@@ -57,7 +57,7 @@ export function openMemory(options: MemoryOptions): Memory {
     cfg: memoryConfig(options.env, configuredSecrets(options.env)),
     env: options.env,
     now: typeof clock === "function" ? clock : clock ? () => clock : () => new Date(),
-    workspace: options.workspace ?? (options.cwd ? detectWorkspace(options.cwd) : ""),
+    workspace: options.workspace ?? (options.cwd ? detectWorkspaceRoot(options.cwd) : ""),
     warn: options.warn ?? (() => {}),
   };
 }
