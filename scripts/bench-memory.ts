@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { CATEGORIES } from "../lib/memory/config.ts";
 import { type Fact, type FactState, factId, factToJson } from "../lib/memory/facts.ts";
 import { formatGoTime } from "../lib/memory/gotime.ts";
 import { remember } from "../lib/memory/ops.ts";
@@ -14,15 +15,6 @@ import { buildDigest, memoryDigest } from "../lib/memory/prompt.ts";
 import { FactIndex } from "../lib/memory/retrieve.ts";
 import { loadFacts, openMemory, writeStoreJson } from "../lib/memory/store.ts";
 
-const CATEGORIES = [
-  "architecture",
-  "pattern",
-  "preference",
-  "gotcha",
-  "project",
-  "personal",
-  "general",
-];
 const SUBJECTS = [
   "api",
   "cache",

@@ -1,6 +1,6 @@
 import type { Ctx } from "../core/ctx.ts";
 import { ChatcliError, ConfigError, EXIT, UsageError } from "../core/errors.ts";
-import { composePrompt, readStdin } from "../core/input.ts";
+import { readPromptInput } from "../core/input.ts";
 import { configuredSecrets } from "../core/redact.ts";
 import { envInt, loadSettings } from "../core/settings.ts";
 import { modelLabel, resolveFallbacks, resolveModel } from "../llm/models.ts";
@@ -102,17 +102,14 @@ export async function runAgentCli(
     ) as "off" | "read" | "write";
     if (!["off", "read", "write"].includes(memoryMode))
       throw new UsageError("--memory must be off, read or write");
-    const stdin = await readStdin(ctx.stdin, {
-      hasPrompt: opts.prompt !== undefined,
+    const { text: task, warnings: stdinWarnings } = await readPromptInput(ctx.stdin, opts.prompt, {
       noStdin: opts.noStdin,
       firstByteTimeoutMs: opts.stdinTimeoutMs,
       maxBytes: opts.maxInputBytes,
       truncate: opts.truncateInput,
+      what: "task",
     });
-    for (const w of stdin.warnings) reporter.warn(w.code, w.message);
-    const task = composePrompt(opts.prompt, stdin);
-    if (!task)
-      throw new UsageError("no task: pass it as an argument or on stdin", { reason: "no_prompt" });
+    for (const w of stdinWarnings) reporter.warn(w.code, w.message);
 
     const ref = resolveModel(opts.model, env, settings.config.model);
     envelope.model = modelLabel(ref);

@@ -127,3 +127,24 @@ export function composePrompt(prompt: string | undefined, stdin: StdinResult): s
   const body = stdin.text.endsWith("\n") ? stdin.text.slice(0, -1) : stdin.text;
   return `<stdin bytes="${stdin.bytes}">\n${body}\n</stdin>\n\n${p}`;
 }
+
+/**
+ * The prompt of a one-shot run: the argument and/or stdin under CONTRACT §4, composed; throws
+ * no_prompt (exit 2) when there is neither. `what` names it in the error ("prompt", "task").
+ */
+export async function readPromptInput(
+  stdin: Stdin,
+  prompt: string | undefined,
+  options: Omit<StdinOptions, "hasPrompt"> & { what?: string },
+): Promise<{ text: string; warnings: StdinResult["warnings"] }> {
+  const result = await readStdin(stdin, { ...options, hasPrompt: prompt !== undefined });
+  const text = composePrompt(prompt, result);
+  if (text === undefined) {
+    const what = options.what ?? "prompt";
+    throw new UsageError(`no ${what}: pass it as an argument or pipe it on stdin`, {
+      reason: "no_prompt",
+      hint: 'chatcli ask "why did the build fail" < build.log',
+    });
+  }
+  return { text, warnings: result.warnings };
+}

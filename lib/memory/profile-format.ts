@@ -17,19 +17,21 @@ export function hasProfileData(p: Profile): boolean {
 }
 
 /** The profile as prompt text (§2.10 FormatForPromptScoped); "" when empty. */
+/** The profile's scalar fields and their display labels, in display order. */
+export const PROFILE_LABELS: ReadonlyArray<readonly [string, string]> = [
+  ["name", "Name"],
+  ["role", "Role"],
+  ["expertise_level", "Expertise"],
+  ["preferred_language", "Language"],
+  ["communication_style", "Style"],
+  ["company", "Company"],
+  ["location", "Location"],
+];
+
 export function profileText(p: Profile, workspace: string, nowMs?: number): string {
   if (!hasProfileData(p)) return "";
   const lines: string[] = [];
-  const labels: Array<[string, string]> = [
-    ["name", "Name"],
-    ["role", "Role"],
-    ["expertise_level", "Expertise"],
-    ["preferred_language", "Language"],
-    ["communication_style", "Style"],
-    ["company", "Company"],
-    ["location", "Location"],
-  ];
-  for (const [k, label] of labels) if (str(p[k])) lines.push(`${label}: ${str(p[k])}`);
+  for (const [k, label] of PROFILE_LABELS) if (str(p[k])) lines.push(`${label}: ${str(p[k])}`);
   for (const [k, label] of [
     ["certifications", "Certifications"],
     ["skills", "Skills"],

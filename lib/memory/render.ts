@@ -2,6 +2,7 @@ import type { CompactionResult } from "./compact.ts";
 import type { Fact } from "./facts.ts";
 import type { MemoryFiles, MemoryStats } from "./inventory.ts";
 import type { Profile } from "./profile.ts";
+import { PROFILE_LABELS } from "./profile-format.ts";
 import type { Hit } from "./retrieve.ts";
 import { dayOf, type Row, usageText } from "./tracking.ts";
 
@@ -62,16 +63,7 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
 /** The profile panel; "" fields skipped. */
 export function renderProfile(p: Profile): string {
   const lines: string[] = [];
-  const scalars: Array<[string, string]> = [
-    ["name", "Name"],
-    ["role", "Role"],
-    ["expertise_level", "Expertise"],
-    ["preferred_language", "Language"],
-    ["communication_style", "Style"],
-    ["company", "Company"],
-    ["location", "Location"],
-  ];
-  for (const [k, label] of scalars) if (s(p[k])) lines.push(`  ${label}: ${s(p[k])}`);
+  for (const [k, label] of PROFILE_LABELS) if (s(p[k])) lines.push(`  ${label}: ${s(p[k])}`);
   for (const k of ["certifications", "skills", "goals", "interests", "directives"]) {
     const list = Array.isArray(p[k]) ? (p[k] as unknown[]).map(s).filter(Boolean) : [];
     if (list.length)

@@ -29,7 +29,8 @@ export const MEMORY_TOOL_SPEC: ToolSpec = {
   },
 };
 
-const ALIASES: Record<string, string> = {
+/** Command names the memory tool accepts (ChatCLI's aliases included) → the command. */
+export const MEMORY_TOOL_ALIASES: Record<string, "remember" | "profile" | "forget" | "recall"> = {
   remember: "remember",
   add: "remember",
   store: "remember",
@@ -105,7 +106,7 @@ export async function runMemoryTool(options: MemoryOptions, input: unknown): Pro
   if (!mem.cfg.enabled)
     return { text: "@memory: memory is not enabled in this session", isError: true, wrote: false };
   const { cmd: raw, args } = parseToolInput(input);
-  const cmd = ALIASES[raw] ?? raw;
+  const cmd = MEMORY_TOOL_ALIASES[raw] ?? raw;
   if (cmd === "remember") {
     const content = text(args["content"]) || text(args["_"]);
     if (!content)

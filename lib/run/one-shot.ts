@@ -2,7 +2,7 @@ import { showSystemContext } from "../bootstrap/show.ts";
 import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { ChatcliError, toChatcliError } from "../core/errors.ts";
-import { composePrompt, readStdin } from "../core/input.ts";
+import { readPromptInput } from "../core/input.ts";
 import { configuredSecrets } from "../core/redact.ts";
 import { loadSettings } from "../core/settings.ts";
 import { CompactionGuard } from "../history/compact.ts";
@@ -58,24 +58,13 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     reporter.addSecrets(configuredSecrets(settings.env));
     const ref = resolveModel(options.model, settings.env, settings.config.model);
     envelope.model = modelLabel(ref);
-    const stdin = await readStdin(ctx.stdin, {
-      hasPrompt: options.prompt !== undefined,
+    const { text: input, warnings } = await readPromptInput(ctx.stdin, options.prompt, {
       noStdin: options.noStdin,
       firstByteTimeoutMs: options.stdinTimeoutMs,
       maxBytes: options.maxInputBytes,
       truncate: options.truncateInput,
     });
-    for (const w of stdin.warnings) reporter.warn(w.code, w.message);
-    const input = composePrompt(options.prompt, stdin);
-    if (input === undefined) {
-      throw new ChatcliError(
-        "no_prompt",
-        "no prompt: pass one as an argument or pipe it on stdin",
-        {
-          hint: 'chatcli ask "why did the build fail" < build.log',
-        },
-      );
-    }
+    for (const w of warnings) reporter.warn(w.code, w.message);
     // ask keeps no session unless asked to: --session NAME or -c.
     const keep = options.session !== undefined || options.continueLatest === true;
     const session = await openSession(

@@ -1,22 +1,8 @@
+import { MEMORY_TOOL_ALIASES } from "../../memory/tool.ts";
 import type { Tool } from "../types.ts";
 import { str, toolError } from "./common.ts";
 
-const ALIASES: Record<string, "remember" | "profile" | "forget" | "recall"> = {
-  remember: "remember",
-  add: "remember",
-  store: "remember",
-  note: "remember",
-  profile: "profile",
-  profile_set: "profile",
-  user: "profile",
-  forget: "forget",
-  remove: "forget",
-  delete: "forget",
-  recall: "recall",
-  read: "recall",
-  get: "recall",
-  search: "recall",
-};
+const ALIASES = MEMORY_TOOL_ALIASES;
 
 function stringifyFields(value: unknown): Record<string, string> | undefined {
   let v = value;
