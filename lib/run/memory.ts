@@ -1,14 +1,13 @@
+import { existsSync } from "node:fs";
 import type { MemoryBackend } from "../agent/types.ts";
 import type { Ctx, Env } from "../core/ctx.ts";
+import { memoryDir } from "../core/paths.ts";
 import { envInt } from "../core/settings.ts";
 import type { ChatMessage } from "../llm/types.ts";
-import { scheduleCompactionIfDue } from "../memory/compact.ts";
-import { extractAfterRun } from "../memory/extract.ts";
-import { extractionChain } from "../memory/llm-chain.ts";
-import { memoryForPrompt } from "../memory/prompt.ts";
-import { openMemory } from "../memory/store.ts";
-import { runMemoryTool } from "../memory/tool.ts";
 import type { Reporter } from "../output/reporter.ts";
+
+// lib/memory is loaded on first use: a run with no memory on disk (CI, a fresh machine) never pays
+// for it at start-up.
 
 export type MemoryAccess = "off" | "read" | "write";
 
@@ -54,7 +53,8 @@ export class RunMemory {
 
   /** The memory blocks of the system prompt (`full` for ask and chat, `index` by default for agents). */
   async prompt(query: string, surface: "agent" | "chat", mode?: "index" | "full") {
-    if (this.input.access === "off") return undefined;
+    if (this.input.access === "off" || !existsSync(memoryDir(this.input.env))) return undefined;
+    const { memoryForPrompt } = await import("../memory/prompt.ts");
     const result = await memoryForPrompt({
       ...this.options,
       query,
@@ -69,6 +69,7 @@ export class RunMemory {
   /** The `memory` tool's store. */
   backend(): MemoryBackend {
     const call = async (cmd: string, args: Record<string, unknown>) => {
+      const { runMemoryTool } = await import("../memory/tool.ts");
       const outcome = await runMemoryTool(this.options, { cmd, args });
       if (outcome.isError) throw new Error(outcome.text);
       return outcome.text;
@@ -88,6 +89,10 @@ export class RunMemory {
   ): Promise<number> {
     if (this.input.access !== "write" || options.isMock || messages.length < 2) return 0;
     const { ctx, env } = this.input;
+    const [{ extractionChain }, { extractAfterRun }] = await Promise.all([
+      import("../memory/llm-chain.ts"),
+      import("../memory/extract.ts"),
+    ]);
     const llm = await extractionChain(env, {
       fetch: ctx.fetch,
       model: options.model,
@@ -108,8 +113,12 @@ export class RunMemory {
 
   /** Starts `chatcli memory compact --if-due` detached when compaction is due; never waits for it. */
   async scheduleCompaction(): Promise<void> {
-    if (this.input.access === "off") return;
+    if (this.input.access === "off" || !existsSync(memoryDir(this.input.env))) return;
     const { ctx, env } = this.input;
+    const [{ scheduleCompactionIfDue }, { openMemory }] = await Promise.all([
+      import("../memory/compact.ts"),
+      import("../memory/store.ts"),
+    ]);
     await scheduleCompactionIfDue(
       openMemory(this.options),
       [...ctx.selfArgv, "memory", "compact", "--if-due"],

@@ -6,7 +6,6 @@ import { readPromptInput } from "../core/input.ts";
 import { configuredSecrets } from "../core/redact.ts";
 import { loadSettings } from "../core/settings.ts";
 import { CompactionGuard } from "../history/compact.ts";
-import { openSession } from "../history/session.ts";
 import { costOf } from "../llm/cost.ts";
 import { modelLabel, resolveModel } from "../llm/models.ts";
 import { addUsage, type ChatMessage, emptyUsage, type SystemBlock } from "../llm/types.ts";
@@ -67,6 +66,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     for (const w of warnings) reporter.warn(w.code, w.message);
     // ask keeps no session unless asked to: --session NAME or -c.
     const keep = options.session !== undefined || options.continueLatest === true;
+    const { openSession } = await import("../history/session.ts");
     const session = await openSession(
       { ...ctx, env: settings.env },
       {
