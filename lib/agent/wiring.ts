@@ -130,7 +130,7 @@ export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
   let count = 0;
   let last: number | null = null;
   return {
-    async beforeRequest(messages, turn) {
+    async beforeRequest(messages, turn, signal) {
       const session = w.session;
       if (session) {
         session.replaceMessages(messages);
@@ -147,9 +147,23 @@ export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
         provider: w.provider,
         reporter,
         guard,
-        signal: new AbortController().signal,
+        signal,
         keepLast: 8,
       });
+    },
+    async onContextOverflow(messages, signal) {
+      if (w.noAutoCompact || !w.ref || !w.provider) return undefined;
+      const smaller = await compactForRequest(messages, {
+        ref: w.ref,
+        env: w.env,
+        provider: w.provider,
+        reporter,
+        guard,
+        signal,
+        keepLast: 8,
+        afterOverflowError: true,
+      });
+      return smaller === messages ? undefined : smaller;
     },
     async beforeFileChange(absPath) {
       await w.session?.snapshotFile(absPath);

@@ -174,11 +174,14 @@ export async function compactHistory(
   };
 }
 
-/** Counts compactions since the last new user turn, to stop a compaction death spiral. */
+/**
+ * Counts compactions since the last new user turn (or the last request that fitted without one), to stop
+ * a compaction death spiral.
+ */
 export class CompactionGuard {
   private count = 0;
   constructor(readonly limit = 3) {}
-  /** Call when a new user message starts a turn. */
+  /** Call when a new user message starts a turn, or a request fitted without compaction. */
   userTurn(): void {
     this.count = 0;
   }

@@ -53,7 +53,12 @@ export async function compactForRequest(
       if (line) reporter.info(line);
     },
   });
-  if (!result) return messages;
+  if (!result) {
+    // A request that fits without compacting is progress: the death-spiral guard counts compactions
+    // on consecutive requests (an agent run is one user turn, but may legitimately compact many times).
+    if (!options.afterOverflowError) options.guard.userTurn();
+    return messages;
+  }
   reporter.envelope.compaction = compactionJson(result);
   reporter.event("compaction.completed", compactionJson(result));
   if (result.status === "cancelled") return messages;
