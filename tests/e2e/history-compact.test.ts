@@ -129,7 +129,7 @@ describe("chatcli compact, level 2 against the mock", () => {
     const prompt = promptOf(llm);
     expect(prompt).toContain("USER INSTRUCTION: keep the API decisions");
     expect(prompt).toContain("[assistant]: API decision 0: keep v0");
-    expect((llm.requests[0]?.body as Json)["tools"]).toBeUndefined();
+    expect((llm.requests[0]?.body as Json | undefined)?.["tools"]).toBeUndefined();
     const out = JSON.parse(r.stdout) as Json[];
     expect(out[0]).toEqual(input[0]);
     expect(out[1]?.["role"]).toBe("user");
