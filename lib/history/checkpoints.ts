@@ -15,6 +15,11 @@ export interface FileSnapshot {
   /** Content hash (an object in the store); null when the file did not exist. */
   hash: string | null;
   mode?: number;
+  /**
+   * Directories missing when the snapshot was taken (deepest first), created for the file since:
+   * a rewind that deletes the file removes them again when they are empty.
+   */
+  created_dirs?: string[];
 }
 
 /** One checkpoint: ids are stable (never reused), messages are content hashes. */
@@ -189,7 +194,23 @@ export class CheckpointStore {
     try {
       info = await stat(path);
     } catch {
-      return { path, existed: false, hash: null };
+      const missing: string[] = [];
+      for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+        if (
+          await stat(dir).then(
+            () => true,
+            () => false,
+          )
+        )
+          break;
+        missing.push(dir);
+      }
+      return {
+        path,
+        existed: false,
+        hash: null,
+        ...(missing.length ? { created_dirs: missing } : {}),
+      };
     }
     if (!info.isFile()) throw new Error(`cannot snapshot ${path}: not a regular file`);
     const bytes = new Uint8Array(await readFile(path));
