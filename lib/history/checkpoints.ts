@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { readJsonFile, toGoJson, withLock, writeFileAtomic } from "../core/fs.ts";
-import { redactDeep } from "../core/redact.ts";
+import { redact, redactDeep } from "../core/redact.ts";
 import type { ChatMessage } from "../llm/types.ts";
 
 /** At most this many checkpoints per session; the oldest are dropped. */
@@ -119,7 +119,13 @@ export class CheckpointStore {
     return withLock(this.statePath, async () => {
       const state = await this.read();
       const out = await fn(state);
-      await writeFileAtomic(this.statePath, toGoJson(state));
+      // Labels and titles quote the user's messages: redacted like the messages themselves.
+      const checkpoints = state.checkpoints.map((c) => ({
+        ...c,
+        label: redact(c.label, this.secrets),
+        title: redact(c.title, this.secrets),
+      }));
+      await writeFileAtomic(this.statePath, toGoJson({ ...state, checkpoints }));
       return out;
     });
   }

@@ -348,4 +348,58 @@ describe("sessions list|show|rm and Go-written files", () => {
     expect(again.code).toBe(2);
     expect(JSON.parse(again.stdout)["error"]["code"]).toBe("bad_input");
   });
+
+  test("ask --session NAME --ephemeral reads the session and writes nothing", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    const dir = await writeGoSessions(home.path);
+    const before = await readFile(join(dir, "legacy.json"), "utf8");
+    llm.push({ text: "ok" });
+    const r = await runChatcli(["ask", "--session", "legacy", "--ephemeral", "more", "--json"], {
+      env: env(llm, home.path),
+      cwd: home.path,
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)["session_id"]).toBeNull();
+    expect(sentMessages(llm).at(-2)).toEqual({
+      role: "assistant",
+      content: "It is the main package.",
+    });
+    expect(await readFile(join(dir, "legacy.json"), "utf8")).toBe(before);
+    expect((await readdir(dir)).sort()).toEqual([
+      "1700000000000000000.json",
+      "legacy.json",
+      "v2.json",
+    ]);
+  });
+
+  test("a configured key typed into a prompt is redacted in the session and in its checkpoints", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    const key = llm.env("openai")["OPENAI_API_KEY"] as string;
+    llm.push({ text: "noted" }, { text: "again" });
+    for (const prompt of [`my key is ${key}`, "second turn"]) {
+      const r = await runChatcli(["ask", "--session", "sec", prompt], {
+        env: env(llm, home.path),
+        cwd: home.path,
+      });
+      expect(r.code).toBe(0);
+    }
+    const dir = join(home.path, ".chatcli", "sessions");
+    const files = [
+      join(dir, "sec.json"),
+      ...(await readdir(join(dir, "sec.chatcli"), { recursive: true, withFileTypes: true }))
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name)),
+    ];
+    expect(files.length).toBeGreaterThan(3);
+    for (const file of files) expect(await readFile(file, "utf8")).not.toContain(key);
+    const list = await runChatcli(["rewind", "--session", "sec", "--list", "--json"], {
+      env: env(llm, home.path),
+      cwd: home.path,
+    });
+    expect(JSON.parse(list.stdout)["checkpoints"][0]["label"]).toBe(
+      "my key is [REDACTED:configured_key]",
+    );
+  });
 });
