@@ -127,6 +127,13 @@ export async function saveSessionHistory(w: WiringContext, messages: ChatMessage
  */
 export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
   const guard = new CompactionGuard();
+  // Messages of earlier runs were extracted to memory at the end of their run; this run's messages
+  // that compaction drops mid-run are queued for the extraction at the end of this one.
+  const messageKey = (m: ChatMessage) => `${m.role}\u0000${m.content}\u0000${m.tool_call_id ?? ""}`;
+  const earlier = new Set((w.session?.messages ?? []).map(messageKey));
+  const beforeDrop = async (dropped: ChatMessage[]) => {
+    await w.memory?.queueDropped(dropped.filter((m) => !earlier.has(messageKey(m))));
+  };
   let count = 0;
   let last: number | null = null;
   return {
@@ -149,6 +156,7 @@ export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
         guard,
         signal,
         keepLast: 8,
+        beforeDrop,
       });
     },
     async onContextOverflow(messages, signal) {
@@ -161,6 +169,7 @@ export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
         guard,
         signal,
         keepLast: 8,
+        beforeDrop,
         afterOverflowError: true,
       });
       return smaller === messages ? undefined : smaller;

@@ -213,6 +213,7 @@ export interface AutoCompactOptions {
   summarize?: Summarize;
   signal?: AbortSignal;
   onPhase?: CompactOptions["onPhase"];
+  beforeDrop?: CompactOptions["beforeDrop"];
   /** Verbatim tail (chat 10, agent 8). */
   keepLast?: number;
   /** After a provider context-length error: compact even under the threshold, to a lower target. */
@@ -244,6 +245,7 @@ export async function autoCompact(
     summarizerWindowTokens: window,
     signal: options.signal,
     onPhase: options.onPhase,
+    beforeDrop: options.beforeDrop,
   });
   if (result.status === "cancelled") return result;
   const stuck = options.afterOverflowError

@@ -16,6 +16,8 @@ export interface RunCompactionOptions {
   /** After a provider context-length error: compact even under the threshold, to a lower target. */
   afterOverflowError?: boolean;
   keepLast?: number;
+  /** Messages about to be summarised away or dropped (queue them for memory extraction). */
+  beforeDrop?: (messages: ChatMessage[]) => Promise<void>;
   /** Usage of the summariser's calls, added to the run's totals. */
   onUsage?: (usage: Usage) => void;
 }
@@ -37,6 +39,7 @@ export async function compactForRequest(
     signal: options.signal,
     keepLast: options.keepLast,
     afterOverflowError: options.afterOverflowError,
+    beforeDrop: options.beforeDrop,
     summarize: providerSummarizer(options.provider, options.ref.model, (usage) =>
       options.onUsage?.(usage),
     ),

@@ -3,7 +3,7 @@ import type { Ctx, Env } from "../core/ctx.ts";
 import { envInt } from "../core/settings.ts";
 import type { ChatMessage } from "../llm/types.ts";
 import { scheduleCompactionIfDue } from "../memory/compact.ts";
-import { extractAfterRun } from "../memory/extract.ts";
+import { extractAfterRun, queueForExtraction } from "../memory/extract.ts";
 import { extractionChain } from "../memory/llm-chain.ts";
 import { memoryForPrompt } from "../memory/prompt.ts";
 import { openMemory } from "../memory/store.ts";
@@ -104,6 +104,16 @@ export class RunMemory {
     if (result.factsWritten > 0)
       this.input.reporter.event("memory.written", { facts: result.factsWritten });
     return result.factsWritten;
+  }
+
+  /**
+   * With --memory write: queues messages that compaction is about to drop mid-run to `memory/pending/`,
+   * so the extraction at the end of the run (which drains pending segments) still sees them.
+   */
+  async queueDropped(messages: readonly ChatMessage[]): Promise<void> {
+    if (this.input.access !== "write" || messages.length === 0) return;
+    const { ctx, env } = this.input;
+    await queueForExtraction({ env, now: ctx.now }, messages).catch(() => false);
   }
 
   /** Starts `chatcli memory compact --if-due` detached when compaction is due; never waits for it. */

@@ -220,4 +220,26 @@ describe("automatic compaction in agent", () => {
     expect(envelope["terminal_reason"]).toBe("context_overflow");
     expect(envelope["error"]["message"]).toContain("compacted 3 times");
   });
+
+  test("--memory write: messages compaction drops mid-run still reach memory extraction", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm({ defaultText: "all read" });
+    const ws = join(home.path, "ws");
+    await mkdir(ws);
+    for (let i = 0; i < 10; i++) {
+      await writeFile(join(ws, `f${i}.txt`), `MARKER-${i} ${"w".repeat(2400)}`);
+      llm.push({ tool_calls: [{ name: "read_file", arguments: { file: `f${i}.txt` } }] });
+    }
+    const r = await runChatcli(
+      ["agent", "read every file", "--permission-mode", "bypass", "--memory", "write"],
+      { env: env(llm, home.path, { CHATCLI_CONTEXT_WINDOW: "6000" }), cwd: ws },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("Emergency truncation");
+    const extractions = llm.requests
+      .map((q) => JSON.stringify(messagesOf(q)))
+      .filter((t) => t.includes("You are a memory annotation system"));
+    // The final history no longer holds the first file; an extraction prompt does.
+    expect(extractions.some((t) => t.includes("MARKER-0"))).toBe(true);
+  });
 });
