@@ -1,5 +1,6 @@
 import type { Env } from "../core/ctx.ts";
 import { ChatcliError } from "../core/errors.ts";
+import { ProviderError } from "../llm/errors.ts";
 import type { ChatMessage } from "../llm/types.ts";
 import { leadingSystemCount, snapCut, tailStart } from "./blocks.ts";
 import { trimHistory } from "./level1.ts";
@@ -101,7 +102,7 @@ export async function compactHistory(
       try {
         signal.throwIfAborted();
         const window = options.summarizerWindowTokens ?? 128_000;
-        const text = await summarizeSegment(middle, {
+        const text = await summarizeFitting(middle, {
           instruction,
           maxPromptChars: Math.floor(window * 0.6 * CHARS_PER_TOKEN),
           summarize: options.summarize,
@@ -172,6 +173,26 @@ export async function compactHistory(
     underBudget: tokens <= budget,
     ...(summaryError === undefined ? {} : { summaryError }),
   };
+}
+
+/**
+ * Level 2's summary; when the summariser rejects a prompt as too long for its window (our chars/4
+ * estimate was low, e.g. for CJK text or code), the segment is re-chunked at half the size, twice at most.
+ */
+async function summarizeFitting(
+  middle: readonly ChatMessage[],
+  options: Parameters<typeof summarizeSegment>[1],
+): Promise<string> {
+  let maxPromptChars = options.maxPromptChars;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await summarizeSegment(middle, { ...options, maxPromptChars });
+    } catch (error) {
+      const tooLong = error instanceof ProviderError && error.kind === "context_length";
+      if (!tooLong || attempt >= 2 || options.signal.aborted) throw error;
+      maxPromptChars = Math.floor(maxPromptChars / 2);
+    }
+  }
 }
 
 /**

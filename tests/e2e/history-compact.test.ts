@@ -229,6 +229,28 @@ describe("chatcli compact, level 2 against the mock", () => {
     });
     expectNoOrphans(out);
   });
+  test("the summariser rejects the prompt as too long: level 2 re-chunks at half the size instead of falling to level 3", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm({ defaultText: "## Key Decisions\n- part notes" });
+    llm.push({ error: { status: 400, message: "prompt is too long: 9000 tokens > 4000 maximum" } });
+    const r = await runChatcli(["compact", "--budget", "3000", "--json"], {
+      env: baseEnv(home.path, {
+        ...llm.env("openai"),
+        CHATCLI_RETRY_BASE_MS: "10",
+        CHATCLI_CONTEXT_WINDOW: "4000",
+      }),
+      cwd: home.path,
+      stdin: JSON.stringify(chatcliMessages()),
+    });
+    expect(r.code).toBe(0);
+    const envelope = JSON.parse(r.stdout) as Json;
+    expect(envelope["compaction"]).toMatchObject({ levels_run: [1, 2], summary_error: null });
+    const sizes = llm.requests.map((_, i) => promptOf(llm, i).length);
+    expect(sizes.length).toBeGreaterThan(2);
+    for (const size of sizes.slice(1)) expect(size).toBeLessThan(sizes[0] as number);
+    const out = JSON.parse(envelope["result"]) as Json[];
+    expect(out[1]?.["meta"]?.["is_summary"]).toBe(true);
+  });
 });
 
 describe("chatcli compact --session", () => {
