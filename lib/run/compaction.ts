@@ -66,5 +66,14 @@ export async function compactForRequest(
   reporter.event("compaction.completed", compactionJson(result));
   if (result.status === "cancelled") return messages;
   reporter.info(describeResult(result));
+  // Level 3 shrinks the largest messages, which can be the prompt just given: never silently.
+  const asked = messages.at(-1);
+  const sent = result.messages.at(-1);
+  if (asked?.role === "user" && sent?.role === "user" && sent.content !== asked.content) {
+    reporter.warn(
+      "prompt_truncated",
+      `the prompt was cut from ${asked.content.length} to ${sent.content.length} characters (head + tail) to fit the model's context window`,
+    );
+  }
   return result.messages;
 }

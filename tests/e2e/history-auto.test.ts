@@ -129,6 +129,24 @@ describe("automatic compaction in ask --session", () => {
     expect(llm.requests).toHaveLength(3);
     expect(await readFile(file, "utf8")).toBe(before);
   });
+  test("a prompt larger than the window is cut head + tail to fit, with a prompt_truncated warning", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    llm.push({ text: "seen" });
+    const prompt = `START ${"log line\n".repeat(5000)} END`;
+    const r = await runChatcli(["ask", prompt, "--json"], {
+      env: env(llm, home.path, { CHATCLI_CONTEXT_WINDOW: "4000" }),
+      cwd: home.path,
+    });
+    expect(r.code).toBe(0);
+    const envelope = JSON.parse(r.stdout) as Json;
+    expect(envelope["warnings"].map((w: Json) => w["code"])).toContain("prompt_truncated");
+    const sent = messagesOf(llm.requests[0] as never).at(-1)?.["content"] as string;
+    expect(sent).toStartWith("START ");
+    expect(sent).toEndWith(" END");
+    expect(sent).toContain("chars omitted");
+    expect(sent.length).toBeLessThan(prompt.length);
+  });
 });
 
 describe("automatic compaction in agent", () => {
