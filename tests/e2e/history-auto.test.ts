@@ -260,4 +260,40 @@ describe("automatic compaction in agent", () => {
     // The final history no longer holds the first file; an extraction prompt does.
     expect(extractions.some((t) => t.includes("MARKER-0"))).toBe(true);
   });
+
+  test("--session: level 2 runs mid-run; the next request and the saved session carry the summary", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm({ defaultText: "done" });
+    const ws = join(home.path, "ws");
+    await mkdir(ws);
+    for (let i = 0; i < 10; i++) {
+      await writeFile(join(ws, `f${i}.txt`), `MARKER-${i} ${"w".repeat(2400)}`);
+    }
+    // 8 reads fill ~5000 tokens of a 6000-token window (threshold 0.8): the 9th request is the summary.
+    for (let i = 0; i < 8; i++) {
+      llm.push({ tool_calls: [{ name: "read_file", arguments: { file: `f${i}.txt` } }] });
+    }
+    llm.push({ text: "## Files Read\n- f0.txt .. f3.txt (1 line each) - read as asked" });
+    llm.push({ tool_calls: [{ name: "read_file", arguments: { file: "f8.txt" } }] });
+    const r = await runChatcli(
+      ["agent", "--session", "reads", "read every file", "--permission-mode", "bypass"],
+      { env: env(llm, home.path, { CHATCLI_CONTEXT_WINDOW: "6000" }), cwd: ws },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("done\n");
+    const summariser = llm.requests.findIndex((q) =>
+      JSON.stringify(messagesOf(q)).includes("CONVERSATION SEGMENT TO EXTRACT FROM"),
+    );
+    expect(summariser).toBe(8);
+    expect(messagesOf(llm.requests[8] as never)).toHaveLength(1);
+    const next = messagesOf(llm.requests[9] as never).filter((m) => m["role"] !== "system");
+    expect(next[0]?.["content"]).toStartWith("[STRUCTURED SUMMARY — covering ");
+    expect(JSON.stringify(next)).not.toContain("MARKER-0");
+    const saved = JSON.parse(
+      await readFile(join(home.path, ".chatcli", "sessions", "reads.json"), "utf8"),
+    ) as Json;
+    const history = saved["chat_history"] as Json[];
+    expect(history.filter((m) => m["meta"]?.["is_summary"] === true)).toHaveLength(1);
+    expect(history.at(-1)).toEqual({ role: "assistant", content: "done" });
+  });
 });
