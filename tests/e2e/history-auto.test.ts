@@ -296,4 +296,31 @@ describe("automatic compaction in agent", () => {
     expect(history.filter((m) => m["meta"]?.["is_summary"] === true)).toHaveLength(1);
     expect(history.at(-1)).toEqual({ role: "assistant", content: "done" });
   });
+
+  test("microcompact: old tool results go out as head + tail, then as a one-line summary", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm({ defaultText: "done" });
+    const ws = join(home.path, "ws");
+    await mkdir(ws);
+    for (let i = 0; i < 6; i++) {
+      const lines = Array.from({ length: 100 }, (_, n) => `f${i} line ${n} ${"v".repeat(60)}`);
+      await writeFile(join(ws, `f${i}.txt`), `${lines.join("\n")}\n`);
+      llm.push({ tool_calls: [{ name: "read_file", arguments: { file: `f${i}.txt` } }] });
+    }
+    const r = await runChatcli(["agent", "read every file", "--permission-mode", "bypass"], {
+      env: env(llm, home.path),
+      cwd: ws,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("🗜 microcompact:");
+    const firstResult = (i: number) =>
+      messagesOf(llm.requests[i] as never).find((m) => m["role"] === "tool")?.["content"] as string;
+    expect(firstResult(2)).toContain("f0 line 99");
+    expect(firstResult(2)).not.toContain("omitted from old tool result");
+    expect(firstResult(3)).toMatch(/\[\.\.\. \d+ chars omitted from old tool result \.\.\.\]/);
+    expect(firstResult(3)).toContain("f0 line 0 ");
+    expect(firstResult(3)).toContain("f0 line 99 ");
+    expect(firstResult(3).length).toBeLessThanOrEqual(2600);
+    expect(firstResult(5)).toMatch(/^\[Old tool result cleared — \d+ lines, \d+ chars, text\]$/);
+  });
 });
