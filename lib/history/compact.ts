@@ -256,9 +256,11 @@ export async function autoCompact(
   if (!options.afterOverflowError && tokens <= trigger) return undefined;
   options.guard.enter();
   // After a context-length error our estimate was too low: aim for half of what we sent as well.
+  // The target sits below the trigger (¾ of it at most), whatever CHATCLI_COMPACT_THRESHOLD is.
+  const target = Math.min(AUTO_TARGET_RATIO, compactThreshold(options.env) * 0.75);
   const budgetTokens = options.afterOverflowError
     ? Math.min(budgetFor(options.model, options.env, RETRY_TARGET_RATIO), Math.floor(tokens / 2))
-    : budgetFor(options.model, options.env, AUTO_TARGET_RATIO);
+    : budgetFor(options.model, options.env, target);
   const result = await compactHistory(messages, {
     budgetTokens,
     keepLast: options.keepLast ?? 10,

@@ -147,6 +147,33 @@ describe("automatic compaction in ask --session", () => {
     expect(sent).toContain("chars omitted");
     expect(sent.length).toBeLessThan(prompt.length);
   });
+  test("a lower CHATCLI_COMPACT_THRESHOLD compacts below it instead of failing with exit 8", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    const dir = join(home.path, ".chatcli", "sessions");
+    await mkdir(dir, { recursive: true });
+    const history = Array.from({ length: 11 }, (_, i) => ({
+      role: i % 2 ? "assistant" : "user",
+      content: `m${i} ${"z".repeat(800)}`,
+    }));
+    await writeFile(
+      join(dir, "mid.json"),
+      JSON.stringify({ version: 2, title: "mid", chat_history: history }),
+    );
+    llm.push({ text: "fine" });
+    // ~2260 tokens: over the trigger (0.5 × 4000) but under the default target (0.6 × 4000).
+    const r = await runChatcli(["ask", "--session", "mid", "more", "--json"], {
+      env: env(llm, home.path, {
+        CHATCLI_CONTEXT_WINDOW: "4000",
+        CHATCLI_COMPACT_THRESHOLD: "0.5",
+      }),
+      cwd: home.path,
+    });
+    expect(r.code).toBe(0);
+    const envelope = JSON.parse(r.stdout) as Json;
+    expect(envelope["result"]).toBe("fine");
+    expect(envelope["compaction"]["tokens_after"]).toBeLessThanOrEqual(2000);
+  });
 });
 
 describe("automatic compaction in agent", () => {
