@@ -343,20 +343,25 @@ describe("chatcli compact --session", () => {
     expect(await readdir(join(home.path, ".chatcli", "sessions"))).toEqual(["api.json"]);
   });
 
-  test("SIGINT during level 2 of a stdin filter: exit 130 and nothing on stdout (no level-3 fallback)", async () => {
-    await using home = await tempDir();
-    await using llm = await startMockLlm();
-    llm.push({ stall: true });
-    const p = spawnChatcli(["compact", "--budget", "3000"], {
-      env: env(llm, home.path),
-      cwd: home.path,
-      stdin: JSON.stringify(openaiMessages()),
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    test(`${signal} during level 2 of a stdin filter: exit ${code} and nothing on stdout (no level-3 fallback)`, async () => {
+      await using home = await tempDir();
+      await using llm = await startMockLlm();
+      llm.push({ stall: true });
+      const p = spawnChatcli(["compact", "--budget", "3000"], {
+        env: env(llm, home.path),
+        cwd: home.path,
+        stdin: JSON.stringify(openaiMessages()),
+      });
+      await llm.waitForHits(1);
+      p.proc.kill(signal);
+      const r = await p.done;
+      expect(r.code).toBe(code);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).not.toContain("Emergency truncation");
     });
-    await llm.waitForHits(1);
-    p.proc.kill("SIGINT");
-    const r = await p.done;
-    expect(r.code).toBe(130);
-    expect(r.stdout).toBe("");
-    expect(r.stderr).not.toContain("Emergency truncation");
-  });
+  }
 });
