@@ -52,6 +52,7 @@ export function askCommand(ctx: Ctx, state: RunState) {
     .option("--bare", "no bootstrap files, path rules or memory")
     .option("--session <name>", "continue (or create) this saved conversation")
     .option("-c, --continue", "continue the latest session of this workspace")
+    .option("--ephemeral", "write nothing (with --session or -c: read it, do not save)")
     .option("--no-auto-compact", "never compact the conversation automatically")
     .addOption(
       new Option(
@@ -100,6 +101,7 @@ export function askCommand(ctx: Ctx, state: RunState) {
       bare: opts.bare === true || opts.bootstrap === false,
       session: opts.session,
       continueLatest: opts.continue === true,
+      ephemeral: opts.ephemeral === true,
       noAutoCompact: opts.autoCompact === false,
       memory: opts.memory,
       interactive: isInteractive(ctx),

@@ -169,7 +169,9 @@ async function runCompact(
     if (flags.session && file !== undefined) {
       throw new UsageError("give either FILE or --session, not both");
     }
-    const session = flags.session ? await openSession(ctx, { name: flags.session }) : undefined;
+    const session = flags.session
+      ? await openSession(ctx, { name: flags.session, strict: true })
+      : undefined;
     if (session?.isNew) {
       throw new UsageError(`no session named ${JSON.stringify(flags.session)}`, {
         reason: "bad_input",

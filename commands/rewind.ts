@@ -55,7 +55,7 @@ async function resolveSession(ctx: Ctx, name: string | undefined): Promise<Sessi
       hint: "pass --session NAME (see chatcli sessions list)",
     });
   }
-  const session = await openSession(ctx, { name: chosen });
+  const session = await openSession(ctx, { name: chosen, strict: true });
   if (session.isNew) {
     throw new UsageError(`no session named ${JSON.stringify(chosen)}`, {
       reason: "bad_input",

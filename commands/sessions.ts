@@ -50,9 +50,7 @@ export function sessionsCommand(ctx: Ctx, state: RunState) {
       .argument("<name>")
       .option("--json", "print one JSON document")
       .action(async (name, flags) => {
-        const notices: string[] = [];
-        const doc = await loadSessionDoc(ctx, name, notices);
-        for (const notice of notices) ctx.stderr.write(`chatcli: warning: ${notice}\n`);
+        const doc = await loadSessionDoc(ctx, name, [], true);
         if (!doc) missing(name);
         const checkpoints = (await new CheckpointStore(sessionDataDir(ctx.env, name)).read())
           .checkpoints;

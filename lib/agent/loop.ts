@@ -1,5 +1,6 @@
 import { ChatcliError, type TerminalReason, toChatcliError } from "../core/errors.ts";
 import { microcompact } from "../history/microcompact.ts";
+import { ProviderError } from "../llm/errors.ts";
 import type { ChatMessage, LlmRequest } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
 import type { Reporter } from "../output/reporter.ts";
@@ -98,8 +99,10 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
           `🗜 microcompact: ${mc.truncated} truncated, ${mc.summarized} summarized, ${mc.freedChars} chars freed`,
         );
       }
-      if (input.hooks?.beforeRequest) messages = await input.hooks.beforeRequest(messages, turn);
-      const request: LlmRequest = {
+      if (input.hooks?.beforeRequest) {
+        messages = await input.hooks.beforeRequest(messages, turn, signal);
+      }
+      let request: LlmRequest = {
         model: input.provider.model,
         system: input.system,
         messages,
@@ -107,17 +110,30 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
         maxTokens: input.maxTokens,
       };
       const started = performance.now();
-      let reply: TurnReply;
+      let reply: TurnReply | undefined;
       try {
-        reply = await requestTurn(
-          input.provider,
-          request,
-          signal,
-          reporter,
-          turn,
-          toolMap,
-          useTools,
-        );
+        for (let attempt = 0; !reply; attempt++) {
+          try {
+            reply = await requestTurn(
+              input.provider,
+              request,
+              signal,
+              reporter,
+              turn,
+              toolMap,
+              useTools,
+            );
+          } catch (err) {
+            // A context-length rejection: compact once more and retry the same turn once.
+            const overflow = err instanceof ProviderError && err.kind === "context_length";
+            const hook = input.hooks?.onContextOverflow;
+            if (!overflow || attempt > 0 || !hook || signal.aborted) throw err;
+            const smaller = await hook(messages, signal);
+            if (!smaller) throw err;
+            messages = smaller;
+            request = { ...request, messages };
+          }
+        }
       } catch (err) {
         if (signal.aborted) {
           reason = stopped();

@@ -77,7 +77,19 @@ export interface AgentLimits {
 /** Integration points: sessions, checkpoints and compaction plug in here. */
 export interface AgentHooks {
   /** Before each request: returns the history to continue with (compaction, checkpoints). */
-  beforeRequest?(messages: ChatMessage[], turn: number): ChatMessage[] | Promise<ChatMessage[]>;
+  beforeRequest?(
+    messages: ChatMessage[],
+    turn: number,
+    signal: AbortSignal,
+  ): ChatMessage[] | Promise<ChatMessage[]>;
+  /**
+   * After the provider rejected a request as too long for its context window: returns a smaller
+   * history to retry the request with once (compaction), or undefined to give up.
+   */
+  onContextOverflow?(
+    messages: ChatMessage[],
+    signal: AbortSignal,
+  ): Promise<ChatMessage[] | undefined>;
   /** Before a tool creates or modifies a file (checkpoint snapshot). */
   beforeFileChange?(absPath: string): Promise<void> | void;
   /** Sees every stream-json event of the loop, whatever the output format (the REPL renders them). */

@@ -127,10 +127,17 @@ export async function saveSessionHistory(w: WiringContext, messages: ChatMessage
  */
 export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
   const guard = new CompactionGuard();
+  // Messages of earlier runs were extracted to memory at the end of their run; this run's messages
+  // that compaction drops mid-run are queued for the extraction at the end of this one.
+  const messageKey = (m: ChatMessage) => `${m.role}\u0000${m.content}\u0000${m.tool_call_id ?? ""}`;
+  const earlier = new Set((w.session?.messages ?? []).map(messageKey));
+  const beforeDrop = async (dropped: ChatMessage[]) => {
+    await w.memory?.queueDropped(dropped.filter((m) => !earlier.has(messageKey(m))));
+  };
   let count = 0;
   let last: number | null = null;
   return {
-    async beforeRequest(messages, turn) {
+    async beforeRequest(messages, turn, signal) {
       const session = w.session;
       if (session) {
         session.replaceMessages(messages);
@@ -147,9 +154,25 @@ export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
         provider: w.provider,
         reporter,
         guard,
-        signal: new AbortController().signal,
+        signal,
         keepLast: 8,
+        beforeDrop,
       });
+    },
+    async onContextOverflow(messages, signal) {
+      if (w.noAutoCompact || !w.ref || !w.provider) return undefined;
+      const smaller = await compactForRequest(messages, {
+        ref: w.ref,
+        env: w.env,
+        provider: w.provider,
+        reporter,
+        guard,
+        signal,
+        keepLast: 8,
+        beforeDrop,
+        afterOverflowError: true,
+      });
+      return smaller === messages ? undefined : smaller;
     },
     async beforeFileChange(absPath) {
       await w.session?.snapshotFile(absPath);

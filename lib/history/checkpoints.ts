@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { readJsonFile, toGoJson, withLock, writeFileAtomic } from "../core/fs.ts";
-import { redactDeep } from "../core/redact.ts";
+import { redact, redactDeep } from "../core/redact.ts";
 import type { ChatMessage } from "../llm/types.ts";
 
 /** At most this many checkpoints per session; the oldest are dropped. */
@@ -15,6 +15,11 @@ export interface FileSnapshot {
   /** Content hash (an object in the store); null when the file did not exist. */
   hash: string | null;
   mode?: number;
+  /**
+   * Directories missing when the snapshot was taken (deepest first), created for the file since:
+   * a rewind that deletes the file removes them again when they are empty.
+   */
+  created_dirs?: string[];
 }
 
 /** One checkpoint: ids are stable (never reused), messages are content hashes. */
@@ -114,7 +119,13 @@ export class CheckpointStore {
     return withLock(this.statePath, async () => {
       const state = await this.read();
       const out = await fn(state);
-      await writeFileAtomic(this.statePath, toGoJson(state));
+      // Labels and titles quote the user's messages: redacted like the messages themselves.
+      const checkpoints = state.checkpoints.map((c) => ({
+        ...c,
+        label: redact(c.label, this.secrets),
+        title: redact(c.title, this.secrets),
+      }));
+      await writeFileAtomic(this.statePath, toGoJson({ ...state, checkpoints }));
       return out;
     });
   }
@@ -189,7 +200,23 @@ export class CheckpointStore {
     try {
       info = await stat(path);
     } catch {
-      return { path, existed: false, hash: null };
+      const missing: string[] = [];
+      for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+        if (
+          await stat(dir).then(
+            () => true,
+            () => false,
+          )
+        )
+          break;
+        missing.push(dir);
+      }
+      return {
+        path,
+        existed: false,
+        hash: null,
+        ...(missing.length ? { created_dirs: missing } : {}),
+      };
     }
     if (!info.isFile()) throw new Error(`cannot snapshot ${path}: not a regular file`);
     const bytes = new Uint8Array(await readFile(path));

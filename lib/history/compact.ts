@@ -1,5 +1,6 @@
 import type { Env } from "../core/ctx.ts";
 import { ChatcliError } from "../core/errors.ts";
+import { ProviderError } from "../llm/errors.ts";
 import type { ChatMessage } from "../llm/types.ts";
 import { leadingSystemCount, snapCut, tailStart } from "./blocks.ts";
 import { trimHistory } from "./level1.ts";
@@ -101,7 +102,7 @@ export async function compactHistory(
       try {
         signal.throwIfAborted();
         const window = options.summarizerWindowTokens ?? 128_000;
-        const text = await summarizeSegment(middle, {
+        const text = await summarizeFitting(middle, {
           instruction,
           maxPromptChars: Math.floor(window * 0.6 * CHARS_PER_TOKEN),
           summarize: options.summarize,
@@ -174,11 +175,34 @@ export async function compactHistory(
   };
 }
 
-/** Counts compactions since the last new user turn, to stop a compaction death spiral. */
+/**
+ * Level 2's summary; when the summariser rejects a prompt as too long for its window (our chars/4
+ * estimate was low, e.g. for CJK text or code), the segment is re-chunked at half the size, twice at most.
+ */
+async function summarizeFitting(
+  middle: readonly ChatMessage[],
+  options: Parameters<typeof summarizeSegment>[1],
+): Promise<string> {
+  let maxPromptChars = options.maxPromptChars;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await summarizeSegment(middle, { ...options, maxPromptChars });
+    } catch (error) {
+      const tooLong = error instanceof ProviderError && error.kind === "context_length";
+      if (!tooLong || attempt >= 2 || options.signal.aborted) throw error;
+      maxPromptChars = Math.floor(maxPromptChars / 2);
+    }
+  }
+}
+
+/**
+ * Counts compactions since the last new user turn (or the last request that fitted without one), to stop
+ * a compaction death spiral.
+ */
 export class CompactionGuard {
   private count = 0;
   constructor(readonly limit = 3) {}
-  /** Call when a new user message starts a turn. */
+  /** Call when a new user message starts a turn, or a request fitted without compaction. */
   userTurn(): void {
     this.count = 0;
   }
@@ -210,6 +234,7 @@ export interface AutoCompactOptions {
   summarize?: Summarize;
   signal?: AbortSignal;
   onPhase?: CompactOptions["onPhase"];
+  beforeDrop?: CompactOptions["beforeDrop"];
   /** Verbatim tail (chat 10, agent 8). */
   keepLast?: number;
   /** After a provider context-length error: compact even under the threshold, to a lower target. */
@@ -231,9 +256,11 @@ export async function autoCompact(
   if (!options.afterOverflowError && tokens <= trigger) return undefined;
   options.guard.enter();
   // After a context-length error our estimate was too low: aim for half of what we sent as well.
+  // The target sits below the trigger (¾ of it at most), whatever CHATCLI_COMPACT_THRESHOLD is.
+  const target = Math.min(AUTO_TARGET_RATIO, compactThreshold(options.env) * 0.75);
   const budgetTokens = options.afterOverflowError
     ? Math.min(budgetFor(options.model, options.env, RETRY_TARGET_RATIO), Math.floor(tokens / 2))
-    : budgetFor(options.model, options.env, AUTO_TARGET_RATIO);
+    : budgetFor(options.model, options.env, target);
   const result = await compactHistory(messages, {
     budgetTokens,
     keepLast: options.keepLast ?? 10,
@@ -241,6 +268,7 @@ export async function autoCompact(
     summarizerWindowTokens: window,
     signal: options.signal,
     onPhase: options.onPhase,
+    beforeDrop: options.beforeDrop,
   });
   if (result.status === "cancelled") return result;
   const stuck = options.afterOverflowError

@@ -54,6 +54,9 @@ function lineCount(content: string): number {
   return n;
 }
 
+/** The marker truncateOld leaves in a result. */
+const TRUNCATED = /\n\[\.\.\. \d+ chars omitted from old tool result \.\.\.\]\n/;
+
 function truncateOld(content: string, config: MicrocompactConfig): string {
   if (content.length <= config.headChars + config.tailChars + 100) return content;
   let head = content.slice(0, config.headChars);
@@ -90,9 +93,9 @@ export function microcompact(
     const m = messages[i] as ChatMessage;
     if (m.role === "assistant") turn++;
     const candidate = m.role === "tool" || (m.role === "user" && m.meta?.agent_feedback === true);
-    if (!candidate || typeof m.content !== "string" || m.content.length < config.minContent) {
-      continue;
-    }
+    if (!candidate || typeof m.content !== "string") continue;
+    // A result truncated on an earlier turn is under MIN_CONTENT now, but still becomes a summary later.
+    if (m.content.length < config.minContent && !TRUNCATED.test(m.content)) continue;
     const age = totalAssistant - turn;
     let content = m.content;
     if (age >= config.summarizeTurns) {

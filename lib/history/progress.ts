@@ -36,6 +36,9 @@ export function describePhase(
 /** One-line summary of a finished compaction. */
 export function describeResult(result: CompactResult): string {
   const levels = result.levelsRun.join(", ");
+  if (result.status === "unchanged") {
+    return `unchanged: ${result.before.messages} messages, ${tokens(result.before.tokens)} already fit (budget ${tokens(result.budgetTokens)})`;
+  }
   return `compacted: ${result.before.messages} → ${result.after.messages} messages, ${tokens(result.before.tokens)} → ${tokens(result.after.tokens)} (levels ${levels}; budget ${tokens(result.budgetTokens)})`;
 }
 

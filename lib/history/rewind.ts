@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ChatcliError, UsageError } from "../core/errors.ts";
 import type { CheckpointRecord, FileSnapshot } from "./checkpoints.ts";
@@ -129,6 +129,16 @@ export async function applyRewind(
       await writePreservingMode(file.path, bytes, file.snapshot.mode ?? 0o644);
     } else if (file.action === "delete") {
       await rm(file.path, { force: true });
+      // Directories made for the file go too, but only while empty (rmdir never removes content).
+      for (const dir of file.snapshot.created_dirs ?? []) {
+        if (
+          !(await rmdir(dir).then(
+            () => true,
+            () => false,
+          ))
+        )
+          break;
+      }
     }
   }
   if (plan.scope !== "code") {

@@ -1,8 +1,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Ctx } from "../core/ctx.ts";
-import { ChatcliError } from "../core/errors.ts";
-import { readJsonFile, toGoJson, withLock, writeFileAtomic } from "../core/fs.ts";
+import { ChatcliError, UsageError } from "../core/errors.ts";
+import { readJsonFile, readTextIfExists, toGoJson, withLock, writeFileAtomic } from "../core/fs.ts";
 import { configuredSecrets, redactDeep } from "../core/redact.ts";
 import type { ChatMessage } from "../llm/types.ts";
 import {
@@ -13,9 +13,11 @@ import {
   MAX_CHECKPOINTS,
   type SessionState,
 } from "./checkpoints.ts";
+import { parseJsonStrict } from "./formats.ts";
 import {
   deriveTitle,
   parseSessionDoc,
+  type SessionDoc,
   sessionDataDir,
   sessionFilePath,
   sessionJson,
@@ -34,6 +36,11 @@ export interface OpenSessionOptions {
   ephemeral?: boolean;
   /** Workspace root the session belongs to (default: cwd). */
   workspace?: string;
+  /**
+   * An existing file that does not parse is an error (exit 2 with the JSON error's position) and is
+   * left where it is: for commands that only read or rewrite an existing session (compact, rewind, show).
+   */
+  strict?: boolean;
 }
 
 /** Hash of a file's bytes, null when it does not exist. */
@@ -181,9 +188,31 @@ async function freeName(ctx: SessionCtx, base: string): Promise<string> {
   }
 }
 
-/** Loads a session file; undefined when it does not exist. */
-export async function loadSessionDoc(ctx: SessionCtx, name: string, notices: string[] = []) {
+/**
+ * Loads a session file; undefined when it does not exist. A file that does not parse is moved aside
+ * with a notice, or with `strict` reported as a usage error (with its position) and left untouched.
+ */
+export async function loadSessionDoc(
+  ctx: SessionCtx,
+  name: string,
+  notices: string[] = [],
+  strict = false,
+) {
   const path = sessionFilePath(ctx.env, name);
+  if (strict) {
+    const text = await readTextIfExists(path);
+    if (text === undefined || text.trim() === "") return undefined;
+    let value: unknown;
+    try {
+      value = parseJsonStrict(text);
+    } catch (error) {
+      throw new UsageError(`session ${JSON.stringify(name)}: ${(error as Error).message}`, {
+        reason: "bad_input",
+        hint: `fix or remove ${path}`,
+      });
+    }
+    return sessionDocOrThrow(path, value);
+  }
   const read = await readJsonFile(path);
   if (read.kind === "missing") return undefined;
   if (read.kind === "corrupt") {
@@ -192,7 +221,11 @@ export async function loadSessionDoc(ctx: SessionCtx, name: string, notices: str
     );
     return undefined;
   }
-  const doc = parseSessionDoc(read.value);
+  return sessionDocOrThrow(path, read.value);
+}
+
+function sessionDocOrThrow(path: string, value: unknown): SessionDoc {
+  const doc = parseSessionDoc(value);
   if (!doc) {
     throw new ChatcliError("bad_input", `${path} is not a ChatCLI session file`, {
       hint: "choose another session name",
@@ -215,7 +248,8 @@ export async function openSession(
     if (name === undefined)
       notices.push("no earlier session for this workspace; starting a new one");
   }
-  const doc = name === undefined ? undefined : await loadSessionDoc(ctx, name, notices);
+  const doc =
+    name === undefined ? undefined : await loadSessionDoc(ctx, name, notices, options.strict);
   if (name === undefined && !options.ephemeral) name = await freeName(ctx, autosaveName(ctx.now()));
   const session = new Session(
     ctx,

@@ -16,6 +16,8 @@ export interface RunCompactionOptions {
   /** After a provider context-length error: compact even under the threshold, to a lower target. */
   afterOverflowError?: boolean;
   keepLast?: number;
+  /** Messages about to be summarised away or dropped (queue them for memory extraction). */
+  beforeDrop?: (messages: ChatMessage[]) => Promise<void>;
   /** Usage of the summariser's calls, added to the run's totals. */
   onUsage?: (usage: Usage) => void;
 }
@@ -37,6 +39,7 @@ export async function compactForRequest(
     signal: options.signal,
     keepLast: options.keepLast,
     afterOverflowError: options.afterOverflowError,
+    beforeDrop: options.beforeDrop,
     summarize: providerSummarizer(options.provider, options.ref.model, (usage) =>
       options.onUsage?.(usage),
     ),
@@ -53,10 +56,24 @@ export async function compactForRequest(
       if (line) reporter.info(line);
     },
   });
-  if (!result) return messages;
+  if (!result) {
+    // A request that fits without compacting is progress: the death-spiral guard counts compactions
+    // on consecutive requests (an agent run is one user turn, but may legitimately compact many times).
+    if (!options.afterOverflowError) options.guard.userTurn();
+    return messages;
+  }
   reporter.envelope.compaction = compactionJson(result);
   reporter.event("compaction.completed", compactionJson(result));
   if (result.status === "cancelled") return messages;
   reporter.info(describeResult(result));
+  // Level 3 shrinks the largest messages, which can be the prompt just given: never silently.
+  const asked = messages.at(-1);
+  const sent = result.messages.at(-1);
+  if (asked?.role === "user" && sent?.role === "user" && sent.content !== asked.content) {
+    reporter.warn(
+      "prompt_truncated",
+      `the prompt was cut from ${asked.content.length} to ${sent.content.length} characters (head + tail) to fit the model's context window`,
+    );
+  }
   return result.messages;
 }

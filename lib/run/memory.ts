@@ -111,6 +111,17 @@ export class RunMemory {
     return result.factsWritten;
   }
 
+  /**
+   * With --memory write: queues messages that compaction is about to drop mid-run to `memory/pending/`,
+   * so the extraction at the end of the run (which drains pending segments) still sees them.
+   */
+  async queueDropped(messages: readonly ChatMessage[]): Promise<void> {
+    if (this.input.access !== "write" || messages.length === 0) return;
+    const { ctx, env } = this.input;
+    const { queueForExtraction } = await import("../memory/extract.ts");
+    await queueForExtraction({ env, now: ctx.now }, messages).catch(() => false);
+  }
+
   /** Starts `chatcli memory compact --if-due` detached when compaction is due; never waits for it. */
   async scheduleCompaction(): Promise<void> {
     if (this.input.access === "off" || !existsSync(memoryDir(this.input.env))) return;

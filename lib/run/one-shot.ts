@@ -37,6 +37,8 @@ export interface AskOptions {
   session?: string;
   /** `-c/--continue`: the latest session of this workspace. */
   continueLatest?: boolean;
+  /** Read the session (--session/-c) but write nothing: no checkpoint, no save. */
+  ephemeral?: boolean;
   /** `--no-auto-compact`. */
   noAutoCompact?: boolean;
   /** `--memory off|read|write` (default: write on a TTY, read in CI and pipes). */
@@ -64,8 +66,10 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       truncate: options.truncateInput,
     });
     for (const w of warnings) reporter.warn(w.code, w.message);
-    // ask keeps no session unless asked to: --session NAME or -c.
-    const keep = options.session !== undefined || options.continueLatest === true;
+    // ask keeps no session unless asked to: --session NAME or -c (and not --ephemeral).
+    const keep =
+      options.ephemeral !== true &&
+      (options.session !== undefined || options.continueLatest === true);
     const { openSession } = await import("../history/session.ts");
     const session = await openSession(
       { ...ctx, env: settings.env },
