@@ -243,7 +243,10 @@ export async function runAgentCli(
     envelope.files_changed = result.filesChanged;
     envelope.memory.facts_written = result.memoryWrites;
     if (w.memory && result.terminalReason !== "cancelled") {
-      envelope.memory.facts_written += await w.memory.extract(result.messages, {
+      // Only this run's messages: earlier runs of the session were extracted when they ended.
+      const start = result.messages.findLastIndex((m) => m.role === "user" && m.content === task);
+      const thisRun = start >= 0 ? result.messages.slice(start) : result.messages;
+      envelope.memory.facts_written += await w.memory.extract(thisRun, {
         model: opts.model,
         configModel: settings.config.model,
         feature: mode,
