@@ -58,7 +58,8 @@ async function readInput(ctx: Ctx, file: string | undefined): Promise<string> {
   }
   const read = await readStdin(ctx.stdin, {
     hasPrompt: false,
-    firstByteTimeoutMs: 0,
+    giveUpOnSilentPipe: true,
+    firstByteTimeoutMs: 3000,
     maxBytes: MAX_INPUT_BYTES,
   });
   if (read.text === undefined) {

@@ -44,6 +44,7 @@ import {
   importSummaryText,
   parseExportDocument,
 } from "../lib/memory/transfer.ts";
+import { stripControl } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";
 import { parsePositiveInt } from "./_shared.ts";
 
@@ -63,8 +64,11 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     });
   };
   const out = (opts: Json, value: unknown, text: string | (() => string)) => {
+    // Facts and notes hold whatever was remembered: no escape sequence reaches the terminal.
     ctx.stdout.write(
-      opts.json ? `${JSON.stringify(value)}\n` : typeof text === "string" ? text : text(),
+      opts.json
+        ? `${JSON.stringify(value)}\n`
+        : stripControl(typeof text === "string" ? text : text()),
     );
   };
   const json = () => new Option("--json", "print one JSON document");
@@ -73,6 +77,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     if (words.length && !(words.length === 1 && words[0] === "-")) return words.join(" ").trim();
     const read = await readStdin(ctx.stdin, {
       hasPrompt: false,
+      giveUpOnSilentPipe: true,
       firstByteTimeoutMs: 3000,
       maxBytes: 1 << 20,
     });
@@ -317,8 +322,10 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .command("export")
     .description("the whole store as one JSON document")
     .addOption(json())
-    .action(async () => {
-      ctx.stdout.write(`${JSON.stringify(await exportMemory(await mem()), null, 2)}\n`);
+    .action(async (opts) => {
+      // A file to keep is indented; --json is one document on one line like every other command.
+      const doc = await exportMemory(await mem());
+      ctx.stdout.write(`${JSON.stringify(doc, null, opts.json ? undefined : 2)}\n`);
     });
   root
     .command("import")
@@ -332,6 +339,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
         text = (
           await readStdin(ctx.stdin, {
             hasPrompt: false,
+            giveUpOnSilentPipe: true,
             firstByteTimeoutMs: 3000,
             maxBytes: 256 << 20,
           })

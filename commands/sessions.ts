@@ -1,6 +1,7 @@
 import { Command } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
+import { configuredSecrets, redactDeep } from "../lib/core/redact.ts";
 import { CheckpointStore } from "../lib/history/checkpoints.ts";
 import { loadSessionDoc } from "../lib/history/session.ts";
 import { sessionDataDir } from "../lib/history/session-file.ts";
@@ -69,7 +70,7 @@ export function sessionsCommand(ctx: Ctx, state: RunState) {
               message_count: c.message_count,
             })),
           };
-          ctx.stdout.write(`${JSON.stringify(out)}\n`);
+          ctx.stdout.write(`${JSON.stringify(redactDeep(out, configuredSecrets(ctx.env)))}\n`);
           return;
         }
         const lines = [`# ${name}${doc.title ? ` — ${doc.title}` : ""}`, ""];

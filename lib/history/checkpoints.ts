@@ -114,7 +114,7 @@ export class CheckpointStore {
     return withLock(this.statePath, async () => {
       const state = await this.read();
       const out = await fn(state);
-      await writeFileAtomic(this.statePath, toGoJson(state));
+      await writeFileAtomic(this.statePath, toGoJson(redactDeep(state, this.secrets)));
       return out;
     });
   }
