@@ -99,3 +99,26 @@ export function configureTree(command: CommandUnknownOpts, ctx: Ctx): void {
     });
   for (const sub of command.commands) configureTree(sub, ctx);
 }
+
+/** The candidate within edit distance 2 of `word` (commander's suggestion rule), if any. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: { name: string; d: number } | undefined;
+  for (const name of candidates) {
+    const d = editDistance(word, name);
+    if (d <= 2 && d < word.length && (!best || d < best.d)) best = { name, d };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+    }
+    prev = row;
+  }
+  return prev[b.length] ?? 0;
+}

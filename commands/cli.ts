@@ -1,6 +1,7 @@
 import { CommanderError } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { ChatcliError, EXIT, formatError, toChatcliError } from "../lib/core/errors.ts";
+import { configuredSecrets, redactDeep } from "../lib/core/redact.ts";
 import { newEnvelope, settleError } from "../lib/output/envelope.ts";
 import type { RunState } from "./_shared.ts";
 import { isInteractive } from "./_shared.ts";
@@ -64,5 +65,5 @@ function printErrorEnvelope(argv: readonly string[], ctx: Ctx, error: ChatcliErr
   if (!requestedFormat(argv)) return;
   const first = argv[0] && COMMAND_NAMES.includes(argv[0]) ? argv[0] : "ask";
   const envelope = settleError(newEnvelope(first, ctx.version), error);
-  ctx.stdout.write(`${JSON.stringify(envelope)}\n`);
+  ctx.stdout.write(`${JSON.stringify(redactDeep(envelope, configuredSecrets(ctx.env)))}\n`);
 }

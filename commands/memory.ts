@@ -46,7 +46,7 @@ import {
 } from "../lib/memory/transfer.ts";
 import { stripControl } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";
-import { parsePositiveInt } from "./_shared.ts";
+import { closest, parsePositiveInt } from "./_shared.ts";
 
 type Json = { json?: boolean };
 
@@ -86,10 +86,15 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
   const showDay = async (label: string, opts: Json) => {
     const m = await mem();
     const day = parseFlexibleDate(label, m.now());
-    if (!day)
+    if (!day) {
+      const near = closest(
+        label,
+        root.commands.map((c) => c.name()),
+      );
       throw new UsageError(`unknown memory subcommand or date: ${label}`, {
-        hint: "chatcli memory --help",
+        hint: near ? `did you mean: chatcli memory ${near}?` : "chatcli memory --help",
       });
+    }
     const date = localDate(day);
     const content = await readDaily(m, day);
     out(opts, { date, content: content ?? null }, () => renderNote(date, content));
@@ -103,6 +108,14 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .allowUnknownOption()
     .allowExcessArguments()
     .action(async (date, _opts, cmd) => {
+      // allowUnknownOption (for the date form) hides commander's own check: same message, same hint.
+      const flag = cmd.args.find((a) => a.startsWith("-") && a !== "--json" && !/^-\d/.test(a));
+      if (flag) {
+        const near = closest(flag.split("=")[0] ?? flag, ["--json", "--help"]);
+        throw new UsageError(`unknown option '${flag}'`, {
+          hint: near ? `did you mean ${near}?` : "chatcli memory --help",
+        });
+      }
       const extra = cmd.args.filter((a) => a !== date);
       const unknown = extra.find((a) => a !== "--json");
       if (unknown)

@@ -4,7 +4,7 @@ import { formatError } from "../core/errors.ts";
 import { redactDeep } from "../core/redact.ts";
 import type { Envelope } from "./envelope.ts";
 import { settleError } from "./envelope.ts";
-import { createStreamStripper, stripControl } from "./terminal.ts";
+import { createStreamStripper, stripControl, stripControlDeep } from "./terminal.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
@@ -59,7 +59,7 @@ export class Reporter {
       seq: this.seq++,
       ts: this.now().toISOString(),
       session_id: this.envelope.session_id,
-      ...redactDeep(data, this.secrets),
+      ...stripControlDeep(redactDeep(data, this.secrets)),
     };
     this.out(`${JSON.stringify(line)}\n`);
   }
@@ -120,7 +120,7 @@ export class Reporter {
 
   /** Writes the envelope (json: the only stdout line; stream-json: the last event). */
   finish(): void {
-    const env = redactDeep(this.envelope, this.secrets);
+    const env = stripControlDeep(redactDeep(this.envelope, this.secrets));
     if (this.format === "text") {
       this.endText();
       return;
