@@ -75,12 +75,18 @@ export class Reporter {
       this.out(clean);
       return;
     }
-    this.event("message.delta", { text: stripControl(delta) });
+    // The same stripper: a sequence split across two deltas is still removed.
+    const clean = this.stripper.push(delta);
+    if (clean) this.event("message.delta", { text: clean });
   }
 
   /** Ends streamed text with exactly one newline (text mode). */
   endText(): void {
-    if (this.format !== "text") return;
+    if (this.format !== "text") {
+      const rest = this.stripper.flush();
+      if (rest) this.event("message.delta", { text: rest });
+      return;
+    }
     const rest = this.stripper.flush();
     if (rest) {
       this.out(rest);
