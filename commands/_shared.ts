@@ -122,3 +122,24 @@ function editDistance(a: string, b: string): number {
   }
   return prev[b.length] ?? 0;
 }
+
+/**
+ * Document commands (memory, sessions) take `--json`; scripts that pass `--output-format json` to every
+ * command get the same (stream-json too: a document is one line). Adds the flag to every command of
+ * the tree that has --json, before parsing.
+ */
+export function acceptOutputFormat(command: CommandUnknownOpts): void {
+  for (const sub of command.commands) acceptOutputFormat(sub);
+  const has = (flag: string) => command.options.some((o) => o.long === flag);
+  if (!has("--json") || has("--output-format")) return;
+  command
+    .addOption(
+      new Option("--output-format <format>", "text, json or stream-json (same as --json)").choices(
+        FORMAT_CHOICES,
+      ),
+    )
+    .hook("preAction", (self) => {
+      const format = self.getOptionValue("outputFormat");
+      if (format === "json" || format === "stream-json") self.setOptionValue("json", true);
+    });
+}

@@ -46,7 +46,7 @@ import {
 } from "../lib/memory/transfer.ts";
 import { stripControl } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";
-import { closest, parsePositiveInt } from "./_shared.ts";
+import { acceptOutputFormat, closest, parsePositiveInt } from "./_shared.ts";
 
 type Json = { json?: boolean };
 
@@ -373,6 +373,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
       const dir = (await mem()).cfg.dir;
       out(opts, { path: dir }, `${dir}\n`);
     });
+  acceptOutputFormat(root);
   return root;
 }
 

@@ -8,7 +8,7 @@ import { sessionDataDir } from "../lib/history/session-file.ts";
 import { deleteSession, listSessions } from "../lib/history/session-list.ts";
 import { estimateTokens } from "../lib/history/tokens.ts";
 import { stripControl } from "../lib/output/terminal.ts";
-import type { RunState } from "./_shared.ts";
+import { acceptOutputFormat, type RunState } from "./_shared.ts";
 import { localTime } from "./rewind.ts";
 
 function missing(name: string): never {
@@ -100,5 +100,6 @@ export function sessionsCommand(ctx: Ctx, state: RunState) {
         else ctx.stderr.write(`Session '${name}' deleted.\n`);
       }),
   );
+  acceptOutputFormat(sessions);
   return sessions;
 }

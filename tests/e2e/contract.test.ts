@@ -240,6 +240,34 @@ describe("contract sweep (spawned binary)", () => {
   });
 });
 
+describe("--output-format json is --json on every command that prints JSON", () => {
+  const FLAGS = [["--json"], ["--output-format", "json"], ["--output-format=json"]];
+  const COMMANDS_WITH_DOCS = [
+    ["memory", "facts"],
+    ["memory", "stats"],
+    ["sessions", "list"],
+    ["bootstrap", "path"],
+  ];
+  test.each(COMMANDS_WITH_DOCS)("%s … prints the same document with each flag", async (...args) => {
+    await using home = await tempDir();
+    const outputs = new Set<string>();
+    for (const flags of FLAGS) {
+      const r = await chatcli(home, [...args, ...flags]);
+      expect(r.code).toBe(0);
+      outputs.add(JSON.stringify(oneJson(r.stdout)));
+    }
+    expect(outputs.size).toBe(1);
+  });
+
+  test.each(FLAGS)("errors print the envelope with %s too", async (...flags) => {
+    await using home = await tempDir();
+    for (const args of [["memory", "remember"], ["sessions", "show", "nope"], ["ask"]]) {
+      const r = await chatcli(home, [...args, ...flags]);
+      expect(envelope(r.stdout, r.code)["is_error"]).toBe(true);
+    }
+  });
+});
+
 describe("text from stdin (CONTRACT §1, §4)", () => {
   test("remember, recall, forget, import, compact read stdin when the argument is absent or -", async () => {
     await using home = await tempDir();
