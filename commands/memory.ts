@@ -46,7 +46,7 @@ import {
 } from "../lib/memory/transfer.ts";
 import { stripControl } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";
-import { acceptOutputFormat, closest, parsePositiveInt } from "./_shared.ts";
+import { acceptOutputFormat, closest, FORMAT_CHOICES, parsePositiveInt } from "./_shared.ts";
 
 type Json = { json?: boolean };
 
@@ -107,24 +107,13 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .argument("[date]", "today, yesterday, YYYY-MM-DD, YYYYMMDD or DD/MM/YYYY (default today)")
     .allowUnknownOption()
     .allowExcessArguments()
-    .action(async (date, _opts, cmd) => {
-      // allowUnknownOption (for the date form) hides commander's own check: same message, same hint.
-      const flag = cmd.args.find((a) => a.startsWith("-") && a !== "--json" && !/^-\d/.test(a));
-      if (flag) {
-        const near = closest(flag.split("=")[0] ?? flag, ["--json", "--help"]);
-        throw new UsageError(`unknown option '${flag}'`, {
-          hint: near ? `did you mean ${near}?` : "chatcli memory --help",
-        });
-      }
-      const extra = cmd.args.filter((a) => a !== date);
-      const unknown = extra.find((a) => a !== "--json");
-      if (unknown)
-        throw new UsageError(`unknown memory option or argument: ${unknown}`, {
+    .action(async (_date, _opts, cmd) => {
+      const { json, words } = dateFormArgs(cmd.args);
+      if (words.length > 1)
+        throw new UsageError(`unknown memory option or argument: ${words[1]}`, {
           hint: "chatcli memory --help",
         });
-      await showDay(date === "--json" || date === undefined ? "today" : date, {
-        json: cmd.args.includes("--json"),
-      });
+      await showDay(words[0] ?? "today", { json });
     });
 
   root
@@ -399,4 +388,32 @@ async function compactionLlm(
     }
     throw last;
   };
+}
+
+/**
+ * The date form's own flags (allowUnknownOption hides commander's checks): --json, --output-format,
+ * and an unknown flag rejected with commander's message and a suggestion.
+ */
+function dateFormArgs(args: readonly string[]): { json: boolean; words: string[] } {
+  let json = false;
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const [name, inline] = arg.split(/=(.*)/s, 2);
+    if (arg === "--json") json = true;
+    else if (name === "--output-format") {
+      const value = inline ?? args[++i];
+      if (!FORMAT_CHOICES.some((f) => f === value))
+        throw new UsageError(
+          `option '--output-format <format>' argument '${value ?? ""}' is invalid. Allowed choices are ${FORMAT_CHOICES.join(", ")}.`,
+        );
+      json = value !== "text";
+    } else if (arg.startsWith("-") && !/^-\d/.test(arg)) {
+      const near = closest(name ?? arg, ["--json", "--output-format", "--help"]);
+      throw new UsageError(`unknown option '${arg}'`, {
+        hint: near ? `did you mean ${near}?` : "chatcli memory --help",
+      });
+    } else words.push(arg);
+  }
+  return { json, words };
 }

@@ -243,6 +243,8 @@ describe("contract sweep (spawned binary)", () => {
 describe("--output-format json is --json on every command that prints JSON", () => {
   const FLAGS = [["--json"], ["--output-format", "json"], ["--output-format=json"]];
   const COMMANDS_WITH_DOCS = [
+    ["memory"],
+    ["memory", "2026-01-02"],
     ["memory", "facts"],
     ["memory", "stats"],
     ["sessions", "list"],
