@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { Command, Option } from "@commander-js/extra-typings";
 import { detectWorkspaceRoot } from "../lib/bootstrap/workspace.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
@@ -336,7 +337,10 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .addOption(json())
     .action(async (file, opts) => {
       let text: string | undefined;
-      if (file && file !== "-") text = await readFile(file, "utf8");
+      if (file && file !== "-")
+        text = await readFile(resolve(ctx.cwd, file), "utf8").catch((error: Error) => {
+          throw new UsageError(`cannot read ${file}: ${error.message}`, { reason: "bad_input" });
+        });
       else
         text = (
           await readStdin(ctx.stdin, {

@@ -167,6 +167,10 @@ describe("contract sweep (spawned binary)", () => {
     [["compact"], undefined, 2, "no_prompt"],
     [["compact", "--ratio", "5"], "[]", 2, "usage_error"],
     [["compact", "--session", "nope"], undefined, 2, "bad_input"],
+    [["compact", "no-such-file.json"], undefined, 2, "bad_input"],
+    [["compact"], "not json", 2, "bad_input"],
+    [["memory", "import", "no-such-file.json"], undefined, 2, "bad_input"],
+    [["memory", "import"], "not json", 2, "bad_input"],
     [["rewind"], undefined, 2, "usage_error"],
     [["rewind", "--session", "nope"], undefined, 2, "bad_input"],
     [["sessions", "show", "nope"], undefined, 2, "bad_input"],
@@ -358,9 +362,14 @@ describe("secrets and escape sequences (CONTRACT §9)", () => {
     const ask = await chatcli(home, [...args, prompt, "--json"], undefined, env);
     expect(envelope(ask.stdout, 0)["result"]).toContain("[REDACTED:");
     const remember = await chatcli(home, ["memory", "remember", `token ${OPENAI}`, "--json"]);
+    const conversation = JSON.stringify([{ role: "user", content: `key ${OPENAI} ${CONFIGURED}` }]);
+    const compacted = await chatcli(home, ["compact"], conversation, env);
+    expect(compacted.stdout).toContain("[REDACTED:openai_key]");
     const outputs = [
       ask.stdout,
       remember.stdout,
+      compacted.stdout,
+      (await chatcli(home, ["compact", "--json"], conversation, env)).stdout,
       (await chatcli(home, ["sessions", "show", "s1", "--json"], undefined, env)).stdout,
       (await chatcli(home, ["sessions", "list", "--json"], undefined, env)).stdout,
       (await chatcli(home, ["rewind", "--session", "s1", "--json"], undefined, env)).stdout,
