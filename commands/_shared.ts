@@ -2,6 +2,7 @@ import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
 import type { OutputFormat } from "../lib/output/reporter.ts";
+import { stripControl } from "../lib/output/terminal.ts";
 
 /** Mutable result of one CLI run; commands set the exit code here (only main.ts touches process). */
 export interface RunState {
@@ -94,7 +95,7 @@ export function configureTree(command: CommandUnknownOpts, ctx: Ctx): void {
         ctx.stdout.write(text);
       },
       writeErr: (text) => {
-        ctx.stderr.write(text);
+        ctx.stderr.write(stripControl(text)); // it may quote what was typed
       },
     });
   for (const sub of command.commands) configureTree(sub, ctx);

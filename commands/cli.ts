@@ -3,6 +3,7 @@ import type { Ctx } from "../lib/core/ctx.ts";
 import { ChatcliError, EXIT, formatError, toChatcliError } from "../lib/core/errors.ts";
 import { configuredSecrets, redactDeep } from "../lib/core/redact.ts";
 import { newEnvelope, settleError } from "../lib/output/envelope.ts";
+import { stripControl, stripControlDeep } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";
 import { isInteractive } from "./_shared.ts";
 import { buildProgram, COMMAND_NAMES } from "./program.ts";
@@ -40,7 +41,7 @@ export async function runCli(argv: readonly string[], ctx: Ctx): Promise<number>
       return EXIT.usage;
     }
     const failure = toChatcliError(error);
-    ctx.stderr.write(formatError(failure));
+    ctx.stderr.write(stripControl(formatError(failure)));
     printErrorEnvelope(argv, ctx, failure);
     return failure.exitCode;
   }
@@ -65,5 +66,6 @@ function printErrorEnvelope(argv: readonly string[], ctx: Ctx, error: ChatcliErr
   if (!requestedFormat(argv)) return;
   const first = argv[0] && COMMAND_NAMES.includes(argv[0]) ? argv[0] : "ask";
   const envelope = settleError(newEnvelope(first, ctx.version), error);
-  ctx.stdout.write(`${JSON.stringify(redactDeep(envelope, configuredSecrets(ctx.env)))}\n`);
+  const clean = stripControlDeep(redactDeep(envelope, configuredSecrets(ctx.env)));
+  ctx.stdout.write(`${JSON.stringify(clean)}\n`);
 }

@@ -120,7 +120,7 @@ export class Reporter {
   /** Records a failure: stderr line (text mode or not), error event, envelope error. */
   fail(error: ChatcliError, exitCode?: number, options: { quiet?: boolean } = {}): void {
     settleError(this.envelope, error, exitCode);
-    if (!options.quiet) this.stderr.write(formatError(error));
+    if (!options.quiet) this.stderr.write(stripControl(formatError(error)));
     this.event("error", { code: error.code, message: error.message, retryable: error.retryable });
   }
 

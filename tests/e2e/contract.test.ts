@@ -84,6 +84,7 @@ function envelope(stdout: string, code: number): Record<string, unknown> {
   expect(env["exit_code"]).toBe(code);
   expect(env["is_error"]).toBe(code !== 0);
   expect(env["status"]).toBe(code !== 0 ? "error" : "success");
+  expect(controls(env)).toBe(0);
   return env;
 }
 
@@ -93,6 +94,14 @@ async function chatcli(home: TempDir, args: string[], stdin?: string, extra = {}
     cwd: home.path,
     ...(stdin === undefined ? {} : { stdin }),
   });
+}
+
+/** How many strings inside a parsed JSON value hold a control character other than \n and \t. */
+function controls(value: unknown): number {
+  if (typeof value === "string") return /[\u0000-\u0008\u000b-\u001f\u007f]/.test(value) ? 1 : 0;
+  if (value && typeof value === "object")
+    return Object.values(value).reduce((n: number, v) => n + controls(v), 0);
+  return 0;
 }
 
 /** Every file under dir, recursively. */
@@ -393,8 +402,14 @@ describe("secrets and escape sequences (CONTRACT §9)", () => {
     for (const format of ["--json", "--jsonl"]) {
       const r = await chatcli(home, [...base, format]);
       expect(r.code).toBe(0);
-      expect(r.stdout).not.toContain("\\u001b");
-      expect(r.stdout).not.toContain("\\u0007");
+      for (const line of r.stdout.trimEnd().split("\n")) expect(controls(JSON.parse(line))).toBe(0);
+    }
+    const typed = await chatcli(home, ["sessions", "show", evil, "--json"]);
+    const flag = await chatcli(home, ["sessions", "list", `--x${evil}`, "--json"]);
+    for (const r of [typed, flag]) {
+      expect(r.code).toBe(2);
+      expect(controls(JSON.parse(r.stdout))).toBe(0);
+      expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     }
     await chatcli(home, ["memory", "remember", evil]);
     const facts = await chatcli(home, ["memory", "facts"]);
