@@ -338,6 +338,25 @@ describe("text from stdin (CONTRACT §1, §4)", () => {
   }, 20_000);
 });
 
+describe("--color on the one-shot commands (CONTRACT §9)", () => {
+  test.each([["ask"], ["agent"], ["coder"]])(
+    "%s accepts auto|always|never, rejects others",
+    async (cmd) => {
+      await using home = await tempDir();
+      const replies = join(home.path, "replies.jsonl");
+      await writeFile(replies, `${JSON.stringify({ text: "plain" })}\n`.repeat(3));
+      const base = [cmd, "-m", "mock:script", "--fake-responses", replies, "hi"];
+      for (const when of ["always", "never"]) {
+        const r = await chatcli(home, [...base, "--color", when], undefined, { FORCE_COLOR: "1" });
+        expect([r.code, r.stdout]).toEqual([0, "plain\n"]);
+      }
+      const bad = await chatcli(home, [...base, "--color", "sometimes"]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain("Allowed choices are auto, always, never");
+    },
+  );
+});
+
 describe("bare chatcli behaves as ask when not interactive", () => {
   test("a question, a piped prompt, and --json", async () => {
     await using home = await tempDir();
