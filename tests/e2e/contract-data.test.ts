@@ -40,6 +40,23 @@ describe("text from stdin (CONTRACT §1, §4)", () => {
     }
   });
 
+  test.each([["ask"], ["ask", "-"], ["-"], [], ["agent", "-"], ["coder"]])(
+    "%p takes the prompt from stdin (mock:echo sees it)",
+    async (...args) => {
+      await using home = await tempDir();
+      const replies = join(home.path, "replies.jsonl");
+      await writeFile(replies, `${JSON.stringify({ text: "done" })}\n`);
+      const agentic = args[0] === "agent" || args[0] === "coder";
+      const model = agentic
+        ? ["-m", "mock:script", "--fake-responses", replies]
+        : ["-m", "mock:echo"];
+      const r = await chatcli(home, [...args, ...model, "--json"], "question-from-stdin\n");
+      const env = envelope(r.stdout, 0);
+      expect(env["command"]).toBe(args[0] === "agent" || args[0] === "coder" ? args[0] : "ask");
+      expect(String(env["result"])).toContain(agentic ? "done" : "question-from-stdin");
+    },
+  );
+
   test("an open pipe that never writes does not hang them: exit 2 no_prompt, one envelope", async () => {
     await using home = await tempDir();
     const runs = [
