@@ -263,7 +263,8 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
           hint: "chatcli memory profile set name=Ana",
         });
       const changed = await profileSet(await mem(), fields);
-      out(opts, { changed }, () =>
+      // `profile` has its own --json and commander hands it the flag first (no positional options).
+      out({ json: opts.json || profile.opts().json }, { changed }, () =>
         changed.length
           ? `${changed.map((k) => `Profile field '${k}' updated.`).join("\n")}\n`
           : "No change (value already set).\n",
@@ -367,6 +368,11 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
       out(opts, { path: dir }, `${dir}\n`);
     });
   acceptOutputFormat(root);
+  // Subcommands inherit the date form's allowExcessArguments: `memory profile st` must not pass.
+  const strict = (c: typeof root): void => {
+    for (const sub of c.commands) strict(sub.allowExcessArguments(false) as typeof root);
+  };
+  strict(root);
   return root;
 }
 
