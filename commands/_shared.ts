@@ -125,9 +125,9 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
- * Document commands (memory, sessions) take `--json`; scripts that pass `--output-format json` to every
- * command get the same (stream-json too: a document is one line). Adds the flag to every command of
- * the tree that has --json, before parsing.
+ * Document commands (memory, sessions) take `--json`; scripts that pass `--output-format json` or
+ * `--jsonl` to every command get the same (a document is one line either way). Adds the flags to every
+ * command of the tree that has --json, before parsing.
  */
 export function acceptOutputFormat(command: CommandUnknownOpts): void {
   for (const sub of command.commands) acceptOutputFormat(sub);
@@ -139,8 +139,10 @@ export function acceptOutputFormat(command: CommandUnknownOpts): void {
         FORMAT_CHOICES,
       ),
     )
+    .addOption(new Option("--jsonl", "same as --json here (one document)"))
     .hook("preAction", (self) => {
       const format = self.getOptionValue("outputFormat");
-      if (format === "json" || format === "stream-json") self.setOptionValue("json", true);
+      const jsonl = self.getOptionValue("jsonl") === true;
+      if (format === "json" || format === "stream-json" || jsonl) self.setOptionValue("json", true);
     });
 }

@@ -410,7 +410,7 @@ function dateFormArgs(args: readonly string[]): { json: boolean; words: string[]
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     const [name, inline] = arg.split(/=(.*)/s, 2);
-    if (arg === "--json") json = true;
+    if (arg === "--json" || arg === "--jsonl") json = true;
     else if (name === "--output-format") {
       const value = inline ?? args[++i];
       if (!FORMAT_CHOICES.some((f) => f === value))
@@ -419,7 +419,7 @@ function dateFormArgs(args: readonly string[]): { json: boolean; words: string[]
         );
       json = value !== "text";
     } else if (arg.startsWith("-") && !/^-\d/.test(arg)) {
-      const near = closest(name ?? arg, ["--json", "--output-format", "--help"]);
+      const near = closest(name ?? arg, ["--json", "--jsonl", "--output-format", "--help"]);
       throw new UsageError(`unknown option '${arg}'`, {
         hint: near ? `did you mean ${near}?` : "chatcli memory --help",
       });

@@ -188,7 +188,7 @@ describe("contract sweep (spawned binary)", () => {
 });
 
 describe("--output-format json is --json on every command that prints JSON", () => {
-  const FLAGS = [["--json"], ["--output-format", "json"], ["--output-format=json"]];
+  const FLAGS = [["--json"], ["--output-format", "json"], ["--output-format=json"], ["--jsonl"]];
   const COMMANDS_WITH_DOCS = [
     ["memory"],
     ["memory", "2026-01-02"],
@@ -212,7 +212,8 @@ describe("--output-format json is --json on every command that prints JSON", () 
     await using home = await tempDir();
     for (const args of [["memory", "remember"], ["sessions", "show", "nope"], ["ask"]]) {
       const r = await chatcli(home, [...args, ...flags]);
-      expect(envelope(r.stdout, r.code)["is_error"]).toBe(true);
+      const last = r.stdout.trimEnd().split("\n").at(-1);
+      expect(envelope(`${last}\n`, r.code)["is_error"]).toBe(true);
     }
   });
 });
