@@ -246,6 +246,23 @@ describe("success: one envelope with --json, the same envelope last with --jsonl
   });
 });
 
+test("rewind: the list is one document, a restore one envelope (json) or events + envelope (jsonl)", async () => {
+  await using home = await tempDir();
+  for (const q of ["one", "two"])
+    await chatcli(home, ["ask", "-m", "mock:echo", q, "--session", "rw"]);
+  const list = await chatcli(home, ["rewind", "--session", "rw", "--json"]);
+  expect(oneJson(list.stdout)).toMatchObject({
+    session: "rw",
+    checkpoints: [{ id: 1 }, { id: 2 }],
+  });
+  const json = await chatcli(home, ["rewind", "--session", "rw", "--to", "2", "--json"]);
+  expect(envelope(json.stdout, 0)).toMatchObject({ command: "rewind", session_id: "rw" });
+  const jsonl = await chatcli(home, ["rewind", "--session", "rw", "--to", "1", "--jsonl"]);
+  expect(envelope(`${jsonl.stdout.trimEnd().split("\n").at(-1)}\n`, 0)["command"]).toBe("rewind");
+  const missing = await chatcli(home, ["rewind", "--session", "rw", "--to", "99", "--json"]);
+  expect(envelope(missing.stdout, 2)["terminal_reason"]).toBe("usage_error");
+});
+
 describe("--color on the one-shot commands (CONTRACT §9)", () => {
   test.each([["ask"], ["agent"], ["coder"]])(
     "%s accepts auto|always|never, rejects others",
