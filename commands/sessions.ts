@@ -30,7 +30,8 @@ export function sessionsCommand(ctx: Ctx, state: RunState) {
       .action(async (flags) => {
         const list = await listSessions(ctx);
         if (flags.json) {
-          ctx.stdout.write(`${JSON.stringify(list)}\n`);
+          // Files written by other tools (the Go ChatCLI) may hold raw secrets.
+          ctx.stdout.write(`${JSON.stringify(redactDeep(list, configuredSecrets(ctx.env)))}\n`);
         } else if (list.length === 0) {
           ctx.stderr.write("No saved sessions found.\n");
         } else {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { baseEnv, spawnChatcli } from "../support/binary.ts";
 import { chatcli, controls, envelope, filesUnder, oneJson } from "../support/contract.ts";
@@ -117,6 +117,26 @@ describe("secrets and escape sequences (CONTRACT §9)", () => {
     expect(files.some((f) => f.endsWith("state.json"))).toBe(true);
     for (const f of files) outputs.push(await readFile(f, "utf8"));
     for (const text of outputs) for (const raw of RAW) expect(text).not.toContain(raw);
+  });
+
+  test("a session written by another tool with raw secrets is shown redacted in JSON", async () => {
+    await using home = await tempDir();
+    const sessions = join(home.path, ".chatcli", "sessions");
+    await mkdir(sessions, { recursive: true });
+    const raw = `deploy with ${OPENAI} and ${CONFIGURED}`;
+    const doc = { version: 2, title: raw, chat_history: [{ role: "user", content: raw }] };
+    await writeFile(join(sessions, "go.json"), JSON.stringify(doc));
+    const env = { DEPLOY_TOKEN: CONFIGURED };
+    for (const args of [
+      ["sessions", "list"],
+      ["sessions", "show", "go"],
+    ]) {
+      const r = await chatcli(home, [...args, "--json"], undefined, env);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("[REDACTED:openai_key]");
+      expect(r.stdout).toContain("[REDACTED:configured_key]");
+      for (const secret of RAW) expect(r.stdout).not.toContain(secret);
+    }
   });
 
   test("escape sequences from the model or the memory never reach stdout, nor JSON", async () => {
