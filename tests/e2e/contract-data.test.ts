@@ -166,3 +166,17 @@ describe("secrets and escape sequences (CONTRACT §9)", () => {
     expect(facts.stdout).not.toContain("\u0007");
   });
 });
+
+describe("routing of bare chatcli", () => {
+  test("output-format flags before a command name belong to that command", async () => {
+    await using home = await tempDir();
+    for (const flags of [["--json"], ["--output-format", "json"], ["--jsonl"]]) {
+      const list = await chatcli(home, [...flags, "sessions", "list"]);
+      expect([list.code, list.stdout]).toEqual([0, "[]\n"]);
+      const bad = await chatcli(home, [...flags, "memory", "nope"]);
+      expect(envelope(bad.stdout, 2)["command"]).toBe("memory");
+    }
+    const ask = await chatcli(home, ["--json", "-m", "mock:echo", "sessions"]);
+    expect(envelope(ask.stdout, 0)["command"]).toBe("ask");
+  });
+});
