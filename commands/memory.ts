@@ -192,11 +192,11 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .command("remember")
     .description("store a fact (TEXT, or stdin when absent or -)")
     .argument("[text...]")
-    .option("--category <c>", "architecture|pattern|preference|gotcha|project|personal|general")
+    .addOption(new Option("--category <c>", "the fact's category").choices(CATEGORIES))
     .addOption(json())
     .action(async (words, opts) => {
       // `remember [category] TEXT`: a leading category word (as ChatCLI's /memory) sets it.
-      let category = opts.category;
+      let category: string | undefined = opts.category;
       const first = words[0]?.toLowerCase();
       if (
         !category &&

@@ -104,6 +104,7 @@ describe("contract sweep (spawned binary)", () => {
     [["memory", "profile", "set"], undefined, 2, "usage_error"],
     [["memory", "nope"], undefined, 2, "usage_error"],
     [["memory", "profile", "st"], undefined, 2, "usage_error"],
+    [["memory", "remember", "--category", "gotca", "x"], undefined, 2, "usage_error"],
     [["memory", "today", "extra"], undefined, 2, "usage_error"],
     [["memory", "export", "extra"], undefined, 2, "usage_error"],
     [["compact"], undefined, 2, "no_prompt"],
