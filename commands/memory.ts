@@ -5,6 +5,7 @@ import { detectWorkspaceRoot } from "../lib/bootstrap/workspace.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
 import { readStdin } from "../lib/core/input.ts";
+import { configuredSecrets, redactDeep } from "../lib/core/redact.ts";
 import { loadSettings } from "../lib/core/settings.ts";
 import { compactionDue, compactMemory } from "../lib/memory/compact.ts";
 import { CATEGORIES } from "../lib/memory/config.ts";
@@ -68,7 +69,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     // Facts and notes hold whatever was remembered: no escape sequence reaches the terminal.
     ctx.stdout.write(
       opts.json
-        ? `${JSON.stringify(value)}\n`
+        ? `${JSON.stringify(redactDeep(value, configuredSecrets(ctx.env)))}\n`
         : stripControl(typeof text === "string" ? text : text()),
     );
   };
@@ -328,7 +329,8 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .addOption(json())
     .action(async (opts) => {
       // A file to keep is indented; --json is one document on one line like every other command.
-      const doc = await exportMemory(await mem());
+      // Facts written by other tools (the Go ChatCLI) may hold raw secrets: JSON output never does.
+      const doc = redactDeep(await exportMemory(await mem()), configuredSecrets(ctx.env));
       ctx.stdout.write(`${JSON.stringify(doc, null, opts.json ? undefined : 2)}\n`);
     });
   root

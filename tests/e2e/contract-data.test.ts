@@ -139,6 +139,32 @@ describe("secrets and escape sequences (CONTRACT §9)", () => {
     }
   });
 
+  test("facts written by another tool with raw secrets are printed redacted in JSON", async () => {
+    await using home = await tempDir();
+    const dir = join(home.path, ".chatcli", "memory");
+    await mkdir(dir, { recursive: true });
+    const fact = {
+      id: "go1",
+      content: `the deploy key is ${OPENAI}`,
+      category: "gotcha",
+      created_at: "2026-01-01T00:00:00Z",
+      last_accessed: "2026-01-01T00:00:00Z",
+      access_count: 1,
+      score: 1,
+    };
+    await writeFile(join(dir, "memory_index.json"), JSON.stringify([fact]));
+    for (const args of [
+      ["memory", "facts"],
+      ["memory", "recall", "deploy key"],
+      ["memory", "export"],
+    ]) {
+      const r = await chatcli(home, [...args, "--json"]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("[REDACTED:openai_key]");
+      expect(r.stdout).not.toContain(OPENAI);
+    }
+  });
+
   test("escape sequences from the model or the memory never reach stdout, nor JSON", async () => {
     await using home = await tempDir();
     const replies = join(home.path, "replies.jsonl");
