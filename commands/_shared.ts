@@ -2,6 +2,7 @@ import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
 import type { OutputFormat } from "../lib/output/reporter.ts";
+import { stripControl } from "../lib/output/terminal.ts";
 
 /** Mutable result of one CLI run; commands set the exit code here (only main.ts touches process). */
 export interface RunState {
@@ -94,8 +95,54 @@ export function configureTree(command: CommandUnknownOpts, ctx: Ctx): void {
         ctx.stdout.write(text);
       },
       writeErr: (text) => {
-        ctx.stderr.write(text);
+        ctx.stderr.write(stripControl(text)); // it may quote what was typed
       },
     });
   for (const sub of command.commands) configureTree(sub, ctx);
+}
+
+/** The candidate within edit distance 2 of `word` (commander's suggestion rule), if any. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: { name: string; d: number } | undefined;
+  for (const name of candidates) {
+    const d = editDistance(word, name);
+    if (d <= 2 && d < word.length && (!best || d < best.d)) best = { name, d };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+    }
+    prev = row;
+  }
+  return prev[b.length] ?? 0;
+}
+
+/**
+ * Document commands (memory, sessions) take `--json`; scripts that pass `--output-format json` or
+ * `--jsonl` to every command get the same (a document is one line either way). Adds the flags to every
+ * command of the tree that has --json, before parsing.
+ */
+export function acceptOutputFormat(command: CommandUnknownOpts): void {
+  for (const sub of command.commands) acceptOutputFormat(sub);
+  const has = (flag: string) => command.options.some((o) => o.long === flag);
+  if (!has("--json") || has("--output-format")) return;
+  command
+    .addOption(
+      new Option("--output-format <format>", "text, json or stream-json (same as --json)").choices(
+        FORMAT_CHOICES,
+      ),
+    )
+    .addOption(new Option("--jsonl", "same as --json here (one document)"))
+    .hook("preAction", (self) => {
+      const format = self.getOptionValue("outputFormat");
+      const jsonl = self.getOptionValue("jsonl") === true;
+      if (format === "json" || format === "stream-json" || jsonl) self.setOptionValue("json", true);
+    });
 }

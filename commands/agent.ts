@@ -94,6 +94,14 @@ export function buildAgentLikeCommand(
     .option("--bare", "no bootstrap files, no memory")
     .option("--no-bootstrap", "same as --bare")
     .option("--no-auto-compact", "never compact the conversation automatically")
+    .addOption(
+      // Accepted like ask's (scripts pass one flag set); the output is plain text either way.
+      new Option("--color <when>", "colour: auto, always, never").choices([
+        "auto",
+        "always",
+        "never",
+      ]),
+    )
     .option(
       "-f, --file <path>",
       "attach a file or glob to the cached system context (repeatable)",

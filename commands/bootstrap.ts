@@ -6,6 +6,7 @@ import { toChatcliError } from "../lib/core/errors.ts";
 import { redactDeep } from "../lib/core/redact.ts";
 import { newEnvelope } from "../lib/output/envelope.ts";
 import { type OutputFormat, Reporter } from "../lib/output/reporter.ts";
+import { stripControl } from "../lib/output/terminal.ts";
 import { collect, outputFormatOf, outputFormatOptions, type RunState } from "./_shared.ts";
 
 type FormatFlags = { outputFormat?: string; json?: boolean; jsonl?: boolean };
@@ -76,7 +77,9 @@ export function bootstrapCommand(ctx: Ctx, state: RunState, memory?: MemorySourc
         const kind = b.cache ? "cached" : "volatile";
         const header = `── ${i + 1}/${blocks.length} ${b.id} (${kind}, ~${b.tokens_estimate} tokens) ──`;
         ctx.stderr.write(`${header}\n`);
-        ctx.stdout.write(`${b.text}${i < blocks.length - 1 ? SYSTEM_BLOCK_SEPARATOR : "\n"}`);
+        // Exact in a pipe; on a terminal, escape sequences from the files are not replayed.
+        const text = ctx.stdout.isTTY ? stripControl(b.text) : b.text;
+        ctx.stdout.write(`${text}${i < blocks.length - 1 ? SYSTEM_BLOCK_SEPARATOR : "\n"}`);
       });
     });
   });

@@ -1,18 +1,38 @@
 import { CommanderError } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { ChatcliError, EXIT, formatError, toChatcliError } from "../lib/core/errors.ts";
+import { configuredSecrets, redactDeep } from "../lib/core/redact.ts";
 import { newEnvelope, settleError } from "../lib/output/envelope.ts";
+import { stripControl, stripControlDeep } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";
 import { isInteractive } from "./_shared.ts";
 import { buildProgram, COMMAND_NAMES } from "./program.ts";
 
 /** Bare `chatcli …` is `chat` on an interactive terminal with no arguments, else `ask …`. */
 function routeBare(argv: readonly string[], ctx: Ctx): string[] {
+  // `chatcli --json memory facts`: output-format flags before a command name belong to that command.
+  const lead = formatFlagsAt(argv);
+  const command = argv[lead];
+  if (lead > 0 && command !== undefined && COMMAND_NAMES.includes(command)) {
+    return [command, ...argv.slice(lead + 1), ...argv.slice(0, lead)];
+  }
   const first = argv[0];
   if (first === undefined) return isInteractive(ctx) ? ["chat"] : ["ask"];
   if (COMMAND_NAMES.includes(first)) return [...argv];
   if (["-h", "--help", "-V", "--version", "help"].includes(first)) return [...argv];
   return ["ask", ...argv];
+}
+
+/** How many leading tokens are output-format flags (`--json`, `--jsonl`, `--output-format[=]X`). */
+function formatFlagsAt(argv: readonly string[]): number {
+  let i = 0;
+  while (i < argv.length) {
+    const arg = argv[i] as string;
+    if (arg === "--json" || arg === "--jsonl" || arg.startsWith("--output-format=")) i += 1;
+    else if (arg === "--output-format" && i + 1 < argv.length) i += 2;
+    else break;
+  }
+  return i;
 }
 
 /** Runs the CLI in-process and returns the exit code. Never exits the process. */
@@ -32,15 +52,15 @@ export async function runCli(argv: readonly string[], ctx: Ctx): Promise<number>
         return EXIT.ok;
       }
       printErrorEnvelope(
-        argv,
+        routed,
         ctx,
         new ChatcliError("usage_error", error.message.replace(/^error: /, "")),
       );
       return EXIT.usage;
     }
     const failure = toChatcliError(error);
-    ctx.stderr.write(formatError(failure));
-    printErrorEnvelope(argv, ctx, failure);
+    ctx.stderr.write(stripControl(formatError(failure)));
+    printErrorEnvelope(routed, ctx, failure);
     return failure.exitCode;
   }
   return state.exitCode;
@@ -64,5 +84,6 @@ function printErrorEnvelope(argv: readonly string[], ctx: Ctx, error: ChatcliErr
   if (!requestedFormat(argv)) return;
   const first = argv[0] && COMMAND_NAMES.includes(argv[0]) ? argv[0] : "ask";
   const envelope = settleError(newEnvelope(first, ctx.version), error);
-  ctx.stdout.write(`${JSON.stringify(envelope)}\n`);
+  const clean = stripControlDeep(redactDeep(envelope, configuredSecrets(ctx.env)));
+  ctx.stdout.write(`${JSON.stringify(clean)}\n`);
 }

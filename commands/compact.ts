@@ -4,7 +4,7 @@ import { Command, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { ChatcliError, toChatcliError, UsageError } from "../lib/core/errors.ts";
 import { readStdin } from "../lib/core/input.ts";
-import { configuredSecrets } from "../lib/core/redact.ts";
+import { configuredSecrets, redact } from "../lib/core/redact.ts";
 import { loadSettings } from "../lib/core/settings.ts";
 import { type CompactLevel, type CompactResult, compactHistory } from "../lib/history/compact.ts";
 import { parseConversation } from "../lib/history/formats.ts";
@@ -58,7 +58,8 @@ async function readInput(ctx: Ctx, file: string | undefined): Promise<string> {
   }
   const read = await readStdin(ctx.stdin, {
     hasPrompt: false,
-    firstByteTimeoutMs: 0,
+    giveUpOnSilentPipe: true,
+    firstByteTimeoutMs: 3000,
     maxBytes: MAX_INPUT_BYTES,
   });
   if (read.text === undefined) {
@@ -225,7 +226,8 @@ async function runCompact(
         await session.save();
       }
     } else if (conversation) {
-      const text = conversation.render(result.messages);
+      // The conversation is JSON like the envelope: secrets redacted (CONTRACT §9).
+      const text = redact(conversation.render(result.messages), configuredSecrets(env));
       envelope.result = text;
       reporter.print(text);
     }

@@ -1,9 +1,11 @@
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { Command, Option } from "@commander-js/extra-typings";
 import { detectWorkspaceRoot } from "../lib/bootstrap/workspace.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
 import { readStdin } from "../lib/core/input.ts";
+import { configuredSecrets, redactDeep } from "../lib/core/redact.ts";
 import { loadSettings } from "../lib/core/settings.ts";
 import { compactionDue, compactMemory } from "../lib/memory/compact.ts";
 import { CATEGORIES } from "../lib/memory/config.ts";
@@ -44,8 +46,9 @@ import {
   importSummaryText,
   parseExportDocument,
 } from "../lib/memory/transfer.ts";
+import { stripControl } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";
-import { parsePositiveInt } from "./_shared.ts";
+import { acceptOutputFormat, closest, FORMAT_CHOICES, parsePositiveInt } from "./_shared.ts";
 
 type Json = { json?: boolean };
 
@@ -63,8 +66,11 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     });
   };
   const out = (opts: Json, value: unknown, text: string | (() => string)) => {
+    // Facts and notes hold whatever was remembered: no escape sequence reaches the terminal.
     ctx.stdout.write(
-      opts.json ? `${JSON.stringify(value)}\n` : typeof text === "string" ? text : text(),
+      opts.json
+        ? `${JSON.stringify(redactDeep(value, configuredSecrets(ctx.env)))}\n`
+        : stripControl(typeof text === "string" ? text : text()),
     );
   };
   const json = () => new Option("--json", "print one JSON document");
@@ -73,6 +79,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     if (words.length && !(words.length === 1 && words[0] === "-")) return words.join(" ").trim();
     const read = await readStdin(ctx.stdin, {
       hasPrompt: false,
+      giveUpOnSilentPipe: true,
       firstByteTimeoutMs: 3000,
       maxBytes: 1 << 20,
     });
@@ -81,10 +88,15 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
   const showDay = async (label: string, opts: Json) => {
     const m = await mem();
     const day = parseFlexibleDate(label, m.now());
-    if (!day)
+    if (!day) {
+      const near = closest(
+        label,
+        root.commands.map((c) => c.name()),
+      );
       throw new UsageError(`unknown memory subcommand or date: ${label}`, {
-        hint: "chatcli memory --help",
+        hint: near ? `did you mean: chatcli memory ${near}?` : "chatcli memory --help",
       });
+    }
     const date = localDate(day);
     const content = await readDaily(m, day);
     out(opts, { date, content: content ?? null }, () => renderNote(date, content));
@@ -97,16 +109,13 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .argument("[date]", "today, yesterday, YYYY-MM-DD, YYYYMMDD or DD/MM/YYYY (default today)")
     .allowUnknownOption()
     .allowExcessArguments()
-    .action(async (date, _opts, cmd) => {
-      const extra = cmd.args.filter((a) => a !== date);
-      const unknown = extra.find((a) => a !== "--json");
-      if (unknown)
-        throw new UsageError(`unknown memory option or argument: ${unknown}`, {
+    .action(async (_date, _opts, cmd) => {
+      const { json, words } = dateFormArgs(cmd.args);
+      if (words.length > 1)
+        throw new UsageError(`unknown memory option or argument: ${words[1]}`, {
           hint: "chatcli memory --help",
         });
-      await showDay(date === "--json" || date === undefined ? "today" : date, {
-        json: cmd.args.includes("--json"),
-      });
+      await showDay(words[0] ?? "today", { json });
     });
 
   root
@@ -184,11 +193,11 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .command("remember")
     .description("store a fact (TEXT, or stdin when absent or -)")
     .argument("[text...]")
-    .option("--category <c>", "architecture|pattern|preference|gotcha|project|personal|general")
+    .addOption(new Option("--category <c>", "the fact's category").choices(CATEGORIES))
     .addOption(json())
     .action(async (words, opts) => {
       // `remember [category] TEXT`: a leading category word (as ChatCLI's /memory) sets it.
-      let category = opts.category;
+      let category: string | undefined = opts.category;
       const first = words[0]?.toLowerCase();
       if (
         !category &&
@@ -255,7 +264,8 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
           hint: "chatcli memory profile set name=Ana",
         });
       const changed = await profileSet(await mem(), fields);
-      out(opts, { changed }, () =>
+      // `profile` has its own --json and commander hands it the flag first (no positional options).
+      out({ json: opts.json || profile.opts().json }, { changed }, () =>
         changed.length
           ? `${changed.map((k) => `Profile field '${k}' updated.`).join("\n")}\n`
           : "No change (value already set).\n",
@@ -317,8 +327,11 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .command("export")
     .description("the whole store as one JSON document")
     .addOption(json())
-    .action(async () => {
-      ctx.stdout.write(`${JSON.stringify(await exportMemory(await mem()), null, 2)}\n`);
+    .action(async (opts) => {
+      // A file to keep is indented; --json is one document on one line like every other command.
+      // Facts written by other tools (the Go ChatCLI) may hold raw secrets: JSON output never does.
+      const doc = redactDeep(await exportMemory(await mem()), configuredSecrets(ctx.env));
+      ctx.stdout.write(`${JSON.stringify(doc, null, opts.json ? undefined : 2)}\n`);
     });
   root
     .command("import")
@@ -327,11 +340,15 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .addOption(json())
     .action(async (file, opts) => {
       let text: string | undefined;
-      if (file && file !== "-") text = await readFile(file, "utf8");
+      if (file && file !== "-")
+        text = await readFile(resolve(ctx.cwd, file), "utf8").catch((error: Error) => {
+          throw new UsageError(`cannot read ${file}: ${error.message}`, { reason: "bad_input" });
+        });
       else
         text = (
           await readStdin(ctx.stdin, {
             hasPrompt: false,
+            giveUpOnSilentPipe: true,
             firstByteTimeoutMs: 3000,
             maxBytes: 256 << 20,
           })
@@ -352,6 +369,12 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
       const dir = (await mem()).cfg.dir;
       out(opts, { path: dir }, `${dir}\n`);
     });
+  acceptOutputFormat(root);
+  // Subcommands inherit the date form's allowExcessArguments: `memory profile st` must not pass.
+  const strict = (c: typeof root): void => {
+    for (const sub of c.commands) strict(sub.allowExcessArguments(false) as typeof root);
+  };
+  strict(root);
   return root;
 }
 
@@ -377,4 +400,32 @@ async function compactionLlm(
     }
     throw last;
   };
+}
+
+/**
+ * The date form's own flags (allowUnknownOption hides commander's checks): --json, --output-format,
+ * and an unknown flag rejected with commander's message and a suggestion.
+ */
+function dateFormArgs(args: readonly string[]): { json: boolean; words: string[] } {
+  let json = false;
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const [name, inline] = arg.split(/=(.*)/s, 2);
+    if (arg === "--json" || arg === "--jsonl") json = true;
+    else if (name === "--output-format") {
+      const value = inline ?? args[++i];
+      if (!FORMAT_CHOICES.some((f) => f === value))
+        throw new UsageError(
+          `option '--output-format <format>' argument '${value ?? ""}' is invalid. Allowed choices are ${FORMAT_CHOICES.join(", ")}.`,
+        );
+      json = value !== "text";
+    } else if (arg.startsWith("-") && !/^-\d/.test(arg)) {
+      const near = closest(name ?? arg, ["--json", "--jsonl", "--output-format", "--help"]);
+      throw new UsageError(`unknown option '${arg}'`, {
+        hint: near ? `did you mean ${near}?` : "chatcli memory --help",
+      });
+    } else words.push(arg);
+  }
+  return { json, words };
 }

@@ -1,13 +1,14 @@
 import { Command } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
+import { configuredSecrets, redactDeep } from "../lib/core/redact.ts";
 import { CheckpointStore } from "../lib/history/checkpoints.ts";
 import { loadSessionDoc } from "../lib/history/session.ts";
 import { sessionDataDir } from "../lib/history/session-file.ts";
 import { deleteSession, listSessions } from "../lib/history/session-list.ts";
 import { estimateTokens } from "../lib/history/tokens.ts";
 import { stripControl } from "../lib/output/terminal.ts";
-import type { RunState } from "./_shared.ts";
+import { acceptOutputFormat, type RunState } from "./_shared.ts";
 import { localTime } from "./rewind.ts";
 
 function missing(name: string): never {
@@ -29,7 +30,8 @@ export function sessionsCommand(ctx: Ctx, state: RunState) {
       .action(async (flags) => {
         const list = await listSessions(ctx);
         if (flags.json) {
-          ctx.stdout.write(`${JSON.stringify(list)}\n`);
+          // Files written by other tools (the Go ChatCLI) may hold raw secrets.
+          ctx.stdout.write(`${JSON.stringify(redactDeep(list, configuredSecrets(ctx.env)))}\n`);
         } else if (list.length === 0) {
           ctx.stderr.write("No saved sessions found.\n");
         } else {
@@ -67,7 +69,7 @@ export function sessionsCommand(ctx: Ctx, state: RunState) {
               message_count: c.message_count,
             })),
           };
-          ctx.stdout.write(`${JSON.stringify(out)}\n`);
+          ctx.stdout.write(`${JSON.stringify(redactDeep(out, configuredSecrets(ctx.env)))}\n`);
           return;
         }
         const lines = [`# ${name}${doc.title ? ` — ${doc.title}` : ""}`, ""];
@@ -97,5 +99,6 @@ export function sessionsCommand(ctx: Ctx, state: RunState) {
         else ctx.stderr.write(`Session '${name}' deleted.\n`);
       }),
   );
+  acceptOutputFormat(sessions);
   return sessions;
 }

@@ -7,6 +7,12 @@ export interface StdinOptions {
   noStdin?: boolean;
   /** How long to wait for the first byte of a pipe (CONTRACT §4.3). */
   firstByteTimeoutMs: number;
+  /**
+   * Without a prompt, stdin is read to EOF however long the first byte takes (`slow-build | chatcli
+   * ask`). Set this for text that is never slow to produce (a fact, an export, a conversation): a pipe
+   * silent for firstByteTimeoutMs then counts as no input instead of hanging the command.
+   */
+  giveUpOnSilentPipe?: boolean;
   maxBytes: number;
   truncate?: boolean;
 }
@@ -30,7 +36,10 @@ export async function readStdin(stdin: Stdin, options: StdinOptions): Promise<St
   let truncated = false;
   // Without a prompt, stdin IS the prompt: wait for it to EOF (`slow-build | chatcli ask`). With a
   // prompt, a pipe that stays silent past the first-byte timeout is skipped (CONTRACT §4.2–3).
-  const waitMs = stdin.kind === "file" || !options.hasPrompt ? 0 : options.firstByteTimeoutMs;
+  const waitMs =
+    stdin.kind === "file" || !(options.hasPrompt || options.giveUpOnSilentPipe)
+      ? 0
+      : options.firstByteTimeoutMs;
   const first = await firstChunk(iterator, waitMs);
   if (first === "timeout") {
     void iterator.return?.();
@@ -143,7 +152,10 @@ export async function readPromptInput(
     const what = options.what ?? "prompt";
     throw new UsageError(`no ${what}: pass it as an argument or pipe it on stdin`, {
       reason: "no_prompt",
-      hint: 'chatcli ask "why did the build fail" < build.log',
+      hint:
+        what === "task"
+          ? 'chatcli agent "fix the failing tests", or pipe the task on stdin'
+          : 'chatcli ask "why did the build fail" < build.log',
     });
   }
   return { text, warnings: result.warnings };

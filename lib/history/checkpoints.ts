@@ -119,13 +119,7 @@ export class CheckpointStore {
     return withLock(this.statePath, async () => {
       const state = await this.read();
       const out = await fn(state);
-      // Labels and titles quote the user's messages: redacted like the messages themselves.
-      const checkpoints = state.checkpoints.map((c) => ({
-        ...c,
-        label: redact(c.label, this.secrets),
-        title: redact(c.title, this.secrets),
-      }));
-      await writeFileAtomic(this.statePath, toGoJson({ ...state, checkpoints }));
+      await writeFileAtomic(this.statePath, toGoJson(redactDeep(state, this.secrets)));
       return out;
     });
   }

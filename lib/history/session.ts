@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { Ctx } from "../core/ctx.ts";
 import { ChatcliError, UsageError } from "../core/errors.ts";
 import { readJsonFile, readTextIfExists, toGoJson, withLock, writeFileAtomic } from "../core/fs.ts";
-import { configuredSecrets, redactDeep } from "../core/redact.ts";
+import { configuredSecrets, redact, redactDeep } from "../core/redact.ts";
 import type { ChatMessage } from "../llm/types.ts";
 import {
   type CheckpointRecord,
@@ -106,7 +106,11 @@ export class Session {
   async save(): Promise<void> {
     const path = this.path;
     if (path === null) return;
-    const doc = sessionJson({ title: this.title, messages: this.messages, extra: this.extra });
+    const doc = sessionJson({
+      title: this.title || this.derivedTitle(),
+      messages: this.messages,
+      extra: this.extra,
+    });
     this.title = doc["title"] as string;
     const text = toGoJson(redactDeep(doc, this.secrets));
     await withLock(path, () => writeFileAtomic(path, text));
@@ -120,17 +124,27 @@ export class Session {
     this.pending.clear();
   }
 
+  /** The title from the first user message, redacted before it is cut (a cut secret no longer matches). */
+  private derivedTitle(): string {
+    const first = this.messages.find(
+      (m) => m.role === "user" && !m.meta?.is_summary && m.content?.trim(),
+    );
+    return first
+      ? deriveTitle([{ ...first, content: redact(first.content ?? "", this.secrets) }])
+      : "";
+  }
+
   /** Takes a checkpoint of the current history (call before each LLM request). */
   async checkpoint(label?: string): Promise<CheckpointRecord> {
     const lastUser = this.messages.findLast((m) => m.role === "user" && !m.meta?.is_summary);
     const hashes = await this.store.putMessages(this.messages);
-    const title = this.title || deriveTitle(this.messages);
+    const title = this.title || this.derivedTitle();
     return this.store.update(async (state) => {
       await this.syncState(state);
       const record: CheckpointRecord = {
         id: state.next_id++,
         created_at: this.ctx.now().toISOString(),
-        label: checkpointLabel(label ?? lastUser?.content),
+        label: checkpointLabel(redact(label ?? lastUser?.content ?? "", this.secrets)),
         message_count: this.messages.length,
         title,
         messages: hashes,

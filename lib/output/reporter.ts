@@ -4,7 +4,7 @@ import { formatError } from "../core/errors.ts";
 import { redactDeep } from "../core/redact.ts";
 import type { Envelope } from "./envelope.ts";
 import { settleError } from "./envelope.ts";
-import { createStreamStripper, stripControl } from "./terminal.ts";
+import { createStreamStripper, stripControl, stripControlDeep } from "./terminal.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
@@ -59,7 +59,7 @@ export class Reporter {
       seq: this.seq++,
       ts: this.now().toISOString(),
       session_id: this.envelope.session_id,
-      ...redactDeep(data, this.secrets),
+      ...stripControlDeep(redactDeep(data, this.secrets)),
     };
     this.out(`${JSON.stringify(line)}\n`);
   }
@@ -75,12 +75,18 @@ export class Reporter {
       this.out(clean);
       return;
     }
-    this.event("message.delta", { text: stripControl(delta) });
+    // The same stripper: a sequence split across two deltas is still removed.
+    const clean = this.stripper.push(delta);
+    if (clean) this.event("message.delta", { text: clean });
   }
 
   /** Ends streamed text with exactly one newline (text mode). */
   endText(): void {
-    if (this.format !== "text") return;
+    if (this.format !== "text") {
+      const rest = this.stripper.flush();
+      if (rest) this.event("message.delta", { text: rest });
+      return;
+    }
     const rest = this.stripper.flush();
     if (rest) {
       this.out(rest);
@@ -114,13 +120,13 @@ export class Reporter {
   /** Records a failure: stderr line (text mode or not), error event, envelope error. */
   fail(error: ChatcliError, exitCode?: number, options: { quiet?: boolean } = {}): void {
     settleError(this.envelope, error, exitCode);
-    if (!options.quiet) this.stderr.write(formatError(error));
+    if (!options.quiet) this.stderr.write(stripControl(formatError(error)));
     this.event("error", { code: error.code, message: error.message, retryable: error.retryable });
   }
 
   /** Writes the envelope (json: the only stdout line; stream-json: the last event). */
   finish(): void {
-    const env = redactDeep(this.envelope, this.secrets);
+    const env = stripControlDeep(redactDeep(this.envelope, this.secrets));
     if (this.format === "text") {
       this.endText();
       return;

@@ -21,6 +21,18 @@ export function stripControl(text: string): string {
   return text.replace(/\r(?!\n)/g, "").replace(ESCAPES, "");
 }
 
+/** stripControl on every string inside a JSON-able value (keys untouched): JSON never carries escapes. */
+export function stripControlDeep<T>(value: T): T {
+  if (typeof value === "string") return stripControl(value) as T;
+  if (Array.isArray(value)) return value.map((v) => stripControlDeep(v)) as T;
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = stripControlDeep(v);
+    return out as T;
+  }
+  return value;
+}
+
 /**
  * Streaming variant: holds back an incomplete escape sequence at the end of a chunk so a sequence split
  * across two deltas is still removed.
