@@ -67,9 +67,11 @@ class LiveServices implements S.ReplServices {
   }
 
   async open(name?: string, mustExist = false): Promise<void> {
+    // Unnamed and autosave off: nothing may reach disk (no session file, no checkpoint folder).
+    const ephemeral = name === undefined && !envBool(this.env, "CHATCLI_SESSION_AUTOSAVE", true);
     const session = await openSession(
       { ...this.ctx, env: this.env },
-      { name, workspace: this.workspaceRoot },
+      { name, workspace: this.workspaceRoot, ephemeral },
     );
     if (mustExist && session.isNew) throw new Error(`sessão '${name}' não encontrada`);
     this.session = session;
@@ -237,23 +239,33 @@ class LiveServices implements S.ReplServices {
   ): Promise<S.TurnResult> {
     const provider = await this.chain(callbacks.onActivity);
     this.guard.userTurn();
-    const result = await runReplAgent(
-      {
-        ctx: this.ctx,
-        env: this.env,
-        config: this.settings.config,
-        workspaceRoot: this.workspaceRoot,
-        session: this.session,
-        ref: this.ref,
-        provider,
-        memory: this.mem?.backend,
-        memoryMode: this.mem ? "write" : "off",
-      },
-      mode,
-      task,
-      callbacks,
-      signal,
-    );
+    // The loop's per-request hooks write the run's messages into the session as it goes: a run
+    // that is cancelled or fails leaves the conversation as it was before the run.
+    const before = [...this.session.messages];
+    let result: Awaited<ReturnType<typeof runReplAgent>>;
+    try {
+      result = await runReplAgent(
+        {
+          ctx: this.ctx,
+          env: this.env,
+          config: this.settings.config,
+          workspaceRoot: this.workspaceRoot,
+          session: this.session,
+          ref: this.ref,
+          provider,
+          memory: this.mem?.backend,
+          memoryMode: this.mem ? "write" : "off",
+        },
+        mode,
+        task,
+        callbacks,
+        signal,
+      );
+    } catch (error) {
+      this.session.replaceMessages(before);
+      await this.refreshCheckpoints();
+      throw error;
+    }
     if (result.usage) this.usage = addUsage(this.usage, result.usage);
     this.session.replaceMessages(result.messages);
     await this.session.save();

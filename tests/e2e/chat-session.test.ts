@@ -1,0 +1,131 @@
+/** `/session`, autosave, `/cost`, `/context`, `/model` and errors in a real terminal (tmux) against the mock LLM. */
+import { afterAll, beforeAll, describe, expect } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../support/ctx.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { chatTerm, PROMPT_READY, sentMessages, submit, tmuxTest } from "./chat-term.ts";
+
+let llm: MockLlm;
+beforeAll(async () => {
+  llm = await startMockLlm();
+});
+afterAll(() => llm.close());
+
+function sessionFiles(home: string): string[] {
+  const dir = join(home, ".chatcli/sessions");
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".json")) : [];
+}
+
+describe("chatcli chat: sessions", () => {
+  tmuxTest("CHATCLI_SESSION_AUTOSAVE=false writes no session file", async () => {
+    await using home = await tempDir();
+    llm.push({ text: "ok" });
+    await using t = chatTerm(home.path, llm, { env: { CHATCLI_SESSION_AUTOSAVE: "false" } });
+    await t.waitForText(PROMPT_READY);
+    submit(t, "hello");
+    await t.waitForText(/^ok\n❯$/m);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+    expect(t.capturePane()).not.toContain("auto-saved");
+    expect(sessionFiles(home.path)).toEqual([]);
+  });
+
+  tmuxTest("save, new, load, list and rm", async () => {
+    await using home = await tempDir();
+    llm.push({ text: "noted" }, { text: "fresh" }, { text: "it was 42" });
+    await using t = chatTerm(home.path, llm);
+    await t.waitForText(PROMPT_READY);
+    submit(t, "the number is 42");
+    await t.waitForText(/^noted\n❯$/m);
+    submit(t, "/session save nums");
+    await t.waitForText(/Session 'nums' saved successfully\./);
+    submit(t, "/session new");
+    await t.waitForText(/New conversation session started; history has been cleared\./);
+    submit(t, "other");
+    await t.waitForText(/^fresh\n❯$/m);
+    expect(sentMessages(llm.requests.at(-1)!.body)).toEqual([{ role: "user", content: "other" }]);
+    submit(t, "/session load nums");
+    await t.waitForText(/Session 'nums' loaded\. The previous conversation has been restored\./);
+    submit(t, "what was the number?");
+    await t.waitForText(/^it was 42\n❯$/m);
+    expect(sentMessages(llm.requests.at(-1)!.body).map((m) => m.content)).toEqual([
+      "the number is 42",
+      "noted",
+      "what was the number?",
+    ]);
+    submit(t, "/session list");
+    await t.waitForText(/Saved sessions:\n(- .*\n)*- nums — the number is 42/);
+    submit(t, "/session load nope");
+    await t.waitForText(/Error loading session: sessão 'nope' não encontrada/);
+    submit(t, "/session rm nums");
+    await t.waitForText(/Session 'nums' successfully deleted from disk\./);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
+});
+
+describe("chatcli chat: /cost, /context, /model", () => {
+  tmuxTest("/cost shows the session's usage; /context the next request", async () => {
+    await using home = await tempDir();
+    llm.push({ text: "fine", usage: { input_tokens: 1200, output_tokens: 30 } });
+    await using t = chatTerm(home.path, llm);
+    await t.waitForText(PROMPT_READY);
+    submit(t, "how are you");
+    await t.waitForText(/^fine\n❯$/m);
+    submit(t, "/cost");
+    const screen = await t.waitForText(/Cost: .*/);
+    expect(screen).toMatch(/Requests: +1/);
+    expect(screen).toMatch(/Input: +1,200 tokens/);
+    expect(screen).toMatch(/Output: +30 tokens/);
+    submit(t, "/context");
+    await t.waitForText(
+      /Next request \(2 messages in the conversation\)[\s\S]*total +[\d,]+ tokens/,
+    );
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
+
+  tmuxTest("/model switches provider: the next turn goes to the Anthropic API", async () => {
+    await using home = await tempDir();
+    llm.push({ text: "from openai" }, { text: "from claude" });
+    await using t = chatTerm(home.path, llm, {
+      env: { ANTHROPIC_API_KEY: "sk-ant-mock", ANTHROPIC_BASE_URL: llm.url },
+    });
+    await t.waitForText(PROMPT_READY);
+    submit(t, "one");
+    await t.waitForText(/^from openai\n❯$/m);
+    submit(t, "/model anthropic/claude-test");
+    await t.waitForText(/Model switched to anthropic\/claude-test/);
+    submit(t, "two");
+    await t.waitForText(/^from claude\n❯$/m);
+    const last = llm.requests.at(-1)!;
+    expect(last.path).toBe("/v1/messages");
+    expect((last.body as { model: string }).model).toBe("claude-test");
+    submit(t, "/model nonsense-provider/x");
+    await t.waitForText(/Error: /);
+    submit(t, "/model");
+    await t.waitForText(/Model: anthropic\/claude-test/);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
+
+  tmuxTest(
+    "a provider error is printed, the prompt comes back and history is unchanged",
+    async () => {
+      await using home = await tempDir();
+      llm.push({ error: { status: 500, message: "boom" } }, { text: "recovered" });
+      await using t = chatTerm(home.path, llm);
+      await t.waitForText(PROMPT_READY);
+      submit(t, "first try");
+      await t.waitForText(/Error: [^\n]*\n❯$/m);
+      submit(t, "second try");
+      await t.waitForText(/^recovered\n❯$/m);
+      expect(sentMessages(llm.requests.at(-1)!.body)).toEqual([
+        { role: "user", content: "second try" },
+      ]);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
+});
