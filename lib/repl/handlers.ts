@@ -118,7 +118,7 @@ async function session(repl: Repl, args: string): Promise<void> {
         return repl.say(["Saved sessions:", ...lines].join("\n"));
       }
       case "new":
-        services.newSession();
+        await services.newSession();
         return repl.say("New conversation session started; history has been cleared.");
       case "rm":
       case "delete":

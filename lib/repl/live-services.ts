@@ -41,6 +41,7 @@ export async function createLiveServices(ctx: Ctx, options: LiveOptions): Promis
   const ref = resolveModel(options.model, settings.env, settings.config.model);
   const live = new LiveServices(ctx, settings, workspaceRoot, ref, options.memory);
   await live.open(options.session);
+  options.memory?.startTicker(() => live.history());
   return live;
 }
 
@@ -242,6 +243,9 @@ class LiveServices implements S.ReplServices {
     // The loop's per-request hooks write the run's messages into the session as it goes: a run
     // that is cancelled or fails leaves the conversation as it was before the run.
     const before = [...this.session.messages];
+    // As the Go REPL: one checkpoint at the start of the run, so a rewind can go back to just
+    // before it (the loop's own per-request checkpoints already carry the task message).
+    await this.session.checkpoint(`/${mode} ${task}`);
     let result: Awaited<ReturnType<typeof runReplAgent>>;
     try {
       result = await runReplAgent(
@@ -291,10 +295,10 @@ class LiveServices implements S.ReplServices {
       title: s.title,
     }));
   }
-  newSession(): void {
+  async newSession(): Promise<void> {
     this.bound = undefined;
     this.checkpoints = [];
-    void this.open();
+    await this.open();
   }
   async removeSession(name: string): Promise<boolean> {
     await deleteSession({ ...this.ctx, env: this.env }, name);

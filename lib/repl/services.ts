@@ -109,7 +109,7 @@ export interface ReplServices {
   loadSession(name: string): Promise<void>;
   listSessions(): Promise<SessionEntry[]>;
   /** Clears history and checkpoints and unbinds. */
-  newSession(): void;
+  newSession(): Promise<void>;
   /** Deletes a saved session; true when it was the current one (history cleared). */
   removeSession(name: string): Promise<boolean>;
 

@@ -258,7 +258,7 @@ export class FakeServices implements ReplServices {
   async listSessions(): Promise<SessionEntry[]> {
     return [...this.sessions.keys()].sort().map((name) => ({ name }));
   }
-  newSession(): void {
+  async newSession(): Promise<void> {
     this.messages = [];
     this.checkpoints = [];
     this.bound = undefined;
