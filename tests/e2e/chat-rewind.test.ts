@@ -81,7 +81,7 @@ describe("chatcli chat: cancel and rewind", () => {
       ]);
       // the menu now starts at the restored point's successor
       t.sendKeys("Escape", "Escape");
-      const after = (await t.waitForText(/a5\n❯\nREWIND[^]*Select \[1-\d+\]/))
+      const after = (await t.waitForText(/a5\n❯\nREWIND[\s\S]*Select \[1-\d+\]/))
         .split("REWIND")
         .at(-1)!;
       expect(after).toMatch(/❯ \[1\] {2}\d\d:\d\d:\d\d {2}6 msgs {2}q5/);
