@@ -54,6 +54,8 @@ class LiveServices implements S.ReplServices {
   private checkpoints: S.CheckpointInfo[] = [];
   private readonly cache = new BootstrapCache();
   private readonly guard = new CompactionGuard();
+  /** Where the provider chain's retry/fallback lines go: the operation running now. */
+  private providerLine: (line: string) => void = () => {};
 
   constructor(
     private readonly ctx: Ctx,
@@ -95,11 +97,13 @@ class LiveServices implements S.ReplServices {
       .reverse();
   }
 
+  /** The provider chain (built once per model); its notices go to `onLine` for this operation. */
   private async chain(onLine: (line: string) => void): Promise<Provider> {
+    this.providerLine = onLine;
     this.provider ??= await buildProviderChain(this.ref, {
       env: this.env,
       fetch: this.ctx.fetch,
-      reporter: replReporter(this.ctx, "chat", onLine),
+      reporter: replReporter(this.ctx, "chat", (line) => this.providerLine(line)),
     });
     return this.provider;
   }
@@ -131,13 +135,14 @@ class LiveServices implements S.ReplServices {
     callbacks: S.TurnCallbacks,
     signal: AbortSignal,
   ): Promise<S.TurnResult> {
-    const notices: string[] = [];
-    const provider = await this.chain((line) => notices.push(line));
+    const notice = (line: string) =>
+      callbacks.onNotice ? callbacks.onNotice(line) : callbacks.onText(`\n${line}\n`);
+    const provider = await this.chain(notice);
     this.guard.userTurn();
     await this.session.checkpoint(input);
     const system = await this.systemBlocks(input);
     const user: ChatMessage = { role: "user", content: input };
-    const reporter = replReporter(this.ctx, "chat", (line) => callbacks.onText(`\n${line}\n`));
+    const reporter = replReporter(this.ctx, "chat", notice);
     let messages = [...this.session.messages.filter((m) => m.role !== "system"), user];
     messages = await compactForRequest(messages, {
       ref: this.ref,

@@ -9,6 +9,8 @@ import type { ChatMessage, Usage } from "../llm/types.ts";
 export interface TurnCallbacks {
   /** A streamed piece of the answer, raw from the model (the REPL strips and renders it). */
   onText(delta: string): void;
+  /** A status line while the turn runs (a retry, a fallback, automatic compaction), not part of the answer. */
+  onNotice?(line: string): void;
 }
 
 export interface TurnResult {

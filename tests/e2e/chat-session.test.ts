@@ -128,4 +128,28 @@ describe("chatcli chat: /cost, /context, /model", () => {
       expect(await t.waitForExit()).toBe(0);
     },
   );
+
+  tmuxTest("a retried request says so on its own line, also after an /agent run", async () => {
+    await using home = await tempDir();
+    llm.push(
+      { text: "agent done" },
+      { error: { status: 429, message: "slow down", retry_after: 0 } },
+      { text: "answer after retry" },
+    );
+    await using t = chatTerm(home.path, llm, {
+      env: { CHATCLI_MAX_RETRIES: "1", CHATCLI_RETRY_BASE_MS: "1" },
+    });
+    await t.waitForText(PROMPT_READY);
+    submit(t, "/agent say done");
+    await t.waitForText(/^agent done\n❯$/m);
+    submit(t, "hello");
+    const screen = await t.waitForText(/^answer after retry\n❯$/m);
+    expect(screen).toMatch(
+      /❯ hello\nHTTP 429 from openai — retrying in [\d.]+ s \(attempt 1\)\nanswer after retry\n/,
+    );
+    const history = sentMessages(llm.requests.at(-1)!.body).map((m) => m.content);
+    expect(history).toEqual(["say done", "agent done", "hello"]);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
 });
