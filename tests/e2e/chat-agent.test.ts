@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/ctx.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { chatTerm, PROMPT_READY, submit, tmuxTest } from "./chat-term.ts";
+import { chatTerm, PROMPT_READY, sentMessages, submit, tmuxTest } from "./chat-term.ts";
 
 let llm: MockLlm;
 beforeAll(async () => {
@@ -148,4 +148,32 @@ describe("chatcli chat: starting and leaving", () => {
     t.sendKeys("C-d");
     expect(await t.waitForExit()).toBe(0);
   });
+
+  tmuxTest(
+    "a narrower terminal while typing: the input is redrawn once, not duplicated",
+    async () => {
+      await using home = await tempDir();
+      llm.push({ text: "got it" });
+      await using t = chatTerm(home.path, llm, { width: 60, height: 20 });
+      await t.waitForText(PROMPT_READY);
+      const line = `${"a".repeat(50)} ${"b".repeat(50)}`;
+      t.type(line);
+      await t.waitForText(/^b{43}$/m);
+      t.resize(30, 20);
+      t.type("C");
+      // 2 + 101 + 1 columns on a 30-column terminal: four rows, one prompt
+      const screen = await t.waitForText(/^❯ a{28}\na{22} b{7}\nb{30}\nb{13}C$/m);
+      expect(screen.match(/❯/g)).toHaveLength(1);
+      // nothing of the old, wider drawing is left above the prompt
+      expect(screen.match(/^a{22} b{7}$/gm)).toHaveLength(1);
+      t.resize(80, 20);
+      t.sendKeys("Enter");
+      await t.waitForText(/^got it\n❯$/m);
+      expect(sentMessages(llm.requests.at(-1)!.body)).toEqual([
+        { role: "user", content: `${line}C` },
+      ]);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
 });
