@@ -56,6 +56,8 @@ class LiveServices implements S.ReplServices {
   private readonly guard = new CompactionGuard();
   /** Where the provider chain's retry/fallback lines go: the operation running now. */
   private providerLine: (line: string) => void = () => {};
+  /** Lines from opening sessions (a corrupt file moved aside), printed before the next prompt. */
+  private readonly notices: string[] = [];
 
   constructor(
     private readonly ctx: Ctx,
@@ -79,6 +81,7 @@ class LiveServices implements S.ReplServices {
     if (mustExist && session.isNew) throw new Error(`sessão '${name}' não encontrada`);
     this.session = session;
     this.bound = name;
+    this.notices.push(...session.notices);
     await this.refreshCheckpoints();
   }
 
@@ -131,6 +134,20 @@ class LiveServices implements S.ReplServices {
   }
 
   async sendTurn(
+    input: string,
+    callbacks: S.TurnCallbacks,
+    signal: AbortSignal,
+  ): Promise<S.TurnResult> {
+    try {
+      return await this.turn(input, callbacks, signal);
+    } catch (error) {
+      // The turn's checkpoint was taken before it failed: the rewind menu shows it too.
+      await this.refreshCheckpoints();
+      throw error;
+    }
+  }
+
+  private async turn(
     input: string,
     callbacks: S.TurnCallbacks,
     signal: AbortSignal,
@@ -287,9 +304,14 @@ class LiveServices implements S.ReplServices {
   }
   async saveSession(name: string): Promise<void> {
     const messages = this.session.messages;
+    // An unbound conversation is autosaved as it goes; once it has a name, that copy goes.
+    const autosaved = this.bound === undefined ? this.session.name : null;
     await this.open(name);
     this.session.replaceMessages(messages);
     await this.session.save();
+    if (autosaved?.startsWith("autosave-") && autosaved !== name) {
+      await deleteSession({ ...this.ctx, env: this.env }, autosaved).catch(() => false);
+    }
   }
   async loadSession(name: string): Promise<void> {
     await this.open(name, true);
@@ -345,7 +367,7 @@ class LiveServices implements S.ReplServices {
     this.mem?.nudge(this.session.messages);
   }
   drainNotices(): string[] {
-    return this.mem?.drainNotices() ?? [];
+    return [...this.notices.splice(0), ...(this.mem?.drainNotices() ?? [])];
   }
 
   async close(): Promise<string | undefined> {

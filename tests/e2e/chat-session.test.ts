@@ -1,6 +1,6 @@
 /** `/session`, autosave, `/cost`, `/context`, `/model` and errors in a real terminal (tmux) against the mock LLM. */
 import { afterAll, beforeAll, describe, expect } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/ctx.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -40,6 +40,8 @@ describe("chatcli chat: sessions", () => {
     await t.waitForText(/^noted\n❯$/m);
     submit(t, "/session save nums");
     await t.waitForText(/Session 'nums' saved successfully\./);
+    // the autosaved copy of this conversation is gone now that it has a name
+    expect(sessionFiles(home.path)).toEqual(["nums.json"]);
     submit(t, "/session new");
     await t.waitForText(/New conversation session started; history has been cleared\./);
     submit(t, "other");
@@ -110,24 +112,41 @@ describe("chatcli chat: /cost, /context, /model", () => {
     expect(await t.waitForExit()).toBe(0);
   });
 
-  tmuxTest(
-    "a provider error is printed, the prompt comes back and history is unchanged",
-    async () => {
-      await using home = await tempDir();
-      llm.push({ error: { status: 500, message: "boom" } }, { text: "recovered" });
-      await using t = chatTerm(home.path, llm);
-      await t.waitForText(PROMPT_READY);
-      submit(t, "first try");
-      await t.waitForText(/Error: [^\n]*\n❯$/m);
-      submit(t, "second try");
-      await t.waitForText(/^recovered\n❯$/m);
-      expect(sentMessages(llm.requests.at(-1)!.body)).toEqual([
-        { role: "user", content: "second try" },
-      ]);
-      t.sendKeys("C-d");
-      expect(await t.waitForExit()).toBe(0);
-    },
-  );
+  tmuxTest("a provider error is printed; the prompt is back; history unchanged", async () => {
+    await using home = await tempDir();
+    llm.push({ text: "a1" }, { error: { status: 500, message: "boom" } }, { text: "recovered" });
+    await using t = chatTerm(home.path, llm);
+    await t.waitForText(PROMPT_READY);
+    submit(t, "q1");
+    await t.waitForText(/^a1\n❯$/m);
+    submit(t, "first try");
+    await t.waitForText(/Error: [^\n]*\n❯$/m);
+    // the failed turn's checkpoint is listed at once (same history as before it)
+    t.sendKeys("Escape", "Escape");
+    const menu = await t.waitForText(/Select \[1-2\]/);
+    expect(menu).toMatch(/❯ \[1\] {2}\d\d:\d\d:\d\d {2}2 msgs {2}first try/);
+    t.sendKeys("Escape");
+    await t.waitForText(/Rewind cancelled\./);
+    submit(t, "second try");
+    await t.waitForText(/^recovered\n❯$/m);
+    expect(sentMessages(llm.requests.at(-1)!.body).map((m) => m.content)).toEqual([
+      "q1",
+      "a1",
+      "second try",
+    ]);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
+
+  tmuxTest("a session file that does not parse is moved aside and said so", async () => {
+    await using home = await tempDir();
+    mkdirSync(join(home.path, ".chatcli/sessions"), { recursive: true });
+    writeFileSync(join(home.path, ".chatcli/sessions/broken.json"), "{not json");
+    await using t = chatTerm(home.path, llm, { args: ["--session", "broken"] });
+    await t.waitForText(/session file [^\n]*broken\.json did not parse[\s\S]*❯$/);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
 
   tmuxTest("a retried request says so on its own line, also after an /agent run", async () => {
     await using home = await tempDir();
