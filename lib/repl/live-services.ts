@@ -25,6 +25,7 @@ import { compactForRequest } from "../run/compaction.ts";
 import { buildProviderChain } from "../run/provider.ts";
 import { runReplAgent } from "./live-agent.ts";
 import type { ReplMemory } from "./live-memory.ts";
+import { carryCheckpoints } from "./live-sessions.ts";
 import { replReporter } from "./live-sink.ts";
 import type * as S from "./services.ts";
 
@@ -306,6 +307,7 @@ class LiveServices implements S.ReplServices {
     const messages = this.session.messages;
     // An unbound conversation is autosaved as it goes; once it has a name, that copy goes.
     const autosaved = this.bound === undefined ? this.session.name : null;
+    await carryCheckpoints(this.env, this.session, name);
     await this.open(name);
     this.session.replaceMessages(messages);
     await this.session.save();

@@ -65,6 +65,40 @@ describe("chatcli chat: sessions", () => {
     t.sendKeys("C-d");
     expect(await t.waitForExit()).toBe(0);
   });
+  tmuxTest(
+    "/session save keeps the rewind menu; an older session of that name leaves no trace",
+    async () => {
+      await using home = await tempDir();
+      {
+        // an older conversation saved as "proj", with its own checkpoints
+        llm.push({ text: "old answer" });
+        await using t = chatTerm(home.path, llm, { args: ["--session", "proj"] });
+        await t.waitForText(PROMPT_READY);
+        submit(t, "old question");
+        await t.waitForText(/^old answer\n❯$/m);
+        t.sendKeys("C-d");
+        expect(await t.waitForExit()).toBe(0);
+      }
+      llm.push({ text: "a1" }, { text: "a2" });
+      await using t = chatTerm(home.path, llm);
+      await t.waitForText(PROMPT_READY);
+      submit(t, "q1");
+      await t.waitForText(/^a1\n❯$/m);
+      submit(t, "q2");
+      await t.waitForText(/^a2\n❯$/m);
+      submit(t, "/session save proj");
+      await t.waitForText(/Session 'proj' saved successfully\./);
+      t.sendKeys("Escape", "Escape");
+      const menu = (await t.waitForText(/Select \[1-2\]/)).split("REWIND").at(-1)!;
+      expect(menu).toMatch(/❯ \[1\] {2}\d\d:\d\d:\d\d {2}2 msgs {2}q2/);
+      expect(menu).toMatch(/\[2\] {2}\d\d:\d\d:\d\d {2}0 msgs {2}q1/);
+      expect(menu).not.toContain("old question");
+      t.sendKeys("Escape");
+      await t.waitForText(/Rewind cancelled\./);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
 });
 
 describe("chatcli chat: /cost, /context, /model", () => {
