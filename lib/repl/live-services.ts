@@ -10,13 +10,11 @@ import { extractPathHints } from "../bootstrap/rules.ts";
 import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { envBool, loadSettings, type Settings } from "../core/settings.ts";
-import { CompactionGuard, compactHistory } from "../history/compact.ts";
-import { describePhase } from "../history/progress.ts";
+import { CompactionGuard } from "../history/compact.ts";
 import { applyRewind, planRewind } from "../history/rewind.ts";
 import { openSession, type Session } from "../history/session.ts";
 import { deleteSession, listSessions } from "../history/session-list.ts";
-import { providerSummarizer } from "../history/summarizer.ts";
-import { budgetFor, contextWindow } from "../history/tokens.ts";
+import { contextWindow } from "../history/tokens.ts";
 import { costOf } from "../llm/cost.ts";
 import { type ModelRef, modelLabel, resolveModel } from "../llm/models.ts";
 import type { ChatMessage, Provider, SystemBlock } from "../llm/types.ts";
@@ -24,6 +22,7 @@ import { addUsage, emptyUsage } from "../llm/types.ts";
 import { compactForRequest } from "../run/compaction.ts";
 import { buildProviderChain } from "../run/provider.ts";
 import { runReplAgent } from "./live-agent.ts";
+import { compactConversation } from "./live-compact.ts";
 import type { ReplMemory } from "./live-memory.ts";
 import { carryCheckpoints } from "./live-sessions.ts";
 import { replReporter } from "./live-sink.ts";
@@ -53,6 +52,11 @@ class LiveServices implements S.ReplServices {
   private usage = emptyUsage();
   private requests = 0;
   private checkpoints: S.CheckpointInfo[] = [];
+  /**
+   * A fresh unnamed session until this REPL takes its first checkpoint: anything already in its
+   * store is a leftover of an earlier run, not this conversation's.
+   */
+  private unseen = true;
   private readonly cache = new BootstrapCache();
   private readonly guard = new CompactionGuard();
   /** Where the provider chain's retry/fallback lines go: the operation running now. */
@@ -82,13 +86,13 @@ class LiveServices implements S.ReplServices {
     if (mustExist && session.isNew) throw new Error(`sessão '${name}' não encontrada`);
     this.session = session;
     this.bound = name;
+    this.unseen = name === undefined;
     this.notices.push(...session.notices);
     await this.refreshCheckpoints();
   }
 
   private async refreshCheckpoints(): Promise<void> {
-    const list =
-      this.session.messages.length || this.bound ? await this.session.listCheckpoints() : [];
+    const list = this.unseen ? [] : await this.session.listCheckpoints();
     const n = list.length;
     this.checkpoints = list
       .map((c, i) => ({
@@ -158,6 +162,7 @@ class LiveServices implements S.ReplServices {
     const provider = await this.chain(notice);
     this.guard.userTurn();
     await this.session.checkpoint(input);
+    this.unseen = false;
     const system = await this.systemBlocks(input);
     const user: ChatMessage = { role: "user", content: input };
     const reporter = replReporter(this.ctx, "chat", notice);
@@ -201,21 +206,16 @@ class LiveServices implements S.ReplServices {
       return { status: "skipped", message: "History too short to compact." };
     }
     const provider = await this.chain(onPhase);
-    const model = { provider: this.ref.provider, model: this.ref.model };
-    // As the Go tool: half the window, always at least level 1, "Compacted: A → B" even when B = A.
-    const result = await compactHistory(messages, {
-      budgetTokens: budgetFor(model, this.env, 0.5),
-      keepLast: instruction ? 4 : 10,
+    const result = await compactConversation(messages, {
+      ref: this.ref,
+      env: this.env,
+      provider,
       instruction,
-      summarize: providerSummarizer(provider, this.ref.model, (u) => {
+      signal,
+      onPhase,
+      onUsage: (u) => {
         this.usage = addUsage(this.usage, u);
         this.requests++;
-      }),
-      summarizerWindowTokens: contextWindow(model, this.env),
-      signal,
-      onPhase: (phase, info) => {
-        const line = describePhase(phase, info);
-        if (line) onPhase(line);
       },
     });
     if (result.status === "cancelled") throw new Error("cancelled");
@@ -223,6 +223,7 @@ class LiveServices implements S.ReplServices {
       return { status: "compacted", before: result.before.messages, after: result.after.messages };
     }
     await this.session.checkpoint(`/compact${instruction ? ` ${instruction}` : ""}`);
+    this.unseen = false;
     this.session.replaceMessages(result.messages);
     await this.session.save();
     await this.refreshCheckpoints();
@@ -269,6 +270,7 @@ class LiveServices implements S.ReplServices {
     // As the Go REPL: one checkpoint at the start of the run, so a rewind can go back to just
     // before it (the loop's own per-request checkpoints already carry the task message).
     await this.session.checkpoint(`/${mode} ${task}`);
+    this.unseen = false;
     let result: Awaited<ReturnType<typeof runReplAgent>>;
     try {
       result = await runReplAgent(

@@ -120,4 +120,28 @@ describe("chatcli chat: cancel and rewind", () => {
     t.sendKeys("C-d");
     expect(await t.waitForExit()).toBe(0);
   });
+
+  tmuxTest("after rewinding to the very first checkpoint, the menu still lists it", async () => {
+    await using home = await tempDir();
+    await using t = chatTerm(home.path, llm);
+    await t.waitForText(PROMPT_READY);
+    await turns(t, [
+      ["q1", "a1"],
+      ["q2", "a2"],
+    ]);
+    t.sendKeys("Escape", "Escape");
+    await t.waitForText(/Select \[1-2\]/);
+    t.type("2");
+    t.sendKeys("Enter");
+    await t.waitForText(/↩ Rewound to checkpoint \[2\] \(\d\d:\d\d:\d\d, 0 messages\)\n❯$/m);
+    t.sendKeys("Escape", "Escape");
+    const menu = (await t.waitForText(/0 messages\)\n❯\nREWIND[\s\S]*Select \[1-1\]/))
+      .split("REWIND")
+      .at(-1)!;
+    expect(menu).toMatch(/❯ \[1\] {2}\d\d:\d\d:\d\d {2}0 msgs {2}q1/);
+    t.sendKeys("Escape");
+    await t.waitForText(/Rewind cancelled\./);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
 });
