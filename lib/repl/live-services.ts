@@ -332,7 +332,8 @@ class LiveServices implements S.ReplServices {
     await this.open();
   }
   async removeSession(name: string): Promise<boolean> {
-    await deleteSession({ ...this.ctx, env: this.env }, name);
+    const existed = await deleteSession({ ...this.ctx, env: this.env }, name);
+    if (!existed) throw new Error(`sessão '${name}' não encontrada`);
     if (this.bound !== name) return false;
     await this.open();
     return true;

@@ -112,7 +112,7 @@ export interface ReplServices {
   listSessions(): Promise<SessionEntry[]>;
   /** Clears history and checkpoints and unbinds. */
   newSession(): Promise<void>;
-  /** Deletes a saved session; true when it was the current one (history cleared). */
+  /** Deletes a saved session; true when it was the current one (history cleared). Throws when there is none. */
   removeSession(name: string): Promise<boolean>;
 
   cost(): CostSummary;

@@ -62,6 +62,10 @@ describe("chatcli chat: sessions", () => {
     await t.waitForText(/Error loading session: sessão 'nope' não encontrada/);
     submit(t, "/session rm nums");
     await t.waitForText(/Session 'nums' successfully deleted from disk\./);
+    await t.waitForText(/It was the current session: the conversation has been cleared\./);
+    expect(sessionFiles(home.path)).not.toContain("nums.json");
+    submit(t, "/session rm nums");
+    await t.waitForText(/Error deleting session: sessão 'nums' não encontrada/);
     t.sendKeys("C-d");
     expect(await t.waitForExit()).toBe(0);
   });

@@ -264,7 +264,7 @@ export class FakeServices implements ReplServices {
     this.bound = undefined;
   }
   async removeSession(name: string): Promise<boolean> {
-    this.sessions.delete(name);
+    if (!this.sessions.delete(name)) throw new Error(`sessão '${name}' não encontrada`);
     return false;
   }
   cost() {
