@@ -17,7 +17,7 @@ import { deleteSession, listSessions } from "../history/session-list.ts";
 import { contextWindow } from "../history/tokens.ts";
 import { costOf } from "../llm/cost.ts";
 import { type ModelRef, modelLabel, resolveModel } from "../llm/models.ts";
-import type { ChatMessage, Provider, SystemBlock } from "../llm/types.ts";
+import type { ChatMessage, Provider, SystemBlock, Usage } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
 import { compactForRequest } from "../run/compaction.ts";
 import { buildProviderChain } from "../run/provider.ts";
@@ -51,6 +51,8 @@ class LiveServices implements S.ReplServices {
   private provider: Provider | undefined;
   private usage = emptyUsage();
   private requests = 0;
+  /** USD so far, each request priced at the model it went to (null once one had no price). */
+  private spent: number | null = 0;
   private checkpoints: S.CheckpointInfo[] = [];
   /**
    * A fresh unnamed session until this REPL takes its first checkpoint: anything already in its
@@ -103,6 +105,12 @@ class LiveServices implements S.ReplServices {
         label: c.label || "(start)",
       }))
       .reverse();
+  }
+
+  private spend(usage: Usage): void {
+    this.usage = addUsage(this.usage, usage);
+    const cost = costOf(this.ref, usage);
+    this.spent = this.spent === null || cost === null ? null : this.spent + cost;
   }
 
   /** The provider chain (built once per model); its notices go to `onLine` for this operation. */
@@ -188,7 +196,7 @@ class LiveServices implements S.ReplServices {
         callbacks.onText(event.text);
       } else if (event.type === "usage") usage = addUsage(usage, event.usage);
     }
-    this.usage = addUsage(this.usage, usage);
+    this.spend(usage);
     if (signal.aborted) throw new Error("cancelled");
     this.session.replaceMessages([...messages, { role: "assistant", content: text }]);
     await this.session.save();
@@ -214,7 +222,7 @@ class LiveServices implements S.ReplServices {
       signal,
       onPhase,
       onUsage: (u) => {
-        this.usage = addUsage(this.usage, u);
+        this.spend(u);
         this.requests++;
       },
     });
@@ -295,7 +303,7 @@ class LiveServices implements S.ReplServices {
       await this.refreshCheckpoints();
       throw error;
     }
-    if (result.usage) this.usage = addUsage(this.usage, result.usage);
+    if (result.usage) this.spend(result.usage);
     this.session.replaceMessages(result.messages);
     await this.session.save();
     await this.refreshCheckpoints();
@@ -343,7 +351,7 @@ class LiveServices implements S.ReplServices {
     return {
       requests: this.requests,
       usage: this.usage,
-      costUsd: costOf(this.ref, this.usage),
+      costUsd: this.spent,
       costIsEstimate: true,
     };
   }

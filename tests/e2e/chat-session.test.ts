@@ -126,6 +126,38 @@ describe("chatcli chat: /cost, /context, /model", () => {
     expect(await t.waitForExit()).toBe(0);
   });
 
+  tmuxTest("/cost prices each request at the model it went to, across /model", async () => {
+    await using home = await tempDir();
+    const million = {
+      input_tokens: 1_000_000,
+      output_tokens: 0,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    };
+    llm.push({ text: "from gpt-4o", usage: million }, { text: "from haiku", usage: million });
+    await using t = chatTerm(home.path, llm, {
+      env: {
+        OPENAI_MODEL: "gpt-4o",
+        ANTHROPIC_API_KEY: "sk-ant-mock",
+        ANTHROPIC_BASE_URL: llm.url,
+      },
+    });
+    await t.waitForText(PROMPT_READY);
+    submit(t, "one");
+    await t.waitForText(/^from gpt-4o\n❯$/m);
+    submit(t, "/model anthropic/claude-haiku-4-5");
+    await t.waitForText(/Model switched to anthropic\/claude-haiku-4-5/);
+    submit(t, "two");
+    await t.waitForText(/^from haiku\n❯$/m);
+    submit(t, "/cost");
+    // $2.50 (1M input at gpt-4o) + $1.00 (1M input at claude-haiku-4-5)
+    const screen = await t.waitForText(/Cost: +\$[\d.]+/);
+    expect(screen).toMatch(/Input: +2,000,000 tokens/);
+    expect(screen).toMatch(/Cost: +\$3\.5000/);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
+
   tmuxTest("/model switches provider: the next turn goes to the Anthropic API", async () => {
     await using home = await tempDir();
     llm.push({ text: "from openai" }, { text: "from claude" });
