@@ -15,16 +15,16 @@ import { applyRewind, planRewind } from "../history/rewind.ts";
 import { openSession, type Session } from "../history/session.ts";
 import { deleteSession, listSessions } from "../history/session-list.ts";
 import { contextWindow } from "../history/tokens.ts";
-import { costOf } from "../llm/cost.ts";
 import { type ModelRef, modelLabel, resolveModel } from "../llm/models.ts";
-import type { ChatMessage, Provider, SystemBlock, Usage } from "../llm/types.ts";
+import type { ChatMessage, Provider, SystemBlock } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
 import { compactForRequest } from "../run/compaction.ts";
 import { buildProviderChain } from "../run/provider.ts";
 import { runReplAgent } from "./live-agent.ts";
 import { compactConversation } from "./live-compact.ts";
 import type { ReplMemory } from "./live-memory.ts";
-import { carryCheckpoints } from "./live-sessions.ts";
+import { UsageMeter } from "./live-meter.ts";
+import { CheckpointList, carryCheckpoints } from "./live-sessions.ts";
 import { replReporter } from "./live-sink.ts";
 import type * as S from "./services.ts";
 
@@ -49,16 +49,8 @@ class LiveServices implements S.ReplServices {
   private session!: Session;
   private bound: string | undefined;
   private provider: Provider | undefined;
-  private usage = emptyUsage();
-  private requests = 0;
-  /** USD so far, each request priced at the model it went to (null once one had no price). */
-  private spent: number | null = 0;
-  private checkpoints: S.CheckpointInfo[] = [];
-  /**
-   * A fresh unnamed session until this REPL takes its first checkpoint: anything already in its
-   * store is a leftover of an earlier run, not this conversation's.
-   */
-  private unseen = true;
+  private readonly meter = new UsageMeter();
+  private readonly checkpoints = new CheckpointList();
   private readonly cache = new BootstrapCache();
   private readonly guard = new CompactionGuard();
   /** Where the provider chain's retry/fallback lines go: the operation running now. */
@@ -88,29 +80,13 @@ class LiveServices implements S.ReplServices {
     if (mustExist && session.isNew) throw new Error(`sessão '${name}' não encontrada`);
     this.session = session;
     this.bound = name;
-    this.unseen = name === undefined;
+    this.checkpoints.unseen = name === undefined;
     this.notices.push(...session.notices);
     await this.refreshCheckpoints();
   }
 
   private async refreshCheckpoints(): Promise<void> {
-    const list = this.unseen ? [] : await this.session.listCheckpoints();
-    const n = list.length;
-    this.checkpoints = list
-      .map((c, i) => ({
-        index: n - i,
-        id: c.id,
-        time: new Date(c.created_at),
-        messages: c.message_count,
-        label: c.label || "(start)",
-      }))
-      .reverse();
-  }
-
-  private spend(usage: Usage): void {
-    this.usage = addUsage(this.usage, usage);
-    const cost = costOf(this.ref, usage);
-    this.spent = this.spent === null || cost === null ? null : this.spent + cost;
+    await this.checkpoints.refresh(this.session);
   }
 
   /** The provider chain (built once per model); its notices go to `onLine` for this operation. */
@@ -170,7 +146,7 @@ class LiveServices implements S.ReplServices {
     const provider = await this.chain(notice);
     this.guard.userTurn();
     await this.session.checkpoint(input);
-    this.unseen = false;
+    this.checkpoints.unseen = false;
     const system = await this.systemBlocks(input);
     const user: ChatMessage = { role: "user", content: input };
     const reporter = replReporter(this.ctx, "chat", notice);
@@ -185,7 +161,7 @@ class LiveServices implements S.ReplServices {
     });
     let text = "";
     let usage = emptyUsage();
-    this.requests++;
+    this.meter.request();
     for await (const event of provider.stream(
       { model: this.ref.model, system, messages },
       signal,
@@ -196,7 +172,7 @@ class LiveServices implements S.ReplServices {
         callbacks.onText(event.text);
       } else if (event.type === "usage") usage = addUsage(usage, event.usage);
     }
-    this.spend(usage);
+    this.meter.add(this.ref, usage);
     if (signal.aborted) throw new Error("cancelled");
     this.session.replaceMessages([...messages, { role: "assistant", content: text }]);
     await this.session.save();
@@ -222,8 +198,8 @@ class LiveServices implements S.ReplServices {
       signal,
       onPhase,
       onUsage: (u) => {
-        this.spend(u);
-        this.requests++;
+        this.meter.add(this.ref, u);
+        this.meter.request();
       },
     });
     if (result.status === "cancelled") throw new Error("cancelled");
@@ -231,7 +207,7 @@ class LiveServices implements S.ReplServices {
       return { status: "compacted", before: result.before.messages, after: result.after.messages };
     }
     await this.session.checkpoint(`/compact${instruction ? ` ${instruction}` : ""}`);
-    this.unseen = false;
+    this.checkpoints.unseen = false;
     this.session.replaceMessages(result.messages);
     await this.session.save();
     await this.refreshCheckpoints();
@@ -239,18 +215,11 @@ class LiveServices implements S.ReplServices {
   }
 
   listCheckpoints(): S.CheckpointInfo[] {
-    return this.checkpoints.map(({ index, time, messages, label }) => ({
-      index,
-      time,
-      messages,
-      label,
-    }));
+    return this.checkpoints.list();
   }
 
   async rewind(index: number): Promise<S.CheckpointInfo> {
-    const target = this.checkpoints.find((c) => c.index === index) as
-      | (S.CheckpointInfo & { id: number })
-      | undefined;
+    const target = this.checkpoints.find(index);
     if (!target) throw new Error(`no checkpoint [${index}]`);
     const plan = await planRewind(this.session, target.id, "conversation");
     await applyRewind(this.session, plan);
@@ -278,7 +247,7 @@ class LiveServices implements S.ReplServices {
     // As the Go REPL: one checkpoint at the start of the run, so a rewind can go back to just
     // before it (the loop's own per-request checkpoints already carry the task message).
     await this.session.checkpoint(`/${mode} ${task}`);
-    this.unseen = false;
+    this.checkpoints.unseen = false;
     let result: Awaited<ReturnType<typeof runReplAgent>>;
     try {
       result = await runReplAgent(
@@ -303,7 +272,7 @@ class LiveServices implements S.ReplServices {
       await this.refreshCheckpoints();
       throw error;
     }
-    if (result.usage) this.spend(result.usage);
+    if (result.usage) this.meter.add(this.ref, result.usage);
     this.session.replaceMessages(result.messages);
     await this.session.save();
     await this.refreshCheckpoints();
@@ -336,7 +305,7 @@ class LiveServices implements S.ReplServices {
   }
   async newSession(): Promise<void> {
     this.bound = undefined;
-    this.checkpoints = [];
+    this.checkpoints.clear();
     await this.open();
   }
   async removeSession(name: string): Promise<boolean> {
@@ -348,12 +317,7 @@ class LiveServices implements S.ReplServices {
   }
 
   cost(): S.CostSummary {
-    return {
-      requests: this.requests,
-      usage: this.usage,
-      costUsd: this.spent,
-      costIsEstimate: true,
-    };
+    return this.meter.summary();
   }
 
   async context(): Promise<S.ContextSummary> {

@@ -2,6 +2,7 @@ import { cp, rm } from "node:fs/promises";
 import type { Env } from "../core/ctx.ts";
 import type { Session } from "../history/session.ts";
 import { sessionDataDir } from "../history/session-file.ts";
+import type { CheckpointInfo } from "./services.ts";
 
 /**
  * `/session save NAME`: the conversation's checkpoints go with it, so the rewind menu keeps
@@ -15,4 +16,40 @@ export async function carryCheckpoints(env: Env, from: Session, to: string): Pro
   await cp(sessionDataDir(env, from.name), target, { recursive: true }).catch((error) => {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   });
+}
+
+/** The rewind menu's rows: the session's checkpoints, newest first, numbered from 1. */
+export class CheckpointList {
+  private rows: Array<CheckpointInfo & { id: number }> = [];
+  /**
+   * A fresh unnamed session until this REPL takes its first checkpoint: anything already in its
+   * store is a leftover of an earlier run, not this conversation's.
+   */
+  unseen = true;
+
+  async refresh(session: Session): Promise<void> {
+    const list = this.unseen ? [] : await session.listCheckpoints();
+    const n = list.length;
+    this.rows = list
+      .map((c, i) => ({
+        index: n - i,
+        id: c.id,
+        time: new Date(c.created_at),
+        messages: c.message_count,
+        label: c.label || "(start)",
+      }))
+      .reverse();
+  }
+
+  clear(): void {
+    this.rows = [];
+  }
+
+  list(): CheckpointInfo[] {
+    return this.rows.map(({ index, time, messages, label }) => ({ index, time, messages, label }));
+  }
+
+  find(index: number): (CheckpointInfo & { id: number }) | undefined {
+    return this.rows.find((c) => c.index === index);
+  }
 }
