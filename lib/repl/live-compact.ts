@@ -38,3 +38,13 @@ export function compactConversation(messages: ChatMessage[], input: CompactInput
     },
   });
 }
+
+/** Guided `/compact` keeps the last 4 messages: the Go tool's words when too few are left to summarise. */
+export function guidedTooFew(messages: readonly ChatMessage[]): string | undefined {
+  let systemEnd = 0;
+  while (messages[systemEnd]?.role === "system") systemEnd++;
+  const recentStart = messages.length - 4;
+  if (recentStart <= systemEnd) return "Not enough messages to compact with instruction.";
+  if (recentStart - systemEnd < 2) return "Not enough middle messages to compact.";
+  return undefined;
+}

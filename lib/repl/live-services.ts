@@ -21,7 +21,7 @@ import { addUsage, emptyUsage } from "../llm/types.ts";
 import { compactForRequest } from "../run/compaction.ts";
 import { buildProviderChain } from "../run/provider.ts";
 import { runReplAgent } from "./live-agent.ts";
-import { compactConversation } from "./live-compact.ts";
+import { compactConversation, guidedTooFew } from "./live-compact.ts";
 import type { ReplMemory } from "./live-memory.ts";
 import { UsageMeter } from "./live-meter.ts";
 import { CheckpointList, carryCheckpoints } from "./live-sessions.ts";
@@ -189,6 +189,8 @@ class LiveServices implements S.ReplServices {
     if (messages.filter((m) => m.role !== "system").length < 4) {
       return { status: "skipped", message: "History too short to compact." };
     }
+    const tooFew = instruction ? guidedTooFew(messages) : undefined;
+    if (tooFew) return { status: "skipped", message: tooFew };
     const provider = await this.chain(onPhase);
     const result = await compactConversation(messages, {
       ref: this.ref,

@@ -42,6 +42,23 @@ describe("chatcli chat: cancel and rewind", () => {
     },
   );
 
+  tmuxTest("/compact INSTRUCTION with too few messages says so and asks nothing", async () => {
+    await using home = await tempDir();
+    await using t = chatTerm(home.path, llm);
+    await t.waitForText(PROMPT_READY);
+    await turns(t, [
+      ["q1", "a1"],
+      ["q2", "a2"],
+    ]);
+    const hits = llm.requests.length;
+    submit(t, "/compact keep everything");
+    await t.waitForText(/Not enough messages to compact with instruction\.\n❯$/m);
+    expect(t.capturePane()).not.toContain("✓ Compacted");
+    expect(llm.requests.length).toBe(hits);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
+
   tmuxTest(
     "/compact INSTRUCTION, then rewinding to before it restores the full history",
     async () => {
