@@ -12,7 +12,7 @@ import type { Ctx } from "../core/ctx.ts";
 import { envBool, loadSettings, type Settings } from "../core/settings.ts";
 import { CompactionGuard } from "../history/compact.ts";
 import { applyRewind, planRewind } from "../history/rewind.ts";
-import { openSession, type Session } from "../history/session.ts";
+import { loadSessionDoc, openSession, type Session } from "../history/session.ts";
 import { deleteSession, listSessions } from "../history/session-list.ts";
 import { contextWindow } from "../history/tokens.ts";
 import { type ModelRef, modelLabel, resolveModel } from "../llm/models.ts";
@@ -24,7 +24,7 @@ import { runReplAgent } from "./live-agent.ts";
 import { compactConversation, guidedTooFew } from "./live-compact.ts";
 import type { ReplMemory } from "./live-memory.ts";
 import { UsageMeter } from "./live-meter.ts";
-import { CheckpointList, carryCheckpoints } from "./live-sessions.ts";
+import { CheckpointList, carryCheckpoints, mtimeOf } from "./live-sessions.ts";
 import { replReporter } from "./live-sink.ts";
 import type * as S from "./services.ts";
 
@@ -51,6 +51,8 @@ class LiveServices implements S.ReplServices {
   private provider: Provider | undefined;
   private readonly meter = new UsageMeter();
   private readonly checkpoints = new CheckpointList();
+  /** mtime of the session file when we last wrote or read it. */
+  private synced: number | undefined;
   private readonly cache = new BootstrapCache();
   private readonly guard = new CompactionGuard();
   /** Where the provider chain's retry/fallback lines go: the operation running now. */
@@ -70,6 +72,31 @@ class LiveServices implements S.ReplServices {
     return this.settings.env;
   }
 
+  /** Saves the session and remembers the file's mtime (to notice another process writing it). */
+  private async persist(): Promise<void> {
+    await this.session.save();
+    this.synced = await mtimeOf(this.session.path);
+  }
+
+  /**
+   * Write-through binding (reference §5.4): before a turn on a named session, a file another
+   * chatcli wrote since our last save or load is read again (last writer wins, whole file).
+   */
+  private async reloadIfChanged(notice: (line: string) => void): Promise<void> {
+    if (!this.bound || !envBool(this.env, "CHATCLI_SESSION_WRITETHROUGH", true)) return;
+    const mtime = await mtimeOf(this.session.path);
+    if (mtime === undefined || mtime === this.synced) return;
+    const doc = await loadSessionDoc({ ...this.ctx, env: this.env }, this.bound).catch(
+      () => undefined,
+    );
+    this.synced = mtime;
+    if (!doc) return;
+    this.session.replaceMessages(doc.messages);
+    notice(
+      `session '${this.bound}' was updated by another chatcli; continuing from it (${doc.messages.length} messages)`,
+    );
+  }
+
   async open(name?: string, mustExist = false): Promise<void> {
     // Unnamed and autosave off: nothing may reach disk (no session file, no checkpoint folder).
     const ephemeral = name === undefined && !envBool(this.env, "CHATCLI_SESSION_AUTOSAVE", true);
@@ -80,6 +107,7 @@ class LiveServices implements S.ReplServices {
     if (mustExist && session.isNew) throw new Error(`sessão '${name}' não encontrada`);
     this.session = session;
     this.bound = name;
+    this.synced = await mtimeOf(session.path);
     this.checkpoints.unseen = name === undefined;
     this.notices.push(...session.notices);
     await this.refreshCheckpoints();
@@ -144,6 +172,7 @@ class LiveServices implements S.ReplServices {
     const notice = (line: string) =>
       callbacks.onNotice ? callbacks.onNotice(line) : callbacks.onText(`\n${line}\n`);
     const provider = await this.chain(notice);
+    await this.reloadIfChanged(notice);
     this.guard.userTurn();
     await this.session.checkpoint(input);
     this.checkpoints.unseen = false;
@@ -175,7 +204,7 @@ class LiveServices implements S.ReplServices {
     this.meter.add(this.ref, usage);
     if (signal.aborted) throw new Error("cancelled");
     this.session.replaceMessages([...messages, { role: "assistant", content: text }]);
-    await this.session.save();
+    await this.persist();
     await this.refreshCheckpoints();
     return { text, usage };
   }
@@ -211,7 +240,7 @@ class LiveServices implements S.ReplServices {
     await this.session.checkpoint(`/compact${instruction ? ` ${instruction}` : ""}`);
     this.checkpoints.unseen = false;
     this.session.replaceMessages(result.messages);
-    await this.session.save();
+    await this.persist();
     await this.refreshCheckpoints();
     return { status: "compacted", before: result.before.messages, after: result.after.messages };
   }
@@ -225,7 +254,7 @@ class LiveServices implements S.ReplServices {
     if (!target) throw new Error(`no checkpoint [${index}]`);
     const plan = await planRewind(this.session, target.id, "conversation");
     await applyRewind(this.session, plan);
-    await this.session.save();
+    await this.persist();
     await this.refreshCheckpoints();
     return { index, time: target.time, messages: target.messages, label: target.label };
   }
@@ -242,6 +271,7 @@ class LiveServices implements S.ReplServices {
     signal: AbortSignal,
   ): Promise<S.TurnResult> {
     const provider = await this.chain(callbacks.onActivity);
+    await this.reloadIfChanged(callbacks.onActivity);
     this.guard.userTurn();
     // The loop's per-request hooks write the run's messages into the session as it goes: a run
     // that is cancelled or fails leaves the conversation as it was before the run.
@@ -276,7 +306,7 @@ class LiveServices implements S.ReplServices {
     }
     if (result.usage) this.meter.add(this.ref, result.usage);
     this.session.replaceMessages(result.messages);
-    await this.session.save();
+    await this.persist();
     await this.refreshCheckpoints();
     return result;
   }
@@ -291,7 +321,7 @@ class LiveServices implements S.ReplServices {
     await carryCheckpoints(this.env, this.session, name);
     await this.open(name);
     this.session.replaceMessages(messages);
-    await this.session.save();
+    await this.persist();
     if (autosaved?.startsWith("autosave-") && autosaved !== name) {
       await deleteSession({ ...this.ctx, env: this.env }, autosaved).catch(() => false);
     }
@@ -353,11 +383,16 @@ class LiveServices implements S.ReplServices {
     await this.mem?.stop();
     const turns = this.session.messages.filter((m) => m.role !== "system").length;
     if (this.bound) {
-      await this.session.save();
+      // Every change was saved as it happened: a file another chatcli wrote since is left alone.
+      const mtime = await mtimeOf(this.session.path);
+      if (mtime !== undefined && mtime !== this.synced) {
+        return `Session '${this.bound}' was saved by another chatcli since; left as it is.`;
+      }
+      await this.persist();
       return `Session '${this.bound}' saved.`;
     }
     if (turns < 2 || !envBool(this.env, "CHATCLI_SESSION_AUTOSAVE", true)) return undefined;
-    await this.session.save();
+    await this.persist();
     return `session auto-saved as ${this.session.name} (disable with CHATCLI_SESSION_AUTOSAVE=false)`;
   }
 }

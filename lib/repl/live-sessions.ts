@@ -1,4 +1,4 @@
-import { cp, rm } from "node:fs/promises";
+import { cp, rm, stat } from "node:fs/promises";
 import type { Env } from "../core/ctx.ts";
 import type { Session } from "../history/session.ts";
 import { sessionDataDir } from "../history/session-file.ts";
@@ -52,4 +52,13 @@ export class CheckpointList {
   find(index: number): (CheckpointInfo & { id: number }) | undefined {
     return this.rows.find((c) => c.index === index);
   }
+}
+
+/** A file's mtime in ms; undefined when there is no file (or no path). */
+export async function mtimeOf(path: string | null): Promise<number | undefined> {
+  if (path === null) return undefined;
+  return stat(path).then(
+    (s) => s.mtimeMs,
+    () => undefined,
+  );
 }

@@ -1,6 +1,6 @@
 /** `/session`, autosave, `/cost`, `/context`, `/model` and errors in a real terminal (tmux) against the mock LLM. */
 import { afterAll, beforeAll, describe, expect } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/ctx.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -103,6 +103,44 @@ describe("chatcli chat: sessions", () => {
       expect(await t.waitForExit()).toBe(0);
     },
   );
+
+  tmuxTest("two terminals on one --session: each turn continues from the other's", async () => {
+    await using home = await tempDir();
+    llm.push({ text: "ra" }, { text: "rb" });
+    await using a = chatTerm(home.path, llm, { args: ["--session", "shared"] });
+    await using b = chatTerm(home.path, llm, { args: ["--session", "shared"] });
+    await a.waitForText(PROMPT_READY);
+    await b.waitForText(PROMPT_READY);
+    submit(a, "from A");
+    await a.waitForText(/^ra\n❯$/m);
+    submit(b, "from B");
+    const screen = await b.waitForText(/^rb\n❯$/m);
+    expect(screen).toMatch(
+      /session 'shared' was updated by another chatcli; continuing from it \(2 messages\)/,
+    );
+    expect(sentMessages(llm.requests.at(-1)!.body).map((m) => m.content)).toEqual([
+      "from A",
+      "ra",
+      "from B",
+    ]);
+    b.sendKeys("C-d");
+    expect(await b.waitForExit()).toBe(0);
+    const file = JSON.parse(readFileSync(join(home.path, ".chatcli/sessions/shared.json"), "utf8"));
+    expect(file.chat_history.map((m: { content: string }) => m.content)).toEqual([
+      "from A",
+      "ra",
+      "from B",
+      "rb",
+    ]);
+    // A leaving does not put its older copy back over B's turn
+    a.sendKeys("C-d");
+    await a.waitForText(/Session 'shared' was saved by another chatcli since; left as it is\./);
+    expect(await a.waitForExit()).toBe(0);
+    const after = JSON.parse(
+      readFileSync(join(home.path, ".chatcli/sessions/shared.json"), "utf8"),
+    );
+    expect(after.chat_history).toHaveLength(4);
+  });
 });
 
 describe("chatcli chat: /cost, /context, /model", () => {
