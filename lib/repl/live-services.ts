@@ -214,6 +214,7 @@ class LiveServices implements S.ReplServices {
     signal: AbortSignal,
     onPhase: (line: string) => void,
   ): Promise<S.CompactOutcome> {
+    await this.reloadIfChanged(onPhase);
     const messages = this.session.messages;
     if (messages.filter((m) => m.role !== "system").length < 4) {
       return { status: "skipped", message: "History too short to compact." };
