@@ -9,11 +9,10 @@ import { corePromptFor } from "../bootstrap/core-prompt.ts";
 import { extractPathHints } from "../bootstrap/rules.ts";
 import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
 import type { Ctx } from "../core/ctx.ts";
-import { envBool, loadSettings, type Settings } from "../core/settings.ts";
+import { loadSettings, type Settings } from "../core/settings.ts";
 import { CompactionGuard } from "../history/compact.ts";
 import { applyRewind, planRewind } from "../history/rewind.ts";
-import { loadSessionDoc, openSession, type Session } from "../history/session.ts";
-import { deleteSession, listSessions } from "../history/session-list.ts";
+import type { Session } from "../history/session.ts";
 import { contextWindow } from "../history/tokens.ts";
 import { type ModelRef, modelLabel, resolveModel } from "../llm/models.ts";
 import type { ChatMessage, Provider, SystemBlock } from "../llm/types.ts";
@@ -21,10 +20,10 @@ import { addUsage, emptyUsage } from "../llm/types.ts";
 import { compactForRequest } from "../run/compaction.ts";
 import { buildProviderChain } from "../run/provider.ts";
 import { runReplAgent } from "./live-agent.ts";
+import { SessionBinding } from "./live-binding.ts";
 import { compactConversation, guidedTooFew } from "./live-compact.ts";
 import type { ReplMemory } from "./live-memory.ts";
 import { UsageMeter } from "./live-meter.ts";
-import { CheckpointList, carryCheckpoints, mtimeOf } from "./live-sessions.ts";
 import { replReporter } from "./live-sink.ts";
 import type * as S from "./services.ts";
 
@@ -46,19 +45,13 @@ export async function createLiveServices(ctx: Ctx, options: LiveOptions): Promis
 }
 
 class LiveServices implements S.ReplServices {
-  private session!: Session;
-  private bound: string | undefined;
+  private readonly binding: SessionBinding;
   private provider: Provider | undefined;
   private readonly meter = new UsageMeter();
-  private readonly checkpoints = new CheckpointList();
-  /** mtime of the session file when we last wrote or read it. */
-  private synced: number | undefined;
   private readonly cache = new BootstrapCache();
   private readonly guard = new CompactionGuard();
   /** Where the provider chain's retry/fallback lines go: the operation running now. */
   private providerLine: (line: string) => void = () => {};
-  /** Lines from opening sessions (a corrupt file moved aside), printed before the next prompt. */
-  private readonly notices: string[] = [];
 
   constructor(
     private readonly ctx: Ctx,
@@ -66,55 +59,20 @@ class LiveServices implements S.ReplServices {
     private readonly workspaceRoot: string,
     private ref: ModelRef,
     private readonly mem: ReplMemory | undefined,
-  ) {}
+  ) {
+    this.binding = new SessionBinding({ ...ctx, env: settings.env }, workspaceRoot);
+  }
 
   private get env() {
     return this.settings.env;
   }
 
-  /** Saves the session and remembers the file's mtime (to notice another process writing it). */
-  private async persist(): Promise<void> {
-    await this.session.save();
-    this.synced = await mtimeOf(this.session.path);
+  private get session(): Session {
+    return this.binding.session;
   }
 
-  /**
-   * Write-through binding (reference §5.4): before a turn on a named session, a file another
-   * chatcli wrote since our last save or load is read again (last writer wins, whole file).
-   */
-  private async reloadIfChanged(notice: (line: string) => void): Promise<void> {
-    if (!this.bound || !envBool(this.env, "CHATCLI_SESSION_WRITETHROUGH", true)) return;
-    const mtime = await mtimeOf(this.session.path);
-    if (mtime === undefined || mtime === this.synced) return;
-    const doc = await loadSessionDoc({ ...this.ctx, env: this.env }, this.bound).catch(
-      () => undefined,
-    );
-    this.synced = mtime;
-    if (!doc) return;
-    this.session.replaceMessages(doc.messages);
-    notice(
-      `session '${this.bound}' was updated by another chatcli; continuing from it (${doc.messages.length} messages)`,
-    );
-  }
-
-  async open(name?: string, mustExist = false): Promise<void> {
-    // Unnamed and autosave off: nothing may reach disk (no session file, no checkpoint folder).
-    const ephemeral = name === undefined && !envBool(this.env, "CHATCLI_SESSION_AUTOSAVE", true);
-    const session = await openSession(
-      { ...this.ctx, env: this.env },
-      { name, workspace: this.workspaceRoot, ephemeral },
-    );
-    if (mustExist && session.isNew) throw new Error(`sessão '${name}' não encontrada`);
-    this.session = session;
-    this.bound = name;
-    this.synced = await mtimeOf(session.path);
-    this.checkpoints.unseen = name === undefined;
-    this.notices.push(...session.notices);
-    await this.refreshCheckpoints();
-  }
-
-  private async refreshCheckpoints(): Promise<void> {
-    await this.checkpoints.refresh(this.session);
+  open(name?: string): Promise<void> {
+    return this.binding.open(name);
   }
 
   /** The provider chain (built once per model); its notices go to `onLine` for this operation. */
@@ -159,7 +117,7 @@ class LiveServices implements S.ReplServices {
       return await this.turn(input, callbacks, signal);
     } catch (error) {
       // The turn's checkpoint was taken before it failed: the rewind menu shows it too.
-      await this.refreshCheckpoints();
+      await this.binding.refresh();
       throw error;
     }
   }
@@ -172,10 +130,9 @@ class LiveServices implements S.ReplServices {
     const notice = (line: string) =>
       callbacks.onNotice ? callbacks.onNotice(line) : callbacks.onText(`\n${line}\n`);
     const provider = await this.chain(notice);
-    await this.reloadIfChanged(notice);
+    await this.binding.reloadIfChanged(notice);
     this.guard.userTurn();
-    await this.session.checkpoint(input);
-    this.checkpoints.unseen = false;
+    await this.binding.checkpoint(input);
     const system = await this.systemBlocks(input);
     const user: ChatMessage = { role: "user", content: input };
     const reporter = replReporter(this.ctx, "chat", notice);
@@ -204,8 +161,8 @@ class LiveServices implements S.ReplServices {
     this.meter.add(this.ref, usage);
     if (signal.aborted) throw new Error("cancelled");
     this.session.replaceMessages([...messages, { role: "assistant", content: text }]);
-    await this.persist();
-    await this.refreshCheckpoints();
+    await this.binding.persist();
+    await this.binding.refresh();
     return { text, usage };
   }
 
@@ -214,7 +171,7 @@ class LiveServices implements S.ReplServices {
     signal: AbortSignal,
     onPhase: (line: string) => void,
   ): Promise<S.CompactOutcome> {
-    await this.reloadIfChanged(onPhase);
+    await this.binding.reloadIfChanged(onPhase);
     const messages = this.session.messages;
     if (messages.filter((m) => m.role !== "system").length < 4) {
       return { status: "skipped", message: "History too short to compact." };
@@ -238,25 +195,24 @@ class LiveServices implements S.ReplServices {
     if (result.status === "unchanged") {
       return { status: "compacted", before: result.before.messages, after: result.after.messages };
     }
-    await this.session.checkpoint(`/compact${instruction ? ` ${instruction}` : ""}`);
-    this.checkpoints.unseen = false;
+    await this.binding.checkpoint(`/compact${instruction ? ` ${instruction}` : ""}`);
     this.session.replaceMessages(result.messages);
-    await this.persist();
-    await this.refreshCheckpoints();
+    await this.binding.persist();
+    await this.binding.refresh();
     return { status: "compacted", before: result.before.messages, after: result.after.messages };
   }
 
   listCheckpoints(): S.CheckpointInfo[] {
-    return this.checkpoints.list();
+    return this.binding.checkpoints.list();
   }
 
   async rewind(index: number): Promise<S.CheckpointInfo> {
-    const target = this.checkpoints.find(index);
+    const target = this.binding.checkpoints.find(index);
     if (!target) throw new Error(`no checkpoint [${index}]`);
     const plan = await planRewind(this.session, target.id, "conversation");
     await applyRewind(this.session, plan);
-    await this.persist();
-    await this.refreshCheckpoints();
+    await this.binding.persist();
+    await this.binding.refresh();
     return { index, time: target.time, messages: target.messages, label: target.label };
   }
 
@@ -272,15 +228,14 @@ class LiveServices implements S.ReplServices {
     signal: AbortSignal,
   ): Promise<S.TurnResult> {
     const provider = await this.chain(callbacks.onActivity);
-    await this.reloadIfChanged(callbacks.onActivity);
+    await this.binding.reloadIfChanged(callbacks.onActivity);
     this.guard.userTurn();
     // The loop's per-request hooks write the run's messages into the session as it goes: a run
     // that is cancelled or fails leaves the conversation as it was before the run.
     const before = [...this.session.messages];
     // As the Go REPL: one checkpoint at the start of the run, so a rewind can go back to just
     // before it (the loop's own per-request checkpoints already carry the task message).
-    await this.session.checkpoint(`/${mode} ${task}`);
-    this.checkpoints.unseen = false;
+    await this.binding.checkpoint(`/${mode} ${task}`);
     let result: Awaited<ReturnType<typeof runReplAgent>>;
     try {
       result = await runReplAgent(
@@ -302,51 +257,33 @@ class LiveServices implements S.ReplServices {
       );
     } catch (error) {
       this.session.replaceMessages(before);
-      await this.refreshCheckpoints();
+      await this.binding.refresh();
       throw error;
     }
     if (result.usage) this.meter.add(this.ref, result.usage);
     this.session.replaceMessages(result.messages);
-    await this.persist();
-    await this.refreshCheckpoints();
+    await this.binding.persist();
+    await this.binding.refresh();
     return result;
   }
 
   sessionName(): string | undefined {
-    return this.bound;
+    return this.binding.bound;
   }
-  async saveSession(name: string): Promise<void> {
-    const messages = this.session.messages;
-    // An unbound conversation is autosaved as it goes; once it has a name, that copy goes.
-    const autosaved = this.bound === undefined ? this.session.name : null;
-    await carryCheckpoints(this.env, this.session, name);
-    await this.open(name);
-    this.session.replaceMessages(messages);
-    await this.persist();
-    if (autosaved?.startsWith("autosave-") && autosaved !== name) {
-      await deleteSession({ ...this.ctx, env: this.env }, autosaved).catch(() => false);
-    }
+  saveSession(name: string): Promise<void> {
+    return this.binding.saveAs(name);
   }
-  async loadSession(name: string): Promise<void> {
-    await this.open(name, true);
+  loadSession(name: string): Promise<void> {
+    return this.binding.open(name, true);
   }
-  async listSessions(): Promise<S.SessionEntry[]> {
-    return (await listSessions({ ...this.ctx, env: this.env })).map((s) => ({
-      name: s.name,
-      title: s.title,
-    }));
+  listSessions(): Promise<S.SessionEntry[]> {
+    return this.binding.list();
   }
-  async newSession(): Promise<void> {
-    this.bound = undefined;
-    this.checkpoints.clear();
-    await this.open();
+  newSession(): Promise<void> {
+    return this.binding.fresh();
   }
-  async removeSession(name: string): Promise<boolean> {
-    const existed = await deleteSession({ ...this.ctx, env: this.env }, name);
-    if (!existed) throw new Error(`sessão '${name}' não encontrada`);
-    if (this.bound !== name) return false;
-    await this.open();
-    return true;
+  removeSession(name: string): Promise<boolean> {
+    return this.binding.remove(name);
   }
 
   cost(): S.CostSummary {
@@ -377,24 +314,12 @@ class LiveServices implements S.ReplServices {
     this.mem?.nudge(this.session.messages);
   }
   drainNotices(): string[] {
-    return [...this.notices.splice(0), ...(this.mem?.drainNotices() ?? [])];
+    return [...this.binding.notices.splice(0), ...(this.mem?.drainNotices() ?? [])];
   }
 
   async close(): Promise<string | undefined> {
     await this.mem?.stop();
-    const turns = this.session.messages.filter((m) => m.role !== "system").length;
-    if (this.bound) {
-      // Every change was saved as it happened: a file another chatcli wrote since is left alone.
-      const mtime = await mtimeOf(this.session.path);
-      if (mtime !== undefined && mtime !== this.synced) {
-        return `Session '${this.bound}' was saved by another chatcli since; left as it is.`;
-      }
-      await this.persist();
-      return `Session '${this.bound}' saved.`;
-    }
-    if (turns < 2 || !envBool(this.env, "CHATCLI_SESSION_AUTOSAVE", true)) return undefined;
-    await this.persist();
-    return `session auto-saved as ${this.session.name} (disable with CHATCLI_SESSION_AUTOSAVE=false)`;
+    return this.binding.close();
   }
 }
 
