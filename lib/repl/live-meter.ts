@@ -1,7 +1,8 @@
 import { costOf } from "../llm/cost.ts";
 import type { ModelRef } from "../llm/models.ts";
+import type { ChatMessage, SystemBlock } from "../llm/types.ts";
 import { addUsage, emptyUsage, type Usage } from "../llm/types.ts";
-import type { CostSummary } from "./services.ts";
+import type { ContextSummary, CostSummary } from "./services.ts";
 
 /** `/cost`: the session's requests and usage, each request priced at the model it went to. */
 export class UsageMeter {
@@ -29,4 +30,22 @@ export class UsageMeter {
       costIsEstimate: true,
     };
   }
+}
+
+/** `/context`: what the next request carries — each system block and the conversation — in tokens. */
+export function contextSummary(
+  blocks: readonly SystemBlock[],
+  messages: readonly ChatMessage[],
+  window: number | undefined,
+): ContextSummary {
+  const parts = blocks.map((b) =>
+    part(`system: ${b.id}${b.cache ? " (cached)" : ""}`, b.text.length),
+  );
+  const chars = messages.reduce((sum, m) => sum + m.content.length, 0);
+  parts.push(part("conversation", chars));
+  return { parts, messages: messages.length, window };
+}
+
+function part(label: string, chars: number) {
+  return { label, chars, tokens: Math.ceil(chars / 4) };
 }

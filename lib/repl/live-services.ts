@@ -23,7 +23,7 @@ import { runReplAgent } from "./live-agent.ts";
 import { SessionBinding } from "./live-binding.ts";
 import { compactConversation, guidedTooFew } from "./live-compact.ts";
 import type { ReplMemory } from "./live-memory.ts";
-import { UsageMeter } from "./live-meter.ts";
+import { contextSummary, UsageMeter } from "./live-meter.ts";
 import { replReporter } from "./live-sink.ts";
 import type * as S from "./services.ts";
 
@@ -230,40 +230,24 @@ class LiveServices implements S.ReplServices {
     const provider = await this.chain(callbacks.onActivity);
     await this.binding.reloadIfChanged(callbacks.onActivity);
     this.guard.userTurn();
-    // The loop's per-request hooks write the run's messages into the session as it goes: a run
-    // that is cancelled or fails leaves the conversation as it was before the run.
-    const before = [...this.session.messages];
-    // As the Go REPL: one checkpoint at the start of the run, so a rewind can go back to just
-    // before it (the loop's own per-request checkpoints already carry the task message).
-    await this.binding.checkpoint(`/${mode} ${task}`);
-    let result: Awaited<ReturnType<typeof runReplAgent>>;
-    try {
-      result = await runReplAgent(
-        {
-          ctx: this.ctx,
-          env: this.env,
-          config: this.settings.config,
-          workspaceRoot: this.workspaceRoot,
-          session: this.session,
-          ref: this.ref,
-          provider,
-          memory: this.mem?.backend,
-          memoryMode: this.mem ? "write" : "off",
-        },
-        mode,
-        task,
-        callbacks,
-        signal,
-      );
-    } catch (error) {
-      this.session.replaceMessages(before);
-      await this.binding.refresh();
-      throw error;
-    }
+    const result = await runReplAgent(
+      {
+        ctx: this.ctx,
+        env: this.env,
+        config: this.settings.config,
+        workspaceRoot: this.workspaceRoot,
+        binding: this.binding,
+        ref: this.ref,
+        provider,
+        memory: this.mem?.backend,
+        memoryMode: this.mem ? "write" : "off",
+      },
+      mode,
+      task,
+      callbacks,
+      signal,
+    );
     if (result.usage) this.meter.add(this.ref, result.usage);
-    this.session.replaceMessages(result.messages);
-    await this.binding.persist();
-    await this.binding.refresh();
     return result;
   }
 
@@ -291,17 +275,9 @@ class LiveServices implements S.ReplServices {
   }
 
   async context(): Promise<S.ContextSummary> {
-    const blocks = await this.systemBlocks("");
-    const parts = blocks.map((b) =>
-      part(`system: ${b.id}${b.cache ? " (cached)" : ""}`, b.text.length),
-    );
-    const chars = this.session.messages.reduce((sum, m) => sum + m.content.length, 0);
-    parts.push(part("conversation", chars));
-    return {
-      parts,
-      messages: this.session.messages.length,
-      window: contextWindow({ provider: this.ref.provider, model: this.ref.model }, this.env),
-    };
+    const model = { provider: this.ref.provider, model: this.ref.model };
+    const window = contextWindow(model, this.env);
+    return contextSummary(await this.systemBlocks(""), this.session.messages, window);
   }
 
   async setModel(spec: string): Promise<string> {
@@ -321,8 +297,4 @@ class LiveServices implements S.ReplServices {
     await this.mem?.stop();
     return this.binding.close();
   }
-}
-
-function part(label: string, chars: number) {
-  return { label, chars, tokens: Math.ceil(chars / 4) };
 }
