@@ -118,12 +118,20 @@ async function session(repl: Repl, args: string): Promise<void> {
         return repl.say(["Saved sessions:", ...lines].join("\n"));
       }
       case "new":
-        services.newSession();
+        await services.newSession();
         return repl.say("New conversation session started; history has been cleared.");
       case "rm":
-      case "delete":
-        await services.removeSession(name);
-        return repl.say(`Session '${name}' successfully deleted from disk.`);
+      case "delete": {
+        let current: boolean;
+        try {
+          current = await services.removeSession(name);
+        } catch (error) {
+          return repl.say(`Error deleting session: ${(error as Error).message}`);
+        }
+        repl.say(`Session '${name}' successfully deleted from disk.`);
+        if (current) repl.say("It was the current session: the conversation has been cleared.");
+        return;
+      }
       default:
         return repl.say(`Unknown session command: '${sub}'. Use /session to see options.`);
     }

@@ -10,6 +10,7 @@ import { costOf } from "../llm/cost.ts";
 import { type ModelRef, modelLabel } from "../llm/models.ts";
 import type { ChatMessage, Provider } from "../llm/types.ts";
 import { stripControl } from "../output/terminal.ts";
+import type { SessionBinding } from "./live-binding.ts";
 import { replReporter } from "./live-sink.ts";
 import type { AgentCallbacks, TurnResult } from "./services.ts";
 
@@ -18,7 +19,7 @@ export interface LiveAgentInput {
   env: Env;
   config: { permissions?: { allow?: string[]; deny?: string[]; mode?: string } };
   workspaceRoot: string;
-  session: Session;
+  binding: SessionBinding;
   ref: ModelRef;
   provider: Provider;
   memory?: MemoryBackend;
@@ -28,6 +29,8 @@ export interface LiveAgentInput {
 /**
  * `/agent` and `/coder` in the REPL: the one agent loop, on the session's unified history, with a
  * checkpoint per request, file snapshots, compaction, and the policy's asks sent to the human.
+ * The conversation gets the run's messages when it ends; a run that is cancelled or fails leaves
+ * it as it was (the loop's per-request hooks write into the session as it goes).
  */
 export async function runReplAgent(
   input: LiveAgentInput,
@@ -35,8 +38,34 @@ export async function runReplAgent(
   task: string,
   callbacks: AgentCallbacks,
   signal: AbortSignal,
+): Promise<TurnResult> {
+  const { binding } = input;
+  const before = [...binding.session.messages];
+  // As the Go REPL: one checkpoint at the start of the run, so a rewind can go back to just
+  // before it (the loop's own per-request checkpoints already carry the task message).
+  await binding.checkpoint(`/${mode} ${task}`);
+  try {
+    const result = await runLoop(input, binding.session, mode, task, callbacks, signal);
+    binding.session.replaceMessages(result.messages);
+    await binding.persist();
+    await binding.refresh();
+    return result;
+  } catch (error) {
+    binding.session.replaceMessages(before);
+    await binding.refresh();
+    throw error;
+  }
+}
+
+async function runLoop(
+  input: LiveAgentInput,
+  session: Session,
+  mode: "agent" | "coder",
+  task: string,
+  callbacks: AgentCallbacks,
+  signal: AbortSignal,
 ): Promise<TurnResult & { messages: ChatMessage[] }> {
-  const { ctx, env, session } = input;
+  const { ctx, env } = input;
   const reporter = replReporter(ctx, mode, callbacks.onActivity);
   const w: wiring.WiringContext = {
     env,

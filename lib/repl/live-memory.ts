@@ -17,6 +17,8 @@ export interface ReplMemory {
   command(args: string, signal: AbortSignal): Promise<string>;
   backend?: MemoryBackend;
   nudge(history: readonly ChatMessage[]): void;
+  /** Starts the worker's 3-minute ticker over the live history (long sessions between turns). */
+  startTicker(history: () => readonly ChatMessage[]): void;
   drainNotices(): string[];
   stop(): Promise<void>;
 }
@@ -83,6 +85,7 @@ export function createReplMemory(input: {
     nudge: (history) => {
       worker.nudge(history);
     },
+    startTicker: (history) => worker.startTicker(history),
     drainNotices: () => worker.drainNotices(),
     stop: () => worker.stop(),
   };

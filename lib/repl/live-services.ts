@@ -9,22 +9,21 @@ import { corePromptFor } from "../bootstrap/core-prompt.ts";
 import { extractPathHints } from "../bootstrap/rules.ts";
 import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
 import type { Ctx } from "../core/ctx.ts";
-import { envBool, loadSettings, type Settings } from "../core/settings.ts";
-import { CompactionGuard, compactHistory } from "../history/compact.ts";
-import { describePhase } from "../history/progress.ts";
+import { loadSettings, type Settings } from "../core/settings.ts";
+import { CompactionGuard } from "../history/compact.ts";
 import { applyRewind, planRewind } from "../history/rewind.ts";
-import { openSession, type Session } from "../history/session.ts";
-import { deleteSession, listSessions } from "../history/session-list.ts";
-import { providerSummarizer } from "../history/summarizer.ts";
-import { budgetFor, contextWindow } from "../history/tokens.ts";
-import { costOf } from "../llm/cost.ts";
+import type { Session } from "../history/session.ts";
+import { contextWindow } from "../history/tokens.ts";
 import { type ModelRef, modelLabel, resolveModel } from "../llm/models.ts";
 import type { ChatMessage, Provider, SystemBlock } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
 import { compactForRequest } from "../run/compaction.ts";
 import { buildProviderChain } from "../run/provider.ts";
 import { runReplAgent } from "./live-agent.ts";
+import { SessionBinding } from "./live-binding.ts";
+import { compactConversation, guidedTooFew } from "./live-compact.ts";
 import type { ReplMemory } from "./live-memory.ts";
+import { contextSummary, UsageMeter } from "./live-meter.ts";
 import { replReporter } from "./live-sink.ts";
 import type * as S from "./services.ts";
 
@@ -41,18 +40,18 @@ export async function createLiveServices(ctx: Ctx, options: LiveOptions): Promis
   const ref = resolveModel(options.model, settings.env, settings.config.model);
   const live = new LiveServices(ctx, settings, workspaceRoot, ref, options.memory);
   await live.open(options.session);
+  options.memory?.startTicker(() => live.history());
   return live;
 }
 
 class LiveServices implements S.ReplServices {
-  private session!: Session;
-  private bound: string | undefined;
+  private readonly binding: SessionBinding;
   private provider: Provider | undefined;
-  private usage = emptyUsage();
-  private requests = 0;
-  private checkpoints: S.CheckpointInfo[] = [];
+  private readonly meter = new UsageMeter();
   private readonly cache = new BootstrapCache();
   private readonly guard = new CompactionGuard();
+  /** Where the provider chain's retry/fallback lines go: the operation running now. */
+  private providerLine: (line: string) => void = () => {};
 
   constructor(
     private readonly ctx: Ctx,
@@ -60,43 +59,29 @@ class LiveServices implements S.ReplServices {
     private readonly workspaceRoot: string,
     private ref: ModelRef,
     private readonly mem: ReplMemory | undefined,
-  ) {}
+  ) {
+    this.binding = new SessionBinding({ ...ctx, env: settings.env }, workspaceRoot);
+  }
 
   private get env() {
     return this.settings.env;
   }
 
-  async open(name?: string, mustExist = false): Promise<void> {
-    const session = await openSession(
-      { ...this.ctx, env: this.env },
-      { name, workspace: this.workspaceRoot },
-    );
-    if (mustExist && session.isNew) throw new Error(`sessão '${name}' não encontrada`);
-    this.session = session;
-    this.bound = name;
-    await this.refreshCheckpoints();
+  private get session(): Session {
+    return this.binding.session;
   }
 
-  private async refreshCheckpoints(): Promise<void> {
-    const list =
-      this.session.messages.length || this.bound ? await this.session.listCheckpoints() : [];
-    const n = list.length;
-    this.checkpoints = list
-      .map((c, i) => ({
-        index: n - i,
-        id: c.id,
-        time: new Date(c.created_at),
-        messages: c.message_count,
-        label: c.label || "(start)",
-      }))
-      .reverse();
+  open(name?: string): Promise<void> {
+    return this.binding.open(name);
   }
 
+  /** The provider chain (built once per model); its notices go to `onLine` for this operation. */
   private async chain(onLine: (line: string) => void): Promise<Provider> {
+    this.providerLine = onLine;
     this.provider ??= await buildProviderChain(this.ref, {
       env: this.env,
       fetch: this.ctx.fetch,
-      reporter: replReporter(this.ctx, "chat", onLine),
+      reporter: replReporter(this.ctx, "chat", (line) => this.providerLine(line)),
     });
     return this.provider;
   }
@@ -128,13 +113,29 @@ class LiveServices implements S.ReplServices {
     callbacks: S.TurnCallbacks,
     signal: AbortSignal,
   ): Promise<S.TurnResult> {
-    const notices: string[] = [];
-    const provider = await this.chain((line) => notices.push(line));
+    try {
+      return await this.turn(input, callbacks, signal);
+    } catch (error) {
+      // The turn's checkpoint was taken before it failed: the rewind menu shows it too.
+      await this.binding.refresh();
+      throw error;
+    }
+  }
+
+  private async turn(
+    input: string,
+    callbacks: S.TurnCallbacks,
+    signal: AbortSignal,
+  ): Promise<S.TurnResult> {
+    const notice = (line: string) =>
+      callbacks.onNotice ? callbacks.onNotice(line) : callbacks.onText(`\n${line}\n`);
+    const provider = await this.chain(notice);
+    await this.binding.reloadIfChanged(notice);
     this.guard.userTurn();
-    await this.session.checkpoint(input);
+    await this.binding.checkpoint(input);
     const system = await this.systemBlocks(input);
     const user: ChatMessage = { role: "user", content: input };
-    const reporter = replReporter(this.ctx, "chat", (line) => callbacks.onText(`\n${line}\n`));
+    const reporter = replReporter(this.ctx, "chat", notice);
     let messages = [...this.session.messages.filter((m) => m.role !== "system"), user];
     messages = await compactForRequest(messages, {
       ref: this.ref,
@@ -146,7 +147,7 @@ class LiveServices implements S.ReplServices {
     });
     let text = "";
     let usage = emptyUsage();
-    this.requests++;
+    this.meter.request();
     for await (const event of provider.stream(
       { model: this.ref.model, system, messages },
       signal,
@@ -157,11 +158,11 @@ class LiveServices implements S.ReplServices {
         callbacks.onText(event.text);
       } else if (event.type === "usage") usage = addUsage(usage, event.usage);
     }
-    this.usage = addUsage(this.usage, usage);
+    this.meter.add(this.ref, usage);
     if (signal.aborted) throw new Error("cancelled");
     this.session.replaceMessages([...messages, { role: "assistant", content: text }]);
-    await this.session.save();
-    await this.refreshCheckpoints();
+    await this.binding.persist();
+    await this.binding.refresh();
     return { text, usage };
   }
 
@@ -170,57 +171,48 @@ class LiveServices implements S.ReplServices {
     signal: AbortSignal,
     onPhase: (line: string) => void,
   ): Promise<S.CompactOutcome> {
+    await this.binding.reloadIfChanged(onPhase);
     const messages = this.session.messages;
     if (messages.filter((m) => m.role !== "system").length < 4) {
       return { status: "skipped", message: "History too short to compact." };
     }
+    const tooFew = instruction ? guidedTooFew(messages) : undefined;
+    if (tooFew) return { status: "skipped", message: tooFew };
     const provider = await this.chain(onPhase);
-    const model = { provider: this.ref.provider, model: this.ref.model };
-    // As the Go tool: half the window, always at least level 1, "Compacted: A → B" even when B = A.
-    const result = await compactHistory(messages, {
-      budgetTokens: budgetFor(model, this.env, 0.5),
-      keepLast: instruction ? 4 : 10,
+    const result = await compactConversation(messages, {
+      ref: this.ref,
+      env: this.env,
+      provider,
       instruction,
-      summarize: providerSummarizer(provider, this.ref.model, (u) => {
-        this.usage = addUsage(this.usage, u);
-        this.requests++;
-      }),
-      summarizerWindowTokens: contextWindow(model, this.env),
       signal,
-      onPhase: (phase, info) => {
-        const line = describePhase(phase, info);
-        if (line) onPhase(line);
+      onPhase,
+      onUsage: (u) => {
+        this.meter.add(this.ref, u);
+        this.meter.request();
       },
     });
     if (result.status === "cancelled") throw new Error("cancelled");
     if (result.status === "unchanged") {
       return { status: "compacted", before: result.before.messages, after: result.after.messages };
     }
-    await this.session.checkpoint(`/compact${instruction ? ` ${instruction}` : ""}`);
+    await this.binding.checkpoint(`/compact${instruction ? ` ${instruction}` : ""}`);
     this.session.replaceMessages(result.messages);
-    await this.session.save();
-    await this.refreshCheckpoints();
+    await this.binding.persist();
+    await this.binding.refresh();
     return { status: "compacted", before: result.before.messages, after: result.after.messages };
   }
 
   listCheckpoints(): S.CheckpointInfo[] {
-    return this.checkpoints.map(({ index, time, messages, label }) => ({
-      index,
-      time,
-      messages,
-      label,
-    }));
+    return this.binding.checkpoints.list();
   }
 
   async rewind(index: number): Promise<S.CheckpointInfo> {
-    const target = this.checkpoints.find((c) => c.index === index) as
-      | (S.CheckpointInfo & { id: number })
-      | undefined;
+    const target = this.binding.checkpoints.find(index);
     if (!target) throw new Error(`no checkpoint [${index}]`);
     const plan = await planRewind(this.session, target.id, "conversation");
     await applyRewind(this.session, plan);
-    await this.session.save();
-    await this.refreshCheckpoints();
+    await this.binding.persist();
+    await this.binding.refresh();
     return { index, time: target.time, messages: target.messages, label: target.label };
   }
 
@@ -236,6 +228,7 @@ class LiveServices implements S.ReplServices {
     signal: AbortSignal,
   ): Promise<S.TurnResult> {
     const provider = await this.chain(callbacks.onActivity);
+    await this.binding.reloadIfChanged(callbacks.onActivity);
     this.guard.userTurn();
     const result = await runReplAgent(
       {
@@ -243,7 +236,7 @@ class LiveServices implements S.ReplServices {
         env: this.env,
         config: this.settings.config,
         workspaceRoot: this.workspaceRoot,
-        session: this.session,
+        binding: this.binding,
         ref: this.ref,
         provider,
         memory: this.mem?.backend,
@@ -254,64 +247,37 @@ class LiveServices implements S.ReplServices {
       callbacks,
       signal,
     );
-    if (result.usage) this.usage = addUsage(this.usage, result.usage);
-    this.session.replaceMessages(result.messages);
-    await this.session.save();
-    await this.refreshCheckpoints();
+    if (result.usage) this.meter.add(this.ref, result.usage);
     return result;
   }
 
   sessionName(): string | undefined {
-    return this.bound;
+    return this.binding.bound;
   }
-  async saveSession(name: string): Promise<void> {
-    const messages = this.session.messages;
-    await this.open(name);
-    this.session.replaceMessages(messages);
-    await this.session.save();
+  saveSession(name: string): Promise<void> {
+    return this.binding.saveAs(name);
   }
-  async loadSession(name: string): Promise<void> {
-    await this.open(name, true);
+  loadSession(name: string): Promise<void> {
+    return this.binding.open(name, true);
   }
-  async listSessions(): Promise<S.SessionEntry[]> {
-    return (await listSessions({ ...this.ctx, env: this.env })).map((s) => ({
-      name: s.name,
-      title: s.title,
-    }));
+  listSessions(): Promise<S.SessionEntry[]> {
+    return this.binding.list();
   }
-  newSession(): void {
-    this.bound = undefined;
-    this.checkpoints = [];
-    void this.open();
+  newSession(): Promise<void> {
+    return this.binding.fresh();
   }
-  async removeSession(name: string): Promise<boolean> {
-    await deleteSession({ ...this.ctx, env: this.env }, name);
-    if (this.bound !== name) return false;
-    await this.open();
-    return true;
+  removeSession(name: string): Promise<boolean> {
+    return this.binding.remove(name);
   }
 
   cost(): S.CostSummary {
-    return {
-      requests: this.requests,
-      usage: this.usage,
-      costUsd: costOf(this.ref, this.usage),
-      costIsEstimate: true,
-    };
+    return this.meter.summary();
   }
 
   async context(): Promise<S.ContextSummary> {
-    const blocks = await this.systemBlocks("");
-    const parts = blocks.map((b) =>
-      part(`system: ${b.id}${b.cache ? " (cached)" : ""}`, b.text.length),
-    );
-    const chars = this.session.messages.reduce((sum, m) => sum + m.content.length, 0);
-    parts.push(part("conversation", chars));
-    return {
-      parts,
-      messages: this.session.messages.length,
-      window: contextWindow({ provider: this.ref.provider, model: this.ref.model }, this.env),
-    };
+    const model = { provider: this.ref.provider, model: this.ref.model };
+    const window = contextWindow(model, this.env);
+    return contextSummary(await this.systemBlocks(""), this.session.messages, window);
   }
 
   async setModel(spec: string): Promise<string> {
@@ -324,22 +290,11 @@ class LiveServices implements S.ReplServices {
     this.mem?.nudge(this.session.messages);
   }
   drainNotices(): string[] {
-    return this.mem?.drainNotices() ?? [];
+    return [...this.binding.notices.splice(0), ...(this.mem?.drainNotices() ?? [])];
   }
 
   async close(): Promise<string | undefined> {
     await this.mem?.stop();
-    const turns = this.session.messages.filter((m) => m.role !== "system").length;
-    if (this.bound) {
-      await this.session.save();
-      return `Session '${this.bound}' saved.`;
-    }
-    if (turns < 2 || !envBool(this.env, "CHATCLI_SESSION_AUTOSAVE", true)) return undefined;
-    await this.session.save();
-    return `session auto-saved as ${this.session.name} (disable with CHATCLI_SESSION_AUTOSAVE=false)`;
+    return this.binding.close();
   }
-}
-
-function part(label: string, chars: number) {
-  return { label, chars, tokens: Math.ceil(chars / 4) };
 }

@@ -48,6 +48,8 @@ export async function readLine(
 class PromptEditor {
   private readonly buffer = new LineBuffer();
   private cursorRow = 0;
+  /** What the last render drew, to find the cursor again after a resize. */
+  private drawn: { text: string; cursor: number; columns: number } | undefined;
   private lastEscAt: number | undefined;
 
   constructor(
@@ -56,16 +58,21 @@ class PromptEditor {
   ) {}
 
   render(): void {
-    const { output, cursorRow } = layoutPrompt(
-      this.options.prompt,
-      this.options.cont,
-      this.buffer.text,
-      this.buffer.cursor,
-      this.screen.columns,
-    );
+    const columns = this.screen.columns;
+    const layout = (text: string, cursor: number) =>
+      layoutPrompt(this.options.prompt, this.options.cont, text, cursor, columns);
+    // After a narrower resize, reflowing terminals (tmux, iTerm, VTE, kitty…) have re-wrapped what
+    // we drew onto more rows: the cursor is as far down as that input laid out at the new width.
+    // (Widening moves it back up only in some of them; going up too little is the safe error.)
+    const drawn = this.drawn;
+    if (drawn && drawn.columns > columns) {
+      this.cursorRow = Math.max(this.cursorRow, layout(drawn.text, drawn.cursor).cursorRow);
+    }
+    const { output, cursorRow } = layout(this.buffer.text, this.buffer.cursor);
     const up = this.cursorRow > 0 ? `\u001b[${this.cursorRow}A` : "";
     this.screen.write(`${up}\r\u001b[J${output}`);
     this.cursorRow = cursorRow;
+    this.drawn = { text: this.buffer.text, cursor: this.buffer.cursor, columns };
   }
 
   /** Moves below the input (after a submit) so output starts on a fresh line. */
@@ -74,6 +81,7 @@ class PromptEditor {
     this.render();
     this.screen.write("\n");
     this.cursorRow = 0;
+    this.drawn = undefined;
   }
 
   handle(key: Key): ReadResult | undefined {
@@ -157,6 +165,7 @@ class PromptEditor {
       case "ctrl-l":
         this.screen.write("\u001b[2J\u001b[H");
         this.cursorRow = 0;
+        this.drawn = undefined;
         break;
       case "ctrl-c": {
         const hadText = !buffer.isEmpty;
@@ -201,5 +210,6 @@ class PromptEditor {
     this.render();
     this.screen.write(`${marker}\n`);
     this.cursorRow = 0;
+    this.drawn = undefined;
   }
 }

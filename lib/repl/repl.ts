@@ -124,7 +124,17 @@ export class Repl {
   async chatTurn(input: string): Promise<void> {
     const out = this.answerWriter();
     const result = await this.cancellable((signal) =>
-      this.services.sendTurn(input, { onText: out.onText }, signal),
+      this.services.sendTurn(
+        input,
+        {
+          onText: out.onText,
+          onNotice: (line) => {
+            out.break();
+            this.say(this.style.dim(line));
+          },
+        },
+        signal,
+      ),
     );
     out.end();
     if (result.ok) {

@@ -9,6 +9,8 @@ import type { ChatMessage, Usage } from "../llm/types.ts";
 export interface TurnCallbacks {
   /** A streamed piece of the answer, raw from the model (the REPL strips and renders it). */
   onText(delta: string): void;
+  /** A status line while the turn runs (a retry, a fallback, automatic compaction), not part of the answer. */
+  onNotice?(line: string): void;
 }
 
 export interface TurnResult {
@@ -109,8 +111,8 @@ export interface ReplServices {
   loadSession(name: string): Promise<void>;
   listSessions(): Promise<SessionEntry[]>;
   /** Clears history and checkpoints and unbinds. */
-  newSession(): void;
-  /** Deletes a saved session; true when it was the current one (history cleared). */
+  newSession(): Promise<void>;
+  /** Deletes a saved session; true when it was the current one (history cleared). Throws when there is none. */
   removeSession(name: string): Promise<boolean>;
 
   cost(): CostSummary;

@@ -40,6 +40,8 @@ export interface TmuxSession extends AsyncDisposable {
   waitForText(re: RegExp, timeoutMs?: number): Promise<string>;
   /** Waits for the program to end; returns its exit code. */
   waitForExit(timeoutMs?: number): Promise<number>;
+  /** Resizes the terminal (the program gets SIGWINCH). */
+  resize(width: number, height: number): void;
   kill(): void;
 }
 
@@ -117,6 +119,9 @@ export function startTmux(options: TmuxOptions): TmuxSession {
         await Bun.sleep(25);
       }
       return Number(readFileSync(exitFile, "utf8").trim());
+    },
+    resize(width, height) {
+      tmux("resize-window", "-t", "main", "-x", String(width), "-y", String(height));
     },
     kill() {
       spawnSync("tmux", ["-L", socket, "kill-server"]);

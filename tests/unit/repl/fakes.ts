@@ -258,13 +258,13 @@ export class FakeServices implements ReplServices {
   async listSessions(): Promise<SessionEntry[]> {
     return [...this.sessions.keys()].sort().map((name) => ({ name }));
   }
-  newSession(): void {
+  async newSession(): Promise<void> {
     this.messages = [];
     this.checkpoints = [];
     this.bound = undefined;
   }
   async removeSession(name: string): Promise<boolean> {
-    this.sessions.delete(name);
+    if (!this.sessions.delete(name)) throw new Error(`sessão '${name}' não encontrada`);
     return false;
   }
   cost() {

@@ -1,0 +1,53 @@
+/** The background memory worker in a real terminal (tmux): extraction after 4 new messages, its notice between turns. */
+import { afterAll, beforeAll, describe, expect } from "bun:test";
+import { tempDir } from "../support/ctx.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { chatTerm, PROMPT_READY, submit, tmuxTest } from "./chat-term.ts";
+
+let llm: MockLlm;
+beforeAll(async () => {
+  llm = await startMockLlm();
+});
+afterAll(() => llm.close());
+
+describe("chatcli chat: memory worker", () => {
+  tmuxTest(
+    "after two turns facts are extracted in the background; the notice prints between turns",
+    async () => {
+      await using home = await tempDir();
+      llm.push(
+        { text: "a1" },
+        { text: "a2" },
+        {
+          text: "## DAILY\n- talked about indentation\n\n## LONGTERM\n- [preference] The user indents with tabs",
+        },
+      );
+      await using t = chatTerm(home.path, llm, {
+        env: { CHATCLI_MEMORY_ENABLED: "true" },
+        height: 60,
+      });
+      await t.waitForText(PROMPT_READY);
+      submit(t, "I always indent with tabs");
+      await t.waitForText(/^a1\n❯$/m);
+      submit(t, "remember that");
+      await t.waitForText(/^a2\n❯$/m);
+      // the extraction request (4 new messages) arrives without any further input
+      await llm.waitForHits(3);
+      const prompt = JSON.stringify(llm.requests[2]!.body);
+      expect(prompt).toContain("I always indent with tabs");
+      // Notices print between turns (never over the line being typed): press Enter on the empty
+      // prompt, each time waiting for the next empty prompt line, until the notice shows.
+      const emptyPrompts = () => (t.capturePane().match(/^❯$/gm) ?? []).length;
+      while (!/memory: \+1 fact\(s\)/.test(t.capturePane())) {
+        const n = emptyPrompts();
+        expect(n).toBeLessThan(40);
+        t.sendKeys("Enter");
+        await t.waitForText(new RegExp(`(^❯$[\\s\\S]*){${n + 1}}`, "m"));
+      }
+      submit(t, "/memory facts");
+      await t.waitForText(/The user indents with tabs \[preference\]/);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
+});

@@ -1,0 +1,164 @@
+/** Cancelling, guided /compact and rewinding across compaction and /agent, in a real terminal (tmux). */
+import { afterAll, beforeAll, describe, expect } from "bun:test";
+import { tempDir } from "../support/ctx.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { chatTerm, PROMPT_READY, sentMessages, submit, tmuxTest } from "./chat-term.ts";
+
+let llm: MockLlm;
+beforeAll(async () => {
+  llm = await startMockLlm();
+});
+afterAll(() => llm.close());
+
+async function turns(t: ReturnType<typeof chatTerm>, pairs: Array<[string, string]>) {
+  for (const [q, a] of pairs) {
+    llm.push({ text: a });
+    submit(t, q);
+    await t.waitForText(new RegExp(`^${a}\\n❯$`, "m"));
+  }
+}
+
+describe("chatcli chat: cancel and rewind", () => {
+  tmuxTest(
+    "Esc cancels a stalled stream: partial answer discarded, history unchanged",
+    async () => {
+      await using home = await tempDir();
+      await using t = chatTerm(home.path, llm);
+      await t.waitForText(PROMPT_READY);
+      await turns(t, [["q1", "a1"]]);
+      llm.push({ text: "half an answ", stall: true });
+      submit(t, "stall please");
+      await t.waitForText(/^half/m);
+      t.sendKeys("Escape");
+      await t.waitForText(/🛑 Request cancelled[^\n]*\n❯$/m);
+      await turns(t, [["q2", "a2"]]);
+      expect(sentMessages(llm.requests.at(-1)!.body).map((m) => m.content)).toEqual([
+        "q1",
+        "a1",
+        "q2",
+      ]);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
+
+  tmuxTest("/compact INSTRUCTION with too few messages says so and asks nothing", async () => {
+    await using home = await tempDir();
+    await using t = chatTerm(home.path, llm);
+    await t.waitForText(PROMPT_READY);
+    await turns(t, [
+      ["q1", "a1"],
+      ["q2", "a2"],
+    ]);
+    const hits = llm.requests.length;
+    submit(t, "/compact keep everything");
+    await t.waitForText(/Not enough messages to compact with instruction\.\n❯$/m);
+    expect(t.capturePane()).not.toContain("✓ Compacted");
+    expect(llm.requests.length).toBe(hits);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
+
+  tmuxTest(
+    "/compact INSTRUCTION, then rewinding to before it restores the full history",
+    async () => {
+      await using home = await tempDir();
+      await using t = chatTerm(home.path, llm, { args: ["--session", "guided"] });
+      await t.waitForText(PROMPT_READY);
+      await turns(t, [
+        ["q1", "a1"],
+        ["q2", "a2"],
+        ["q3", "a3"],
+      ]);
+      llm.push({ text: "## API\n- keep q1" });
+      submit(t, "/compact keep the API decisions");
+      await t.waitForText(/📦 Compacting with instruction: keep the API decisions/);
+      await t.waitForText(/✓ Compacted: 6 → 5 messages \(preserved: keep the API decisions\)/);
+      await turns(t, [["q4", "a4"]]);
+      const compacted = sentMessages(llm.requests.at(-1)!.body);
+      expect(compacted).toHaveLength(6);
+      expect(String(compacted[0]!.content)).toContain("[COMPACTED CONTEXT");
+      t.sendKeys("Escape", "Escape");
+      const menu = await t.waitForText(/Select \[1-\d+\]/);
+      // newest first: the q4 turn, then the /compact itself (taken before it replaced the history)
+      expect(menu).toMatch(/❯ \[1\] {2}\d\d:\d\d:\d\d {2}5 msgs {2}q4/);
+      expect(menu).toMatch(/\[2\] {2}\d\d:\d\d:\d\d {2}6 msgs {2}\/compact keep the API decisions/);
+      t.type("2");
+      t.sendKeys("Enter");
+      await t.waitForText(/↩ Rewound to checkpoint \[2\] \(\d\d:\d\d:\d\d, 6 messages\)/);
+      await turns(t, [["q5", "a5"]]);
+      expect(sentMessages(llm.requests.at(-1)!.body).map((m) => m.content)).toEqual([
+        "q1",
+        "a1",
+        "q2",
+        "a2",
+        "q3",
+        "a3",
+        "q5",
+      ]);
+      // the menu now starts at the restored point's successor
+      t.sendKeys("Escape", "Escape");
+      const after = (await t.waitForText(/a5\n❯\nREWIND[\s\S]*Select \[1-\d+\]/))
+        .split("REWIND")
+        .at(-1)!;
+      expect(after).toMatch(/❯ \[1\] {2}\d\d:\d\d:\d\d {2}6 msgs {2}q5/);
+      expect(after).not.toContain("q4");
+      t.sendKeys("Escape");
+      await t.waitForText(/Rewind cancelled\./);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
+
+  tmuxTest("rewinding past an /agent run drops its messages", async () => {
+    await using home = await tempDir();
+    await using t = chatTerm(home.path, llm);
+    await t.waitForText(PROMPT_READY);
+    await turns(t, [["q1", "a1"]]);
+    llm.push(
+      { tool_calls: [{ name: "list_directory", arguments: { path: "." } }] },
+      { text: "Listed." },
+    );
+    submit(t, "/agent look around");
+    await t.waitForText(/Listed\.\n❯$/m);
+    t.sendKeys("Escape", "Escape");
+    const menu = await t.waitForText(/Select \[1-\d+\]/);
+    const agentRow = /\[(\d+)\] {2}\d\d:\d\d:\d\d {2}2 msgs {2}\/agent look around/.exec(menu);
+    expect(agentRow).not.toBeNull();
+    t.type(agentRow![1]!);
+    t.sendKeys("Enter");
+    await t.waitForText(/↩ Rewound to checkpoint \[\d+\] \(\d\d:\d\d:\d\d, 2 messages\)/);
+    await turns(t, [["q2", "a2"]]);
+    expect(sentMessages(llm.requests.at(-1)!.body).map((m) => m.content)).toEqual([
+      "q1",
+      "a1",
+      "q2",
+    ]);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
+
+  tmuxTest("after rewinding to the very first checkpoint, the menu still lists it", async () => {
+    await using home = await tempDir();
+    await using t = chatTerm(home.path, llm);
+    await t.waitForText(PROMPT_READY);
+    await turns(t, [
+      ["q1", "a1"],
+      ["q2", "a2"],
+    ]);
+    t.sendKeys("Escape", "Escape");
+    await t.waitForText(/Select \[1-2\]/);
+    t.type("2");
+    t.sendKeys("Enter");
+    await t.waitForText(/↩ Rewound to checkpoint \[2\] \(\d\d:\d\d:\d\d, 0 messages\)\n❯$/m);
+    t.sendKeys("Escape", "Escape");
+    const menu = (await t.waitForText(/0 messages\)\n❯\nREWIND[\s\S]*Select \[1-1\]/))
+      .split("REWIND")
+      .at(-1)!;
+    expect(menu).toMatch(/❯ \[1\] {2}\d\d:\d\d:\d\d {2}0 msgs {2}q1/);
+    t.sendKeys("Escape");
+    await t.waitForText(/Rewind cancelled\./);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
+});
