@@ -174,7 +174,7 @@ function build(provider: string, model: string | undefined, env: Env): ModelRef 
     if (env["OPENAI_API_URL"]) ref.chatUrl = env["OPENAI_API_URL"];
     if (env["OPENAI_BASE_URL"]) ref.baseURL = env["OPENAI_BASE_URL"];
     if (!ref.apiKey && !ref.chatUrl && !ref.baseURL) missingKey("openai", "OPENAI_API_KEY");
-    ref.apiKey ??= "none";
+    ref.apiKey ||= "none"; // an empty OPENAI_API_KEY with a local endpoint: send a placeholder
   } else if (provider === "anthropic") {
     ref.apiKey = env["ANTHROPIC_API_KEY"];
     ref.authToken = ref.apiKey ? undefined : env["ANTHROPIC_OAUTH_TOKEN"];
