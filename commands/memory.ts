@@ -327,8 +327,15 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .addOption(json())
     .action(async (file, opts) => {
       let text: string | undefined;
-      if (file && file !== "-") text = await readFile(file, "utf8");
-      else
+      if (file && file !== "-") {
+        text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+          const why = error.code === "ENOENT" ? "no such file" : (error.code ?? error.message);
+          throw new UsageError(`import: cannot read ${file} (${why})`, {
+            reason: "bad_input",
+            hint: "chatcli memory export > memory.json; chatcli memory import memory.json",
+          });
+        });
+      } else
         text = (
           await readStdin(ctx.stdin, {
             hasPrompt: false,

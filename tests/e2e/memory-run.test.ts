@@ -129,6 +129,25 @@ describe("memory through ask (spawned binary, mock LLM)", () => {
     for (const port of ["8080", "8081", "8083"]) expect(facts.stdout).toContain(port);
   });
 
+  test("a stalled extraction never holds the command past its bound; the segment is queued", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    const cwd = await project(home.path);
+    llm.push({ text: "answer" }, { stall: true });
+    const started = performance.now();
+    const r = await runChatcli(["ask", "--memory", "write", "question epsilon"], {
+      env: env(llm, home.path, { CHATCLI_MEMORY_EXTRACT_TIMEOUT_MS: "500" }),
+      cwd,
+    });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, "answer\n", ""]);
+    // 500 ms for the model + the 1 s grace for file IO, with room for process start-up.
+    expect(performance.now() - started).toBeLessThan(5000);
+    const queued = await pending(home.path);
+    expect(queued.length).toBe(1);
+    const seg = await readFile(join(memDir(home.path), "pending", queued[0] as string), "utf8");
+    expect(seg).toContain("question epsilon");
+  });
+
   test("full-mode retrieval in ask's system prompt; other projects' facts say where they came from", async () => {
     await using home = await tempDir();
     await using llm = await startMockLlm();
