@@ -129,6 +129,65 @@ describe("memory through ask (spawned binary, mock LLM)", () => {
     for (const port of ["8080", "8081", "8083"]) expect(facts.stdout).toContain(port);
   });
 
+  test("the active provider fails extraction: CHATCLI_MEMORY_FALLBACK_PROVIDERS serves it", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    const cwd = await project(home.path);
+    const e = baseEnv(home.path, {
+      ...llm.env("anthropic"),
+      ...llm.env("openai"),
+      CHATCLI_MAX_RETRIES: "0",
+      CHATCLI_MEMORY_FALLBACK_PROVIDERS: "CLAUDEAI",
+    });
+    llm.push(
+      { text: "answer" },
+      { error: { status: 500, message: "provider down" } },
+      { text: "## LONGTERM\n- [gotcha] The fallback provider served this fact" },
+    );
+    const r = await runChatcli(["ask", "--memory", "write", "question zeta"], { env: e, cwd });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, "answer\n", "memory: +1 fact(s)\n"]);
+    expect(llm.requests.map((q) => q.path)).toEqual([
+      "/v1/chat/completions",
+      "/v1/chat/completions",
+      "/v1/messages",
+    ]);
+    expect(await pending(home.path)).toEqual([]);
+    const facts = await runChatcli(["memory", "facts"], { env: e, cwd });
+    expect(facts.stdout).toContain("The fallback provider served this fact [gotcha]");
+  });
+
+  test("a segment queued in one project is extracted for that project when another project drains it", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    const billing = await project(home.path, "billing");
+    const web = await project(home.path, "web");
+    const e = env(llm, home.path);
+    llm.push({ text: "ok" }, { error: { status: 500, message: "provider down" } });
+    const r1 = await runChatcli(["ask", "--memory", "write", "billing question"], {
+      env: e,
+      cwd: billing,
+    });
+    expect([r1.code, r1.stderr]).toEqual([0, ""]);
+    expect((await pending(home.path)).length).toBe(1);
+    llm.push(
+      { text: "ok" },
+      { text: "## LONGTERM\n- [project] Invoices are generated nightly by cron" },
+      { text: "NOTHING_NEW" },
+    );
+    const r2 = await runChatcli(["ask", "--memory", "write", "web question"], { env: e, cwd: web });
+    expect(r2.code).toBe(0);
+    expect(JSON.stringify(llm.requests[3]?.body)).toContain(
+      `CURRENT SESSION WORKSPACE: ${billing}`,
+    );
+    expect(JSON.stringify(llm.requests[4]?.body)).toContain(`CURRENT SESSION WORKSPACE: ${web}`);
+    const facts = JSON.parse(
+      (await runChatcli(["memory", "facts", "--json"], { env: e, cwd: web })).stdout,
+    ) as Array<{ content: string; source_project: string }>;
+    expect(facts.map((f) => [f.content, f.source_project])).toEqual([
+      ["Invoices are generated nightly by cron", billing],
+    ]);
+  });
+
   test("a stalled extraction never holds the command past its bound; the segment is queued", async () => {
     await using home = await tempDir();
     await using llm = await startMockLlm();
