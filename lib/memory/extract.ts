@@ -256,6 +256,7 @@ async function run(
     await dropSegment(seg);
     result.drained++;
     result.factsWritten += r.facts;
+    if (r.summary) input.stderr?.write(`memory: ${r.summary}\n`);
   }
   if (live.length > 0) {
     const r = failed

@@ -119,6 +119,8 @@ describe("memory through ask (spawned binary, mock LLM)", () => {
     );
     const r4 = await ask("fourth question delta");
     expect([r4.code, r4.stdout]).toEqual([0, "four\n"]);
+    // Each extraction that wrote something says so, the drained ones included.
+    expect(r4.stderr).toBe("memory: +1 fact(s)\n".repeat(3));
     const order = llm.requests
       .slice(before + 1)
       .map((r) => JSON.stringify(r.body))
