@@ -39,7 +39,29 @@ function printJson(ctx: Ctx, value: unknown): void {
   ctx.stdout.write(`${JSON.stringify(value)}\n`);
 }
 
-/** `chatcli bootstrap show|path`. `memory` supplies memory text once the memory module exists. */
+/**
+ * The memory part exactly as ask/agent/coder/chat build it from ~/.chatcli/memory, without counting
+ * the preview as an access (showing the prompt must not change the scores that rank the next one).
+ */
+function storeMemory(ctx: Ctx, prompt: string): MemorySource {
+  return async (q) => {
+    const { memoryForPrompt } = await import("../lib/memory/prompt.ts");
+    const result = await memoryForPrompt({
+      env: q.env,
+      cwd: q.cwd,
+      workspace: q.workspaceRoot,
+      now: ctx.now,
+      mode: q.memoryMode,
+      query: prompt,
+      surface: q.mode === "agent" || q.mode === "coder" ? "agent" : "chat",
+      track: false,
+      warn: (line) => ctx.stderr.write(`${line}\n`),
+    });
+    return { stable: result.stable, volatile: result.volatile };
+  };
+}
+
+/** `chatcli bootstrap show|path`; `memory` replaces the store's memory (tests). */
 export function bootstrapCommand(ctx: Ctx, state: RunState, memory?: MemorySource) {
   const command = new Command("bootstrap").description(
     "the bootstrap files, path rules and attached context that go into the system prompt",
@@ -66,7 +88,7 @@ export function bootstrapCommand(ctx: Ctx, state: RunState, memory?: MemorySourc
         files: opts.file,
         prompt: words.join(" "),
         bare: Boolean(opts.bare) || opts.bootstrap === false,
-        memory,
+        memory: memory ?? storeMemory(ctx, words.join(" ")),
       });
       // JSON output never carries secrets (CONTRACT §9); the text is the exact prompt.
       if (format !== "text") return printJson(ctx, redactDeep(document, secrets));

@@ -340,11 +340,17 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     .addOption(json())
     .action(async (file, opts) => {
       let text: string | undefined;
-      if (file && file !== "-")
-        text = await readFile(resolve(ctx.cwd, file), "utf8").catch((error: Error) => {
-          throw new UsageError(`cannot read ${file}: ${error.message}`, { reason: "bad_input" });
-        });
-      else
+      if (file && file !== "-") {
+        text = await readFile(resolve(ctx.cwd, file), "utf8").catch(
+          (error: NodeJS.ErrnoException) => {
+            const why = error.code === "ENOENT" ? "no such file" : (error.code ?? error.message);
+            throw new UsageError(`import: cannot read ${file} (${why})`, {
+              reason: "bad_input",
+              hint: "chatcli memory export > memory.json; chatcli memory import memory.json",
+            });
+          },
+        );
+      } else
         text = (
           await readStdin(ctx.stdin, {
             hasPrompt: false,

@@ -28,12 +28,15 @@ export type MemorySource = (query: {
   hints: string[];
 }) => Promise<{ stable?: string; volatile?: string } | undefined>;
 
-/** CHATCLI_MEMORY_MODE for a command: off when memory is disabled; one-shot `ask` promotes index → full. */
+/**
+ * CHATCLI_MEMORY_MODE for a command: off when memory is disabled; `ask` and `chat` have no memory
+ * tool to recall with, so they promote index → full.
+ */
 export function memoryModeFor(env: Env, mode: PromptMode): MemoryMode {
   if (env["CHATCLI_MEMORY_ENABLED"] === "false") return "off";
   const raw = (env["CHATCLI_MEMORY_MODE"] ?? "").trim().toLowerCase();
   const chosen: MemoryMode = raw === "full" || raw === "off" ? raw : "index";
-  return mode === "ask" && chosen === "index" ? "full" : chosen;
+  return (mode === "ask" || mode === "chat") && chosen === "index" ? "full" : chosen;
 }
 
 export interface ShowOptions {

@@ -242,7 +242,12 @@ async function run(
     if (result.drained >= 3) break;
     const seg = await readSegment(mem, name);
     if (!seg) continue;
-    const r = await extractOnce(mem, input, seg.messages, deadline);
+    // A segment queued in another project is extracted for that project (prompt and source_project).
+    const owner =
+      seg.workspace && seg.workspace !== mem.workspace
+        ? openMemory({ ...input, workspace: seg.workspace, warn: mem.warn })
+        : mem;
+    const r = await extractOnce(owner, input, seg.messages, deadline);
     if (!r.ok) {
       await releaseSegment(seg);
       failed = true;
@@ -251,6 +256,7 @@ async function run(
     await dropSegment(seg);
     result.drained++;
     result.factsWritten += r.facts;
+    if (r.summary) input.stderr?.write(`memory: ${r.summary}\n`);
   }
   if (live.length > 0) {
     const r = failed

@@ -15,6 +15,8 @@ export interface PendingSegment {
   /** Where it goes back if the extraction fails. */
   original: string;
   messages: ChatMessage[];
+  /** The workspace the conversation happened in (our key; Go ignores it, Go's segments lack it). */
+  workspace?: string;
 }
 
 const CLAIM_STALE_MS = 10 * 60_000;
@@ -35,6 +37,7 @@ export async function queueSegment(mem: Memory, messages: readonly ChatMessage[]
   const body = JSON.stringify({
     created_at: formatGoTime(now),
     messages: redactDeep(messages, mem.cfg.secrets),
+    ...(mem.workspace ? { workspace: mem.workspace } : {}),
   });
   const existing = new Set(await listSegments(mem));
   let seq = BigInt(Math.floor(Math.random() * 1000)) * 1000n;
@@ -87,13 +90,15 @@ export async function readSegment(mem: Memory, name: string): Promise<PendingSeg
   }
   const text = await readTextIfExists(path);
   try {
-    const value = JSON.parse(text ?? "") as { messages?: unknown };
+    const value = JSON.parse(text ?? "") as { messages?: unknown; workspace?: unknown };
     const messages = Array.isArray(value.messages)
       ? (value.messages.filter(
           (m) => m && typeof m === "object" && typeof (m as ChatMessage).content === "string",
         ) as ChatMessage[])
       : [];
-    if (messages.length > 0) return { path, original, messages };
+    const workspace = typeof value.workspace === "string" ? value.workspace : undefined;
+    if (messages.length > 0)
+      return { path, original, messages, ...(workspace ? { workspace } : {}) };
   } catch {
     // fall through: corrupt
   }

@@ -38,6 +38,8 @@ export interface MemoryPromptInput {
   query: string;
   surface?: "agent" | "chat";
   warn?: (line: string) => void;
+  /** Count the returned facts as accesses (default true); false for a read-only preview (`bootstrap show`). */
+  track?: boolean;
 }
 
 export interface MemoryPrompt {
@@ -66,7 +68,7 @@ export async function memoryForPrompt(input: MemoryPromptInput): Promise<MemoryP
     if (autoRecallOn(input.env)) {
       const auto = autoRecall(mem, state, extractKeywords([input.query]), input.surface);
       if (auto.ids.length) {
-        await markAccessed(mem, auto.ids);
+        if (input.track !== false) await markAccessed(mem, auto.ids);
         out.volatile = neutralize(auto.text);
         out.factsLoaded = auto.ids.length;
       }
@@ -74,7 +76,7 @@ export async function memoryForPrompt(input: MemoryPromptInput): Promise<MemoryP
     return out;
   }
   const { text, factIds } = await retrieveText(mem, extractKeywords([input.query]));
-  await markAccessed(mem, factIds);
+  if (input.track !== false) await markAccessed(mem, factIds);
   if (!text) return { factsLoaded: 0, mode };
   return { volatile: `# Memory\n\n${neutralize(text)}`, factsLoaded: factIds.length, mode };
 }

@@ -1,10 +1,12 @@
 import type { MemoryBackend } from "../agent/types.ts";
 import type { Ctx, Env } from "../core/ctx.ts";
 import type { ChatMessage } from "../llm/types.ts";
+import { scheduleCompactionIfDue } from "../memory/compact.ts";
 import { memoryModeOf } from "../memory/config.ts";
 import { extractAfterRun } from "../memory/extract.ts";
 import { extractionChain } from "../memory/llm-chain.ts";
 import { memoryForPrompt } from "../memory/prompt.ts";
+import { openMemory } from "../memory/store.ts";
 import { runMemoryTool } from "../memory/tool.ts";
 import { MemoryWorker } from "./memory-worker.ts";
 
@@ -22,6 +24,8 @@ export interface ReplMemory {
   drainNotices(): string[];
   stop(): Promise<void>;
 }
+
+const COMPACTION_POLL_MS = 10 * 60_000;
 
 /** lib/memory for the REPL: full-mode retrieval each turn, /memory via the real command, a background worker. */
 export function createReplMemory(input: {
@@ -56,6 +60,20 @@ export function createReplMemory(input: {
       return result.factsWritten > 0 ? `memory: +${result.factsWritten} fact(s)` : undefined;
     },
   });
+  // Cron-style compaction for long sessions: checked after turns (at most every 10 minutes here,
+  // every 6 h on disk); when due it runs detached, like after a one-shot run.
+  let lastCheck = Number.NEGATIVE_INFINITY;
+  let scheduling: Promise<unknown> = Promise.resolve();
+  const maybeCompact = () => {
+    const now = ctx.now().getTime();
+    if (now - lastCheck < COMPACTION_POLL_MS || memoryModeOf(env) === "off") return;
+    lastCheck = now;
+    scheduling = scheduleCompactionIfDue(
+      openMemory(options),
+      [...ctx.selfArgv, "memory", "compact", "--if-due"],
+      env,
+    ).catch(() => false);
+  };
   const backendCall = async (cmd: string, args: Record<string, unknown>) => {
     const outcome = await runMemoryTool(options, { cmd, args });
     if (outcome.isError) throw new Error(outcome.text);
@@ -84,9 +102,13 @@ export function createReplMemory(input: {
     },
     nudge: (history) => {
       worker.nudge(history);
+      maybeCompact();
     },
     startTicker: (history) => worker.startTicker(history),
     drainNotices: () => worker.drainNotices(),
-    stop: () => worker.stop(),
+    stop: async () => {
+      await worker.stop();
+      await scheduling;
+    },
   };
 }

@@ -180,6 +180,15 @@ describe("chatcli memory", () => {
     );
   });
 
+  test("import of a file that is not there: a usage error (exit 2) naming the file, no stack", async () => {
+    await using home = await memoryHome();
+    const missing = join(home.path, "nope.json");
+    const r = await run(["memory", "import", missing], { env: home.env });
+    expect(r.code).toBe(2);
+    expect(r.out).toBe("");
+    expect(r.err).toStartWith(`chatcli: import: cannot read ${missing} (no such file)\n`);
+  });
+
   test("compact --if-due is crontab-safe: runs once, then reports nothing due", async () => {
     await using home = await memoryHome(true);
     const first = await run(["memory", "compact", "--if-due", "--no-llm"], { env: home.env });

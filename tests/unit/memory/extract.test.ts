@@ -221,6 +221,41 @@ describe("extractAfterRun and the pending queue", () => {
     expect(await listSegments(mem)).toEqual([]);
   });
 
+  test("a drained segment is extracted for the workspace it was queued in; Go's segments (no workspace) for the current one", async () => {
+    await using home = await memoryHome();
+    await queueSegment(testMemory(home.env, NOW, "/src/billing"), convo);
+    await mkdir(join(home.path, "memory/pending"), { recursive: true });
+    await writeFile(
+      join(home.path, "memory/pending/seg-09999999999999999999.json"),
+      JSON.stringify({ created_at: "2026-08-02T11:00:00Z", messages: convo }),
+    );
+    const prompts: string[] = [];
+    const answers = [
+      "## LONGTERM\n- [project] Invoices are generated nightly",
+      "## LONGTERM\n- [project] The web app is built with Vite",
+    ];
+    const llm: ExtractLlm = async (prompt) => {
+      prompts.push(prompt);
+      return answers.shift() ?? "NOTHING_NEW";
+    };
+    const r = await extractAfterRun({
+      env: home.env,
+      now: NOW,
+      workspace: "/src/web",
+      messages: [],
+      llm: [llm],
+      timeoutMs: 2000,
+    });
+    expect(r.drained).toBe(2);
+    expect(prompts[0]).toContain("CURRENT SESSION WORKSPACE: /src/billing\n");
+    expect(prompts[1]).toContain("CURRENT SESSION WORKSPACE: /src/web\n");
+    const facts = await listFacts(testMemory(home.env, NOW));
+    expect(facts.map((f) => [f.content, f.source_project]).sort()).toEqual([
+      ["Invoices are generated nightly", "/src/billing"],
+      ["The web app is built with Vite", "/src/web"],
+    ]);
+  });
+
   test("a failed drain puts the claimed segment back and stops; the live segment is queued", async () => {
     await using home = await memoryHome();
     const mem = testMemory(home.env, NOW);
