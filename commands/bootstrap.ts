@@ -93,7 +93,9 @@ export function bootstrapCommand(ctx: Ctx, state: RunState, memory?: MemorySourc
       // JSON output never carries secrets (CONTRACT §9); the text is the exact prompt.
       if (format !== "text") return printJson(ctx, redactDeep(document, secrets));
       for (const w of document.warnings) ctx.stderr.write(`chatcli: warning: ${w.message}\n`);
-      const { SYSTEM_BLOCK_SEPARATOR } = await import("../lib/bootstrap/context.ts");
+      // Blocks joined as a single-string system prompt carries them (OpenAI-compatible APIs); the
+      // Anthropic API gets the same blocks separately, the block headers on stderr show the cut.
+      const separator = "\n\n";
       const blocks = document.blocks;
       blocks.forEach((b, i) => {
         const kind = b.cache ? "cached" : "volatile";
@@ -101,7 +103,7 @@ export function bootstrapCommand(ctx: Ctx, state: RunState, memory?: MemorySourc
         ctx.stderr.write(`${header}\n`);
         // Exact in a pipe; on a terminal, escape sequences from the files are not replayed.
         const text = ctx.stdout.isTTY ? stripControl(b.text) : b.text;
-        ctx.stdout.write(`${text}${i < blocks.length - 1 ? SYSTEM_BLOCK_SEPARATOR : "\n"}`);
+        ctx.stdout.write(`${text}${i < blocks.length - 1 ? separator : "\n"}`);
       });
     });
   });

@@ -22,7 +22,7 @@ import {
 } from "./tracking.ts";
 
 export const RECALL_HINT_AGENT =
-  'Only a compact index of long-term memory is shown above to save tokens. When you need the full detail behind any profile attribute, topic, project, stored fact or episode, call the @memory tool with {"cmd":"recall","args":{"query":"<topic>"}} to pull the relevant facts on demand ({"cmd":"timeline"} for dated episodes).';
+  'Only a compact index of long-term memory is shown above to save tokens. When you need the full detail behind any profile attribute, topic, project, stored fact or episode, call the @memory tool with {"cmd":"recall","args":{"query":"<topic>"}} to pull the relevant facts on demand.';
 export const RECALL_HINT_CHAT =
   'Only a compact index of long-term memory is shown above to save tokens. When you need the full detail behind any profile attribute, topic, project, stored fact or episode, call the memory tool with {"cmd":"recall","args":{"query":"<topic>"}} to pull the relevant facts on demand.';
 
@@ -251,7 +251,7 @@ export function buildDigest(
     lines.push(`Facts: ${state.facts.size} stored (${tally.join(", ")})`);
   }
   if (episodes > 0)
-    lines.push(`Episodes: ${episodes} dated work entries (query with @memory timeline)`);
+    lines.push(`Episodes: ${episodes} dated work entries (recall them with @memory recall)`);
   if (lines.length === 0) return "";
   const text = `# Memory Index\n${lines.join("\n")}`;
   const runes = [...text];

@@ -124,7 +124,8 @@ export class RunMemory {
 
   /** Starts `chatcli memory compact --if-due` detached when compaction is due; never waits for it. */
   async scheduleCompaction(): Promise<void> {
-    if (this.input.access === "off" || !existsSync(memoryDir(this.input.env))) return;
+    // Compaction rewrites the store (and may call the LLM): only runs that may write start it.
+    if (this.input.access !== "write" || !existsSync(memoryDir(this.input.env))) return;
     const { ctx, env } = this.input;
     const [{ scheduleCompactionIfDue }, { openMemory }] = await Promise.all([
       import("../memory/compact.ts"),

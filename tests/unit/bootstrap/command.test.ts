@@ -104,7 +104,7 @@ test("bootstrap show (text): stdout is exactly the system text; block headers go
   );
   const r = await run(["bootstrap", "show", "--mode", "agent", "main.go"], opts);
   expect(r.code).toBe(0);
-  expect(r.out).toBe(`${json.blocks.map((b: { text: string }) => b.text).join("\n\n---\n\n")}\n`);
+  expect(r.out).toBe(`${json.blocks.map((b: { text: string }) => b.text).join("\n\n")}\n`);
   expect(r.out).toContain("### Rule: go (paths: *.go)");
   expect(json.memory_mode).toBe("index");
   expect(r.err.split("\n").filter(Boolean)).toEqual([
