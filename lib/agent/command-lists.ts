@@ -33,6 +33,8 @@ export const WRAPPERS = new Set([
   "xargs",
   "watch",
   "time",
+  "busybox",
+  "toybox",
 ]);
 
 /** Programs that only read, unless an unsafe flag says otherwise (checked in command-safety). */

@@ -1,7 +1,6 @@
-import { classifyCommand, rawDanger, unwrap, writtenPaths } from "./command-safety.ts";
-import { commandText, parseShell } from "./shell-words.ts";
+import { type Cls, type Part, pathPart, shellParts } from "./shell-judge.ts";
 import type { Tool } from "./types.ts";
-import { displayPath, isInside, isSensitivePath, toAbsolute } from "./workspace.ts";
+import { toAbsolute } from "./workspace.ts";
 
 export type PermissionMode = "read-only" | "edit" | "auto" | "bypass";
 /** The values of --permission-mode, least to most permissive. */
@@ -33,8 +32,6 @@ export interface Decision {
   /** Set when bypass lets a write outside the workspace through (warn once). */
   outside?: boolean;
 }
-
-type Cls = "read" | "edit" | "shell" | "dangerous" | "outside" | "unknown";
 
 const RANK: Record<Verdict, number> = { allow: 0, ask: 1, deny: 2 };
 
@@ -81,13 +78,6 @@ const MODE_REASON: Record<Cls, (mode: PermissionMode) => string> = {
   outside: () => "write outside the workspace",
   unknown: () => "write to a location known only at run time",
 };
-
-interface Part {
-  cls: Cls;
-  subject: string;
-  reason?: string;
-  abs?: string;
-}
 
 /** Judges one tool call: deny rules > allow rules > the mode table; every shell part must pass. */
 export function decide(
@@ -170,16 +160,6 @@ function suggest(part: Part, toolName: string): string {
   }
 }
 
-function pathPart(policy: PermissionPolicy, path: string, base: string): Part {
-  const abs = toAbsolute(base, path, policy.home);
-  const shown = displayPath(policy.workspaceRoot, abs);
-  if (isSensitivePath(abs))
-    return { cls: "outside", subject: shown, reason: `${shown} is a protected path`, abs };
-  if (!isInside(policy.workspaceRoot, abs))
-    return { cls: "outside", subject: shown, reason: shown, abs };
-  return { cls: "edit", subject: shown, abs };
-}
-
 function partsOf(policy: PermissionPolicy, tool: Tool, args: Record<string, unknown>): Part[] {
   if (tool.kind === "read" || tool.kind === "network" || tool.kind === "memory") {
     return [{ cls: "read", subject: tool.subject(args) }];
@@ -195,80 +175,4 @@ function partsOf(policy: PermissionPolicy, tool: Tool, args: Record<string, unkn
       : policy.cwd;
   if (!line) return [{ cls: "shell", subject: tool.subject(args) }];
   return shellParts(policy, line, dir);
-}
-
-const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d)$/;
-
-/** Splits a command line into judged parts: each simple command, and each file it writes. */
-export function shellParts(policy: PermissionPolicy, line: string, dir: string, depth = 0): Part[] {
-  const parsed = parseShell(line);
-  if (parsed.error)
-    return [{ cls: "shell", subject: line, reason: `cannot parse the command (${parsed.error})` }];
-  const parts: Part[] = [];
-  const raw = rawDanger(line, policy.denylist);
-  if (raw) parts.push({ cls: "dangerous", subject: line, reason: raw });
-  // `cd` changes where later relative paths land; a computed `cd` makes them unknowable.
-  let cwd: string | undefined = dir;
-  for (const cmd of parsed.commands) {
-    const text = commandText(cmd);
-    // `sh -c "…"` runs a whole command line: judge it like the outer one.
-    const script = shellScript(cmd.argv);
-    if (script !== undefined) {
-      if (depth >= 3)
-        parts.push({ cls: "unknown", subject: text, reason: "nested shells too deep" });
-      else parts.push(...shellParts(policy, script, cwd ?? dir, depth + 1));
-      continue;
-    }
-    if (cmd.argv.length > 0) {
-      const verdict = classifyCommand(cmd);
-      const cls: Cls =
-        verdict.cls === "readonly" ? "read" : verdict.cls === "dangerous" ? "dangerous" : "shell";
-      parts.push({
-        cls,
-        subject: text,
-        reason: verdict.reason ? `${verdict.reason}: ${text}` : undefined,
-      });
-    }
-    const targets = cmd.redirects
-      .filter((r) => r.op.includes(">") && !r.op.endsWith("&") && !HARMLESS_TARGETS.test(r.target))
-      .map((r) => ({ path: r.target, dynamic: r.dynamic }));
-    const words =
-      cmd.argv[0] === "tee"
-        ? cmd.argv.slice(1).filter((a) => !a.startsWith("-"))
-        : writtenPaths(cmd.argv);
-    for (const w of words)
-      if (!HARMLESS_TARGETS.test(w)) targets.push({ path: w, dynamic: /[$`*?]/.test(w) });
-    for (const t of targets) {
-      if (t.dynamic || (cwd === undefined && !t.path.startsWith("/"))) {
-        parts.push({
-          cls: "unknown",
-          subject: `${text} → ${t.path}`,
-          reason: `cannot tell where ${t.path} is written`,
-        });
-        continue;
-      }
-      parts.push(pathPart(policy, t.path, cwd ?? dir));
-    }
-    if (cmd.argv[0] === "cd" || cmd.argv[0] === "pushd") {
-      const to = cmd.argv[1];
-      cwd =
-        to === undefined
-          ? policy.home
-          : to === "-" || /[$`]/.test(to) || cwd === undefined
-            ? undefined
-            : toAbsolute(cwd, to, policy.home);
-    }
-  }
-  return parts.length ? parts : [{ cls: "read", subject: line }];
-}
-
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh"]);
-
-/** The script of `sh -c SCRIPT` / `bash -lc SCRIPT` (after wrappers), if that is what argv is. */
-function shellScript(argv: string[]): string | undefined {
-  const real = unwrap(argv);
-  const name = (real[0] ?? "").split("/").pop() ?? "";
-  if (!SHELLS.has(name)) return undefined;
-  const flag = real.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a));
-  return flag > 0 ? (real[flag + 1] ?? "") : undefined;
 }

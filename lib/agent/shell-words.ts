@@ -14,6 +14,8 @@ export interface SimpleCommand {
   pipeSource?: string[];
   /** Came from inside `$(…)`, backticks or `<(…)`. */
   nested: boolean;
+  /** Leading assignments (`FOO=1 cmd`), which can change what the command does. */
+  assigns?: string[];
 }
 
 export interface ParsedShell {
@@ -128,10 +130,13 @@ function parseList(src: string, nested: boolean, out: SimpleCommand[]): string |
   };
   const endCommand = (piped: boolean) => {
     endWord();
-    // Leading assignments (FOO=1 cmd) are not the command.
-    while (argv.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0] as string)) argv.shift();
+    // Leading assignments (FOO=1 cmd) are not the command, but they are kept for the judge.
+    const assigns: string[] = [];
+    while (argv.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0] as string))
+      assigns.push(argv.shift() as string);
     if (argv.length > 0 || redirects.length > 0) {
       const cmd: SimpleCommand = { argv, redirects, nested };
+      if (assigns.length) cmd.assigns = assigns;
       if (nextPiped && pipeSource) cmd.pipeSource = pipeSource;
       out.push(cmd);
       pipeSource = argv;

@@ -43,8 +43,8 @@ export function displayPath(root: string, abs: string): string {
 const SENSITIVE = [
   /^\/etc\/(shadow|gshadow|sudoers)/,
   /^\/(proc|sys|dev|boot)\//,
-  /\/\.ssh\//,
-  /\/\.gnupg\//,
+  /\/\.ssh(\/|$)/,
+  /\/\.gnupg(\/|$)/,
   /\/\.aws\/credentials$/,
   /\/\.kube\/config$/,
 ];
@@ -53,4 +53,13 @@ const SENSITIVE = [
 export function isSensitivePath(abs: string): boolean {
   const p = realPathLoose(abs);
   return SENSITIVE.some((re) => re.test(p) || re.test(abs));
+}
+
+/**
+ * Workspace files a write would turn into code execution or a permission change: anything inside
+ * a `.git` directory (hooks, config with core.fsmonitor …) and the project's `.chatcli/config.json`.
+ */
+export function isProtectedWrite(abs: string): boolean {
+  const check = (p: string) => /\/\.git(\/|$)/.test(p) || /\/\.chatcli\/config\.json$/.test(p);
+  return check(abs) || check(realPathLoose(abs));
 }
