@@ -3,6 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { applyUnifiedDiff, patchFileTool } from "../../../lib/agent/tools/patch-file.ts";
 import { readFileTool } from "../../../lib/agent/tools/read-file.ts";
+import { runCommandTool } from "../../../lib/agent/tools/run-command.ts";
 import { webFetchTool } from "../../../lib/agent/tools/web-fetch.ts";
 import { tempDir } from "../../support/ctx.ts";
 import { toolCtx } from "./support.ts";
@@ -92,5 +93,19 @@ describe("web_fetch redirects", () => {
     const loop = await webFetchTool.execute({ url: `${base}/loop` }, ctx);
     expect(loop.output).toContain("too many redirects");
     expect(seen.filter((u) => !u.startsWith(base))).toEqual([]);
+  });
+});
+
+describe("run_command output", () => {
+  test("a huge output keeps its head and its real end (where test summaries are)", async () => {
+    await using d = await tempDir();
+    const r = await runCommandTool.execute(
+      { cmd: "seq 1 400000; echo 'SUMMARY: 3 failed' >&2; exit 1" },
+      toolCtx(d.path),
+    );
+    expect(r.exitCode).toBe(1);
+    expect(r.output).toStartWith("exit code: 1\n1\n2\n3\n");
+    expect(r.output).toMatch(/\[\.\.\. \d+ bytes dropped \.\.\.\]/);
+    expect(r.output).toContain("399999\n400000\n[stderr]\nSUMMARY: 3 failed");
   });
 });
