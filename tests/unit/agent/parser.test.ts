@@ -152,3 +152,22 @@ describe("smart routing classifier", () => {
     expect(isTrivialQuery("refactor the parser", "hint")).toBe(false);
   });
 });
+
+describe("tool-call text formats found in the wild", () => {
+  const known = new Set(["read_file", "write_file", "run_command"]);
+  test("a closing tag inside the JSON body does not cut the arguments", () => {
+    const text =
+      '<tool_call name="write_file">{"file":"a.md","content":"use </tool_call> to end"}</tool_call> done';
+    expect(parseToolCalls(text, known).map((c) => [c.name, c.args])).toEqual([
+      ["write_file", { file: "a.md", content: "use </tool_call> to end" }],
+    ]);
+  });
+
+  test("Anthropic's <invoke>/<parameter> text format", () => {
+    const text =
+      'Reading.\n<function_calls>\n<invoke name="read_file">\n<parameter name="file">src/a.ts</parameter>\n<parameter name="start">3</parameter>\n</invoke>\n</function_calls>';
+    expect(parseToolCalls(text, known).map((c) => [c.name, c.args])).toEqual([
+      ["read_file", { file: "src/a.ts", start: 3 }],
+    ]);
+  });
+});
