@@ -150,6 +150,11 @@ describe("smart routing classifier", () => {
     expect(isTrivialQuery("why does npm test fail?", "hint")).toBe(false);
     expect(isTrivialQuery(`what ${"x ".repeat(100)}`, "hint")).toBe(false);
     expect(isTrivialQuery("refactor the parser", "hint")).toBe(false);
+    // questions about the workspace need the tools, even without a file name
+    expect(isTrivialQuery("What does this project do?", "auto")).toBe(false);
+    expect(isTrivialQuery("where is the config in this repo?", "auto")).toBe(false);
+    expect(isTrivialQuery("o que faz este repositório?", "auto")).toBe(false);
+    expect(isTrivialQuery("which tests are slow?", "auto")).toBe(false);
   });
 });
 
