@@ -229,3 +229,45 @@ export function uploads(name: string, args: string[]): string | undefined {
   );
   return sends ? `${name} uploads a local file to a remote host` : undefined;
 }
+
+/** The value of an option given as `-o X`, `-oX`, `--output X` or `--output=X`. */
+function optionValues(args: string[], short: string[], long: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (short.includes(a) || long.includes(a)) out.push(args[++i] ?? "");
+    else if (long.some((l) => a.startsWith(`${l}=`))) out.push(a.slice(a.indexOf("=") + 1));
+    else if (short.some((s) => a.startsWith(s) && a.length > s.length && !a.startsWith("--")))
+      out.push(a.slice(2));
+  }
+  return out.filter(Boolean);
+}
+
+/** Where tar (extracting or creating), unzip, curl and wget write. */
+export function outputsOf(name: string, args: string[]): string[] {
+  switch (name) {
+    case "tar": {
+      const modes = args
+        .filter((a, i) => /^-[a-zA-Z]+$/.test(a) || (i === 0 && /^[a-zA-Z]+$/.test(a)))
+        .join("");
+      const extract = /x/.test(modes) || args.some((a) => /^--(extract|get)$/.test(a));
+      const dirs = optionValues(args, ["-C"], ["--directory"]);
+      if (extract) return dirs.length ? dirs : ["."];
+      const combined = args.findIndex((a) => /^-?[a-zA-Z]*f[a-zA-Z]*$/.test(a) && a !== "-f");
+      const archive = combined >= 0 ? [args[combined + 1] ?? ""] : [];
+      return [...archive, ...optionValues(args, ["-f"], ["--file"])].filter((p) => p && p !== "-");
+    }
+    case "unzip":
+      return optionValues(args, ["-d"], []);
+    case "curl":
+      return [
+        ...optionValues(args, ["-o"], ["--output"]),
+        ...optionValues(args, [], ["--output-dir"]),
+      ];
+    default:
+      return [
+        ...optionValues(args, ["-O"], ["--output-document"]),
+        ...optionValues(args, ["-P"], ["--directory-prefix"]),
+      ].filter((p) => p !== "-");
+  }
+}

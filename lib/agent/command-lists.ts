@@ -99,6 +99,9 @@ export const READONLY = new Set([
   "cmp",
   "seq",
   "sleep",
+  "cd",
+  "pushd",
+  "popd",
 ]);
 /** Programs whose listed subcommands only read (`git status`, `npm ls`). */
 export const READONLY_SUB: Record<string, Set<string>> = {

@@ -22,7 +22,7 @@ export interface CommandVerdict {
 const RISKY_INLINE =
   /rmtree|os\.remove|os\.unlink|os\.system|subprocess|shutil\.move|unlinkSync|rmSync|rmdirSync|child_process|execSync|spawnSync|\bsystem\s*\(|\bexec\s*\(|`[^`]*`|rm\s+-[a-z]*[rf]|socket|eval\s*\(|\bunlink\b|\brmdir\b|\bremove_tree\b|\bFileUtils\b/;
 
-function base(word: string): string {
+export function base(word: string): string {
   return (word.split("/").pop() ?? word).replace(/\.(exe|bat|cmd)$/i, "").toLowerCase();
 }
 
@@ -178,7 +178,9 @@ function dangerous(argv: string[], cmd: SimpleCommand): string | undefined {
       if (/^mkfs/.test(name)) return "mkfs formats a filesystem";
       if (INTERPRETERS.has(name)) {
         const flag = args.findIndex((a) => /^-[a-zA-Z]*[ceEpr]$|^--(eval|print)$/.test(a));
-        const code = flag >= 0 ? (args[flag + 1] ?? "") : "";
+        const inline = flag >= 0 ? (args[flag + 1] ?? "") : "";
+        const fed = cmd.redirects.filter((r) => r.op === "<<<" || /<<-?$/.test(r.op));
+        const code = [inline, ...fed.map((r) => r.body ?? r.target)].join("\n");
         if (RISKY_INLINE.test(code))
           return `inline ${name} code that deletes files or runs commands`;
       }
@@ -262,39 +264,4 @@ export function rawDanger(line: string, denylist?: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/** Paths a well-known file-changing command writes (touch, mkdir, rm, mv, cp's target, sed -i …). */
-export function writtenPaths(argv: string[]): string[] {
-  const real = unwrap(argv);
-  const name = base(real[0] ?? "");
-  const operands = real.slice(1).filter((a) => !a.startsWith("-"));
-  switch (name) {
-    case "touch":
-    case "mkdir":
-    case "rm":
-    case "rmdir":
-    case "mv":
-    case "truncate":
-    case "shred":
-    case "unlink":
-      return operands;
-    case "cp":
-    case "ln":
-    case "install":
-    case "rsync":
-      return operands.length > 1 ? operands.slice(-1) : [];
-    case "chmod":
-    case "chown":
-    case "chgrp":
-      return operands.slice(1);
-    case "sed":
-      return real.some((a) => /^(-i|--in-place)/.test(a) || /^-[a-zA-Z]*i/.test(a))
-        ? operands.slice(1)
-        : [];
-    case "dd":
-      return real.filter((a) => a.startsWith("of=")).map((a) => a.slice(3));
-    default:
-      return [];
-  }
 }

@@ -1,7 +1,7 @@
-import { envSplitString, gitCall } from "./command-checks.ts";
-import { classifyCommand, rawDanger, unwrap, writtenPaths } from "./command-safety.ts";
+import { envSplitString, gitCall, outputsOf } from "./command-checks.ts";
+import { base, classifyCommand, rawDanger, unwrap } from "./command-safety.ts";
 import type { PermissionPolicy } from "./permissions.ts";
-import { commandText, parseShell } from "./shell-words.ts";
+import { commandText, parseShell, type Redirect } from "./shell-words.ts";
 import {
   displayPath,
   isInside,
@@ -62,7 +62,7 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
     if (secret)
       parts.push({ cls: "outside", subject: text, reason: `${secret} is a protected path` });
     // `sh -c "…"` runs a whole command line: judge it like the outer one.
-    const script = shellScript(cmd.argv);
+    const script = shellScript(cmd.argv, cmd.redirects);
     if (script !== undefined) {
       if (depth >= 3)
         parts.push({ cls: "unknown", subject: text, reason: "nested shells too deep" });
@@ -78,6 +78,16 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
         subject: text,
         reason: verdict.reason ? `${verdict.reason}: ${text}` : undefined,
       });
+      // A command that may write, run in a directory outside the workspace, writes there.
+      const here = cwd ?? dir;
+      if (cls === "shell" && cmd.argv[0] !== "cd" && cmd.argv[0] !== "pushd") {
+        if (cwd !== undefined && !isInside(policy.workspaceRoot, here))
+          parts.push({
+            cls: "outside",
+            subject: text,
+            reason: `${text} runs in ${here}, outside the workspace`,
+          });
+      }
     }
     const targets = cmd.redirects
       .filter((r) => r.op.includes(">") && !r.op.endsWith("&") && !HARMLESS_TARGETS.test(r.target))
@@ -116,7 +126,7 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
     if (real[0] === "ln" || (real[0] === "cp" && real.some((a) => /^-[a-zA-Z]*[sl]/.test(a))))
       linked = true;
     if (cmd.argv[0] === "cd" || cmd.argv[0] === "pushd") {
-      const to = cmd.argv[1];
+      const to = cmd.argv.slice(1).filter((a) => a !== "--" && !/^-[LPe@]+$/.test(a))[0];
       cwd =
         to === undefined
           ? policy.home
@@ -139,7 +149,7 @@ function verdictIsWrite(parts: Part[]): boolean {
  * The command line another command runs: `sh -c SCRIPT` / `bash -lc SCRIPT` (after wrappers),
  * `env -S 'LINE'`, or the value of `alias name='LINE'`.
  */
-function shellScript(argv: string[]): string | undefined {
+function shellScript(argv: string[], redirects: Redirect[] = []): string | undefined {
   if (argv[0] === "env") {
     const split = envSplitString(argv);
     if (split !== undefined) return split;
@@ -154,5 +164,53 @@ function shellScript(argv: string[]): string | undefined {
   const name = (real[0] ?? "").split("/").pop() ?? "";
   if (!SHELLS.has(name)) return undefined;
   const flag = real.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a));
-  return flag > 0 ? (real[flag + 1] ?? "") : undefined;
+  if (flag > 0) return real[flag + 1] ?? "";
+  // `sh <<EOF … EOF` / `bash <<< "…"` with no script file: the shell runs its stdin.
+  if (real.slice(1).some((a) => !a.startsWith("-"))) return undefined;
+  const fed = redirects.filter((r) => r.op === "<<<" || /(^|[^<])<<-?$/.test(r.op));
+  return fed.length ? fed.map((r) => r.body ?? r.target).join("\n") : undefined;
+}
+
+/** Paths a well-known file-changing command writes (touch, mkdir, rm, mv, cp's target, sed -i …). */
+export function writtenPaths(argv: string[]): string[] {
+  const real = unwrap(argv);
+  const name = base(real[0] ?? "");
+  const operands = real.slice(1).filter((a) => !a.startsWith("-"));
+  switch (name) {
+    case "touch":
+    case "mkdir":
+    case "rm":
+    case "rmdir":
+    case "mv":
+    case "truncate":
+    case "shred":
+    case "unlink":
+      return operands;
+    case "ln":
+      // a hard link makes its source writable through the new name
+      return real.some((a) => /^(-[a-zA-Z]*s|--symbolic)/.test(a)) ? operands.slice(-1) : operands;
+    case "cp":
+      if (real.some((a) => /^(-[a-zA-Z]*l|--link)/.test(a))) return operands;
+      return operands.length > 1 ? operands.slice(-1) : [];
+    case "install":
+    case "rsync":
+      return operands.length > 1 ? operands.slice(-1) : [];
+    case "tar":
+    case "unzip":
+    case "curl":
+    case "wget":
+      return outputsOf(name, real.slice(1));
+    case "chmod":
+    case "chown":
+    case "chgrp":
+      return operands.slice(1);
+    case "sed":
+      return real.some((a) => /^(-i|--in-place)/.test(a) || /^-[a-zA-Z]*i/.test(a))
+        ? operands.slice(1)
+        : [];
+    case "dd":
+      return real.filter((a) => a.startsWith("of=")).map((a) => a.slice(3));
+    default:
+      return [];
+  }
 }

@@ -159,3 +159,35 @@ describe("symlinks created and written through in one command", () => {
     expect(parseShell("A=1 B='x y' ls").commands[0]?.assigns).toEqual(["A=1", "B=x y"]);
   });
 });
+
+describe("adversarial commands: code on stdin, links, archives, downloads and foreign directories", () => {
+  const cases: Array<[string, string]> = [
+    ["sh <<EOF\nrm -rf x\nEOF", DANGEROUS],
+    ["bash <<'EOF'\ntouch ../x\nEOF", DENIED],
+    ['bash <<< "rm -rf x"', DANGEROUS],
+    ["python3 <<'PY'\nimport shutil; shutil.rmtree('x')\nPY", DANGEROUS],
+    ["cat <<EOF > notes.txt\nrm -rf /\nEOF", "ask allow allow allow"],
+    ["cd -P .. && touch x", DENIED],
+    ["cd -- .. && touch x", DENIED],
+    ["ln /etc/passwd hl", DENIED],
+    ["cp -l /etc/passwd hl", DENIED],
+    ["ln -s ../elsewhere link", OTHER],
+    ["tar -C / -xf a.tar", DENIED],
+    ["tar xzf a.tgz --directory=/opt", DENIED],
+    ["tar czf /tmp/out.tgz src", DENIED],
+    ["curl -o /tmp/x http://127.0.0.1/", DENIED],
+    ["wget -O ../x http://127.0.0.1/", DENIED],
+    ["unzip a.zip -d /usr/local", DENIED],
+    ["cd /tmp && npm install", DENIED],
+    ["cd /tmp && ls", READ],
+  ];
+  for (const [cmd, want] of cases) test(cmd, () => expect(verdicts(cmd)).toBe(want));
+
+  test("run_command's dir outside the workspace: reads are fine, anything else is outside", () => {
+    const judge = (cmd: string) =>
+      decide(policy("auto"), runCommandTool, { cmd, dir: "/tmp" }).verdict;
+    expect(judge("ls -la")).toBe("allow");
+    expect(judge("npm install")).toBe("deny");
+    expect(judge("make")).toBe("deny");
+  });
+});
