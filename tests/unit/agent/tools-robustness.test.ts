@@ -1,9 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { memoryTool } from "../../../lib/agent/tools/memory.ts";
 import { applyUnifiedDiff, patchFileTool } from "../../../lib/agent/tools/patch-file.ts";
 import { readFileTool } from "../../../lib/agent/tools/read-file.ts";
 import { runCommandTool } from "../../../lib/agent/tools/run-command.ts";
+import { searchFilesTool } from "../../../lib/agent/tools/search-files.ts";
 import { webFetchTool } from "../../../lib/agent/tools/web-fetch.ts";
 import { tempDir } from "../../support/ctx.ts";
 import { toolCtx } from "./support.ts";
@@ -107,5 +109,39 @@ describe("run_command output", () => {
     expect(r.output).toStartWith("exit code: 1\n1\n2\n3\n");
     expect(r.output).toMatch(/\[\.\.\. \d+ bytes dropped \.\.\.\]/);
     expect(r.output).toContain("399999\n400000\n[stderr]\nSUMMARY: 3 failed");
+  });
+});
+
+describe("memory tool", () => {
+  test("forget needs a real match: one or two letters would wipe every fact", async () => {
+    const forgotten: string[] = [];
+    const memory = {
+      remember: async () => "",
+      profile: async () => "",
+      recall: async () => "",
+      forget: async (m: string) => {
+        forgotten.push(m);
+        return `forgot facts containing ${m}`;
+      },
+    };
+    const ctx = toolCtx("/tmp", { memory, memoryMode: "write" });
+    const short = await memoryTool.execute({ cmd: "forget", match: " e " }, ctx);
+    expect(short).toMatchObject({ isError: true });
+    expect(short.output).toContain("at least 3 characters");
+    const ok = await memoryTool.execute({ cmd: "forget", match: "old email" }, ctx);
+    expect(ok.output).toBe("forgot facts containing old email");
+    expect(forgotten).toEqual(["old email"]);
+  });
+});
+
+describe("search_files without ripgrep", () => {
+  test("the built-in search reports CRLF lines without the carriage return", async () => {
+    await using d = await tempDir();
+    await writeFile(join(d.path, "a.txt"), "hello world\r\nfoo\r\n");
+    const ctx = toolCtx(d.path, {
+      env: { PATH: process.env["PATH"] ?? "", CHATCLI_NO_RIPGREP: "1" },
+    });
+    const r = await searchFilesTool.execute({ term: "HELLO", context: 1 }, ctx);
+    expect(r.output).toBe("a.txt:1:hello world\na.txt-2-foo");
   });
 });
