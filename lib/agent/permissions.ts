@@ -62,6 +62,11 @@ function ruleMatches(rule: Rule, tool: Tool, subject: string, absPath?: string):
   return wildcard(rule.arg).test(subject);
 }
 
+/** A rule that names what it allows (`run_command(rm -rf build)`), not just a tool. */
+function specific(rule: Rule): boolean {
+  return rule.arg !== undefined && !/^\**$/.test(rule.arg.trim());
+}
+
 function modeVerdict(cls: Cls, mode: PermissionMode): Verdict {
   if (mode === "bypass" || cls === "read") return "allow";
   if (cls === "outside") return "deny";
@@ -120,7 +125,14 @@ export function decide(
         dangerous: false,
         suggestion: `remove the rule ${denied.text}`,
       };
-    } else if (rules.allow.some((r) => ruleMatches(r, partTool, part.subject, part.abs))) {
+    } else if (
+      rules.allow.some(
+        (r) =>
+          ruleMatches(r, partTool, part.subject, part.abs) &&
+          // a bare `run_command` or `write_file(*)` never waves through rm -rf or /etc writes
+          ((part.cls !== "dangerous" && part.cls !== "outside") || specific(r)),
+      )
+    ) {
       d = { verdict: "allow", reason: "allowed by rule", dangerous: false };
     } else {
       const verdict = modeVerdict(part.cls, policy.mode);

@@ -191,3 +191,22 @@ describe("adversarial commands: code on stdin, links, archives, downloads and fo
     expect(judge("make")).toBe("deny");
   });
 });
+
+describe("allow rules", () => {
+  const judge = (allow: string[], cmd: string) =>
+    decide({ ...policy("read-only"), allow }, runCommandTool, { cmd });
+  test("a bare or wildcard rule allows ordinary commands but not dangerous ones or outside writes", () => {
+    for (const rule of ["run_command", "run_command(*)", "*"]) {
+      expect(judge([rule], "npm install").verdict).toBe("allow");
+      expect(judge([rule], "rm -rf build")).toMatchObject({ verdict: "ask", dangerous: true });
+      expect(judge([rule], "touch ../x").verdict).toBe("deny");
+    }
+    const exact = { ...policy("edit"), allow: ["run_command(rm -rf build)"] };
+    expect(decide(exact, runCommandTool, { cmd: "rm -rf build" }).verdict).toBe("allow");
+    const write = (allow: string[]) =>
+      decide({ ...policy("edit"), allow }, writeFileTool, { file: "/tmp/out.txt", content: "" })
+        .verdict;
+    expect(write(["write_file"])).toBe("deny");
+    expect(write(["write_file(/tmp/**)"])).toBe("allow");
+  });
+});
