@@ -99,4 +99,33 @@ describe("agent permission escapes, end to end (spawned binary, no TTY)", () => 
     // the harmless read still ran and its output reached the model
     expect(JSON.stringify(llm.requests[1]?.body)).toContain("changed");
   }, 60_000);
+
+  test("a link made by one call of a turn cannot carry a later call of the same turn outside", async () => {
+    requireBinary();
+    await using dir = await tempDir();
+    await using outside = await tempDir();
+    await using llm = await startMockLlm();
+    await gitRepo(dir.path);
+    llm.push(
+      {
+        tool_calls: [
+          run(`ln -s ${outside.path} evil`),
+          { name: "write_file", arguments: { file: "evil/pwned", content: "x" } },
+          run("echo x > evil/pwned2"),
+        ],
+      },
+      { text: "done" },
+    );
+    const env = baseEnv(dir.path, { ...llm.env("openai"), CHATCLI_MEMORY_ENABLED: "false" });
+    const r = await runChatcli(
+      ["agent", "link", "--json", "--permission-mode", "auto", "--ephemeral"],
+      { env, cwd: dir.path },
+    );
+    expect(r.code).toBe(0);
+    const envelope = JSON.parse(r.stdout);
+    expect(envelope.permission_denials).toHaveLength(2);
+    expect(envelope.permission_denials[0].reason).toContain("after earlier calls of this turn ran");
+    expect(envelope.files_changed).toEqual([]);
+    expect(await readdir(outside.path)).toEqual([]);
+  }, 60_000);
 });
