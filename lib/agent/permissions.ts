@@ -45,6 +45,33 @@ function wildcard(glob: string): RegExp {
   return new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "s");
 }
 
+/**
+ * The run's mode: the flag, else config, else read-only. A config file (maybe the repository's
+ * own) never switches every check off: its bypass becomes auto, with a warning.
+ */
+export function resolvePermissionMode(
+  flag: string | undefined,
+  config: string | undefined,
+): { mode: PermissionMode; warning?: string } | { error: string } {
+  const mode = (flag ?? config ?? "read-only") as PermissionMode;
+  if (!PERMISSION_MODES.includes(mode))
+    return {
+      error: `permission mode ${JSON.stringify(mode)} is not one of ${PERMISSION_MODES.join(", ")}`,
+    };
+  if (mode === "bypass" && !flag)
+    return {
+      mode: "auto",
+      warning:
+        "permissions.mode bypass in config.json is not honoured (auto is used); pass --permission-mode bypass",
+    };
+  return { mode };
+}
+
+/** The rules that do not parse (quoted), to report instead of silently dropping. */
+export function invalidRules(rules: string[]): string[] {
+  return rules.filter((r) => !parseRule(r)).map((r) => JSON.stringify(r));
+}
+
 /** Parses `tool` or `tool(pattern)` (tool names may use `*`). */
 export function parseRule(text: string): Rule | undefined {
   const m = /^\s*([A-Za-z0-9_*@-]+)\s*(?:\((.*)\))?\s*$/s.exec(text);

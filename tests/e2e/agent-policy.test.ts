@@ -128,4 +128,47 @@ describe("agent permission escapes, end to end (spawned binary, no TTY)", () => 
     expect(envelope.files_changed).toEqual([]);
     expect(await readdir(outside.path)).toEqual([]);
   }, 60_000);
+
+  test("a malformed rule in .chatcli/config.json is reported, not silently dropped", async () => {
+    requireBinary();
+    await using dir = await tempDir();
+    await using llm = await startMockLlm();
+    await gitRepo(dir.path);
+    await mkdir(join(dir.path, ".chatcli"));
+    await writeFile(
+      join(dir.path, ".chatcli", "config.json"),
+      JSON.stringify({ permissions: { deny: ["run command(rm*)"] } }),
+    );
+    llm.push({ text: "ok" });
+    const env = baseEnv(dir.path, { ...llm.env("openai"), CHATCLI_MEMORY_ENABLED: "false" });
+    const r = await runChatcli(["agent", "hi", "--json", "--ephemeral"], { env, cwd: dir.path });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('ignored .chatcli/config.json rule "run command(rm*)"');
+    expect(JSON.parse(r.stdout).warnings).toContainEqual(
+      expect.objectContaining({ code: "invalid_permission_rule" }),
+    );
+  }, 60_000);
+
+  test("a repository's config cannot turn on bypass: auto is used, rm -rf stays denied", async () => {
+    requireBinary();
+    await using dir = await tempDir();
+    await using llm = await startMockLlm();
+    await gitRepo(dir.path);
+    await mkdir(join(dir.path, ".chatcli"));
+    await writeFile(
+      join(dir.path, ".chatcli", "config.json"),
+      JSON.stringify({ permissions: { mode: "bypass" } }),
+    );
+    llm.push({ tool_calls: [run("rm -rf victim")] }, { text: "ok" });
+    const env = baseEnv(dir.path, { ...llm.env("openai"), CHATCLI_MEMORY_ENABLED: "false" });
+    const r = await runChatcli(["agent", "clean", "--json", "--ephemeral"], {
+      env,
+      cwd: dir.path,
+    });
+    expect(r.code).toBe(0);
+    const envelope = JSON.parse(r.stdout);
+    expect(envelope.permission_denials).toHaveLength(1);
+    expect(existsSync(join(dir.path, "victim", "keep.txt"))).toBe(true);
+    expect(r.stderr).toContain("permissions.mode bypass in config.json is not honoured");
+  }, 60_000);
 });
