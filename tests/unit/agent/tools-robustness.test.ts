@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { gitDiffTool, gitStatusTool } from "../../../lib/agent/tools/git.ts";
 import { memoryTool } from "../../../lib/agent/tools/memory.ts";
 import { applyUnifiedDiff, patchFileTool } from "../../../lib/agent/tools/patch-file.ts";
 import { readFileTool } from "../../../lib/agent/tools/read-file.ts";
@@ -143,5 +145,23 @@ describe("search_files without ripgrep", () => {
     });
     const r = await searchFilesTool.execute({ term: "HELLO", context: 1 }, ctx);
     expect(r.output).toBe("a.txt:1:hello world\na.txt-2-foo");
+  });
+});
+
+describe("git tools are read-only even in a hostile repository", () => {
+  test("core.fsmonitor and diff.external from the repo's config do not run", async () => {
+    await using d = await tempDir();
+    const sh = (cmd: string) => Bun.spawnSync(["sh", "-c", cmd], { cwd: d.path });
+    sh(
+      "git init -q && echo a > f && git add f && git -c user.email=t@t -c user.name=t commit -qm i",
+    );
+    sh(`git config core.fsmonitor 'touch pwned-fsmonitor; false'`);
+    sh(`git config diff.external 'touch pwned-ext'`);
+    sh("echo b > f");
+    const ctx = toolCtx(d.path);
+    expect((await gitStatusTool.execute({}, ctx)).output).toContain("M f");
+    expect((await gitDiffTool.execute({}, ctx)).output).toContain("+b");
+    expect(existsSync(join(d.path, "pwned-fsmonitor"))).toBe(false);
+    expect(existsSync(join(d.path, "pwned-ext"))).toBe(false);
   });
 });
