@@ -1,6 +1,6 @@
 import { type Cls, type Part, pathPart, shellParts } from "./shell-judge.ts";
 import type { Tool } from "./types.ts";
-import { toAbsolute } from "./workspace.ts";
+import { isInside, toAbsolute } from "./workspace.ts";
 
 export type PermissionMode = "read-only" | "edit" | "auto" | "bypass";
 /** The values of --permission-mode, least to most permissive. */
@@ -212,6 +212,15 @@ function partsOf(policy: PermissionPolicy, tool: Tool, args: Record<string, unkn
     typeof args["dir"] === "string"
       ? toAbsolute(policy.cwd, args["dir"] as string, policy.home)
       : policy.cwd;
-  if (!line) return [{ cls: "shell", subject: tool.subject(args) }];
+  if (!line) {
+    // run_tests with no cmd: the detected runner writes where it runs
+    const subject = tool.subject(args);
+    const away = !isInside(policy.workspaceRoot, dir);
+    const reason = `${subject} runs in ${dir}, outside the workspace`;
+    return [
+      { cls: "shell", subject },
+      ...(away ? [{ cls: "outside" as const, subject, reason }] : []),
+    ];
+  }
   return shellParts(policy, line, dir);
 }

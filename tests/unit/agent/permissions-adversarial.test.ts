@@ -8,6 +8,7 @@ import {
 } from "../../../lib/agent/permissions.ts";
 import { parseShell } from "../../../lib/agent/shell-words.ts";
 import { runCommandTool } from "../../../lib/agent/tools/run-command.ts";
+import { runTestsTool } from "../../../lib/agent/tools/run-tests.ts";
 import { writeFileTool } from "../../../lib/agent/tools/write-file.ts";
 import { tempDir } from "../../support/ctx.ts";
 
@@ -189,6 +190,9 @@ describe("adversarial commands: code on stdin, links, archives, downloads and fo
     expect(judge("ls -la")).toBe("allow");
     expect(judge("npm install")).toBe("deny");
     expect(judge("make")).toBe("deny");
+    // run_tests with a detected runner, pointed at another project
+    expect(decide(policy("auto"), runTestsTool, { dir: "/tmp/other" }).verdict).toBe("deny");
+    expect(decide(policy("auto"), runTestsTool, {}).verdict).toBe("allow");
   });
 });
 
