@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { kill } from "node:process";
 import type { Env } from "../../core/ctx.ts";
 
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD/i;
+/** *KEY*, *TOKEN*, *SECRET*, *PASSWORD* (the contract) and their usual cousins (DB_PASS, MYSQL_PWD …). */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|_PASS$|_PWD$|^PGPASS/i;
 
 /** The environment commands run with: variables whose names look like secrets are removed. */
 export function scrubEnv(env: Env): Record<string, string> {

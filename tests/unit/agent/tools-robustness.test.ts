@@ -165,3 +165,25 @@ describe("git tools are read-only even in a hostile repository", () => {
     expect(existsSync(join(d.path, "pwned-ext"))).toBe(false);
   });
 });
+
+describe("run_command environment", () => {
+  test("secret-looking variables are removed; ordinary ones (PWD, PATH, HOME) stay", async () => {
+    await using d = await tempDir();
+    const env = {
+      PATH: process.env["PATH"] ?? "",
+      HOME: d.path,
+      PWD: d.path,
+      GITHUB_TOKEN: "t",
+      DB_PASS: "p",
+      MYSQL_PWD: "p",
+      AWS_SECRET_ACCESS_KEY: "s",
+      GOOGLE_CREDENTIALS: "c",
+      KEEP_ME: "yes",
+    };
+    const r = await runCommandTool.execute({ cmd: "env | sort" }, toolCtx(d.path, { env }));
+    for (const gone of ["GITHUB_TOKEN", "DB_PASS", "MYSQL_PWD", "AWS_SECRET", "GOOGLE_CRED"])
+      expect(r.output).not.toContain(gone);
+    expect(r.output).toContain("KEEP_ME=yes");
+    expect(r.output).toContain(`HOME=${d.path}`);
+  });
+});
