@@ -139,7 +139,8 @@ const UNSAFE_FLAGS: Record<string, RegExp> = {
   date: /^(-s|--set)/,
   file: /^(-C|--compile)/,
   find: /^-(delete|exec|execdir|ok|okdir|fprint0?|fprintf|fls)$/,
-  go: /^(-w|-u)$/,
+  go: /^(-w|-u|-vettool|--?toolexec|-exec)(=|$)/,
+  kubectl: /^--(kubeconfig|exec)/,
 };
 
 /** Whether a read-only program's arguments keep it read-only. */

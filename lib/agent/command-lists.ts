@@ -125,7 +125,8 @@ export const READONLY_SUB: Record<string, Set<string>> = {
   python: new Set(["--version", "-V"]),
   python3: new Set(["--version", "-V"]),
   rustc: new Set(["--version"]),
-  cargo: new Set(["tree", "metadata", "version", "--version"]),
+  // not tree/metadata: they run the rustc (or rustc-wrapper) a workspace .cargo/config names
+  cargo: new Set(["version", "--version"]),
   npm: new Set(["ls", "list", "outdated", "info", "view", "--version", "-v"]),
   yarn: new Set(["list", "info", "outdated", "--version"]),
   pip: new Set(["list", "show", "freeze", "check"]),

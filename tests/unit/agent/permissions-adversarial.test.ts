@@ -102,6 +102,12 @@ describe("adversarial commands: read-only programs that write or run code", () =
     ["yq -i '.a=1' f.yaml", OTHER],
     ["go env -w GOFLAGS=-toolexec=./x", OTHER],
     ["awk '{print > $1}' f", OTHER],
+    ["go vet -vettool=./evil ./...", OTHER],
+    ["go list -toolexec ./evil ./...", OTHER],
+    ["kubectl get pods --kubeconfig ./kc.yaml", OTHER],
+    ["cargo metadata", OTHER],
+    ["go vet ./...", READ],
+    ["kubectl get pods", READ],
     // what still reads stays read
     ["sed -n '1,20p' f", READ],
     ["sed -n '/a/,/b/p' f", READ],
