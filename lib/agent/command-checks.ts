@@ -27,6 +27,7 @@ export const WRAPPER_VALUE_OPTS: Record<string, Set<string>> = {
     "--eof",
   ]),
   watch: new Set(["-n", "--interval"]),
+  parallel: new Set(["-j", "--jobs", "-N", "-n", "-S", "--sshlogin", "-a", "--arg-file"]),
   env: new Set(["-u", "--unset", "-C", "--chdir", "-S", "--split-string"]),
   time: new Set(["-f", "--format", "-o", "--output"]),
   exec: new Set(["-a"]),

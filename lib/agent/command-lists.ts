@@ -35,6 +35,7 @@ export const WRAPPERS = new Set([
   "time",
   "busybox",
   "toybox",
+  "parallel",
 ]);
 
 /** Programs that only read, unless an unsafe flag says otherwise (checked in command-safety). */

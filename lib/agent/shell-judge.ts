@@ -1,7 +1,7 @@
 import { envSplitString, gitCall, outputsOf } from "./command-checks.ts";
 import { base, classifyCommand, rawDanger, unwrap } from "./command-safety.ts";
 import type { PermissionPolicy } from "./permissions.ts";
-import { commandText, parseShell, type Redirect } from "./shell-words.ts";
+import { commandText, parseShell, quoteWord, type Redirect } from "./shell-words.ts";
 import {
   displayPath,
   isInside,
@@ -62,6 +62,10 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
     if (secret)
       parts.push({ cls: "outside", subject: text, reason: `${secret} is a protected path` });
     // `sh -c "…"` runs a whole command line: judge it like the outer one.
+    // `find … -exec CMD {} ;` runs CMD: judge it like its own command line.
+    if (base(cmd.argv[0] ?? "") === "find" && depth < 3)
+      for (const seg of findExecs(cmd.argv))
+        parts.push(...shellParts(policy, seg.map(quoteWord).join(" "), cwd ?? dir, depth + 1));
     const script = shellScript(cmd.argv, cmd.redirects);
     if (script !== undefined) {
       if (depth >= 3)
@@ -139,6 +143,19 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
 }
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh"]);
+
+/** The commands of `find`'s -exec/-execdir/-ok/-okdir actions (up to `;` or `+`). */
+function findExecs(argv: string[]): string[][] {
+  const out: string[][] = [];
+  for (let i = 1; i < argv.length; i++) {
+    if (!/^-(exec|execdir|ok|okdir)$/.test(argv[i] as string)) continue;
+    const seg: string[] = [];
+    for (i++; i < argv.length && argv[i] !== ";" && argv[i] !== "+"; i++)
+      seg.push(argv[i] as string);
+    if (seg.length) out.push(seg);
+  }
+  return out;
+}
 
 /** The last part judged is a command that is not read-only. */
 function verdictIsWrite(parts: Part[]): boolean {
