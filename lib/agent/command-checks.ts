@@ -179,13 +179,13 @@ export function sedScriptSafe(script: string): boolean {
     });
 }
 
-function sedReadonly(args: string[]): boolean {
+/** The scripts of a sed call (`-e S`, `--expression=S`, or the first operand); undefined with -f. */
+function sedScripts(args: string[]): string[] | undefined {
   const scripts: string[] = [];
   let explicit = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
-    if (/^(-i|--in-place)/.test(a) || /^-[a-zA-Z]*i/.test(a)) return false;
-    if (/^(-f|--file)/.test(a) || /^-[a-zA-Z]*f$/.test(a)) return false;
+    if (/^(-f|--file)/.test(a) || /^-[a-zA-Z]*f$/.test(a)) return undefined;
     if (a.startsWith("--expression=")) {
       scripts.push(a.slice("--expression=".length));
       explicit = true;
@@ -197,7 +197,30 @@ function sedReadonly(args: string[]): boolean {
       explicit = true;
     }
   }
-  return scripts.every(sedScriptSafe);
+  return scripts;
+}
+
+function sedReadonly(args: string[]): boolean {
+  if (args.some((a) => /^(-i|--in-place)/.test(a) || /^-[a-zA-Z]*i/.test(a))) return false;
+  return sedScripts(args)?.every(sedScriptSafe) ?? false;
+}
+
+/** What a sed script does beyond printing: runs commands (`e`, `s///e`), writes files (`w F`, `s///w F`). */
+export function sedEffects(args: string[]): { runs: boolean; writes: string[] } {
+  const effects = { runs: false, writes: [] as string[] };
+  for (const script of sedScripts(args) ?? [])
+    for (const raw of script.split(/[;\n]/)) {
+      const body = raw.trim().replace(SED_PREFIX, "").trim();
+      if (/^e(\s|$)/.test(body)) effects.runs = true;
+      const w = /^[wW]\s*(\S.*)$/.exec(body);
+      if (w) effects.writes.push((w[1] as string).trim());
+      const sub = /^s(.)(?:(?!\1)[^\\]|\\.)*\1(?:(?!\1)[^\\]|\\.)*\1([a-zA-Z0-9]*)\s*(.*)$/.exec(
+        body,
+      );
+      if (sub && (sub[2] as string).includes("e")) effects.runs = true;
+      if (sub && (sub[2] as string).includes("w") && sub[3]) effects.writes.push(sub[3] as string);
+    }
+  return effects;
 }
 
 /** The program text of `awk [-F x] [-v a=b] 'PROGRAM' files…`. */

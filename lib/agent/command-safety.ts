@@ -5,6 +5,7 @@ import {
   gitCall,
   gitConfigDanger,
   riskyAssignments,
+  sedEffects,
   uploads,
   WRAPPER_VALUE_OPTS,
 } from "./command-checks.ts";
@@ -167,6 +168,8 @@ function dangerous(argv: string[], cmd: SimpleCommand): string | undefined {
     case "curl":
     case "wget":
       return uploads(name, args);
+    case "sed":
+      return sedEffects(args).runs ? "sed script that runs commands (e)" : undefined;
     case "awk":
     case "gawk":
     case "mawk":

@@ -1,4 +1,4 @@
-import { envSplitString, gitCall, outputsOf } from "./command-checks.ts";
+import { envSplitString, gitCall, outputsOf, sedEffects } from "./command-checks.ts";
 import { base, classifyCommand, rawDanger, unwrap } from "./command-safety.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import { commandText, parseShell, quoteWord, type Redirect } from "./shell-words.ts";
@@ -221,10 +221,10 @@ export function writtenPaths(argv: string[]): string[] {
     case "chown":
     case "chgrp":
       return operands.slice(1);
-    case "sed":
-      return real.some((a) => /^(-i|--in-place)/.test(a) || /^-[a-zA-Z]*i/.test(a))
-        ? operands.slice(1)
-        : [];
+    case "sed": {
+      const inPlace = real.some((a) => /^(-i|--in-place)/.test(a) || /^-[a-zA-Z]*i/.test(a));
+      return [...(inPlace ? operands.slice(1) : []), ...sedEffects(real.slice(1)).writes];
+    }
     case "dd":
       return real.filter((a) => a.startsWith("of=")).map((a) => a.slice(3));
     default:

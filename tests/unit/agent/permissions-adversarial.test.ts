@@ -87,9 +87,11 @@ describe("adversarial commands: names and configuration known only at run time",
 
 describe("adversarial commands: read-only programs that write or run code", () => {
   const cases: Array<[string, string]> = [
-    ["sed -n '1e touch pwned' f", OTHER],
-    ["sed 's/a/b/w /tmp/out' f", OTHER],
-    ["sed 's/a/b/e' f", OTHER],
+    ["sed -n '1e touch pwned' f", DANGEROUS],
+    ["sed 's/a/b/w /tmp/out' f", DENIED],
+    ["sed -n '/x/w ../leak' f", DENIED],
+    ["sed 's/a/b/w out.txt' f", OTHER],
+    ["sed 's/a/b/e' f", DANGEROUS],
     ["sed -f script.sed f", OTHER],
     ["git diff --output=/tmp/x", OTHER],
     ["git grep -O'touch pwned' foo", OTHER],
