@@ -116,8 +116,10 @@ const GIT_COMMAND_KEYS =
 export function gitConfigDanger(call: GitCall): string | undefined {
   const keys = call.config.map((c) => c.split("=")[0] ?? "");
   if (call.sub === "config") {
-    const key = call.rest.find((a) => !a.startsWith("-"));
-    if (key && call.rest.filter((a) => !a.startsWith("-")).length > 1) keys.push(key);
+    // any word may be the key (`git config --file .git/config alias.x '!…'`); a lone one only reads
+    const words = call.rest.filter((a) => !a.startsWith("-"));
+    if (words.length > 1 || call.rest.some((a) => /^--(add|replace-all)$/.test(a)))
+      keys.push(...words);
   }
   const bad = keys.find((k) => GIT_COMMAND_KEYS.test(k));
   return bad ? `git configuration ${bad} runs arbitrary commands` : undefined;

@@ -80,6 +80,8 @@ describe("adversarial commands: names and configuration known only at run time",
     ["git -c core.fsmonitor=./x status", DANGEROUS],
     ["git config alias.x '!rm -rf /'", DANGEROUS],
     ["git config core.hooksPath /tmp", DANGEROUS],
+    ["git config --file .git/config alias.x '!rm -rf /'", DANGEROUS],
+    ["git config set core.fsmonitor ./x", DANGEROUS],
     ["git config --get user.name", OTHER],
   ];
   for (const [cmd, want] of cases) test(cmd, () => expect(verdicts(cmd)).toBe(want));
