@@ -5,6 +5,7 @@ import {
   decide,
   type PermissionMode,
   type PermissionPolicy,
+  resolvePermissionMode,
 } from "../../../lib/agent/permissions.ts";
 import { parseShell } from "../../../lib/agent/shell-words.ts";
 import { runCommandTool } from "../../../lib/agent/tools/run-command.ts";
@@ -225,5 +226,20 @@ describe("allow rules", () => {
         .verdict;
     expect(write(["write_file"])).toBe("deny");
     expect(write(["write_file(/tmp/**)"])).toBe("allow");
+  });
+});
+
+describe("the run's permission mode", () => {
+  test("flag > config > read-only; config bypass becomes auto with a warning; unknown is an error", () => {
+    expect(resolvePermissionMode(undefined, undefined)).toEqual({ mode: "read-only" });
+    expect(resolvePermissionMode(undefined, "edit")).toEqual({ mode: "edit" });
+    expect(resolvePermissionMode("bypass", "edit")).toEqual({ mode: "bypass" });
+    expect(resolvePermissionMode(undefined, "bypass")).toMatchObject({
+      mode: "auto",
+      warning: expect.stringContaining("not honoured"),
+    });
+    expect(resolvePermissionMode(undefined, "yolo")).toMatchObject({
+      error: expect.stringContaining('"yolo"'),
+    });
   });
 });
