@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
 import { baseEnv, requireBinary, runChatcli, spawnChatcli } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
@@ -20,6 +21,22 @@ const ENVELOPE_KEYS = [
 function lastLine(stdout: string): Record<string, unknown> {
   const lines = stdout.trim().split("\n");
   return JSON.parse(lines[lines.length - 1] as string);
+}
+
+/** Processes of process group `pgid` that are not zombies (from /proc/PID/stat: state, pgrp). */
+function liveInGroup(pgid: number): string[] {
+  const live: string[] = [];
+  for (const entry of readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z") live.push(entry);
+  }
+  return live;
 }
 
 const list = { tool_calls: [{ name: "list_directory", arguments: {} }] };
@@ -98,9 +115,8 @@ describe("agent limits and signals through the binary: exit code and a complete 
     // the shell was killed with its whole group (sh and its sleep) before chatcli exited
     const pid = Number((await Bun.file(pidFile).text()).trim());
     expect(pid).toBeGreaterThan(1);
-    const states = Bun.spawnSync(["ps", "-o", "stat=", "-g", String(pid)]).stdout.toString();
-    // only zombies (killed, waiting for init to reap them) may remain
-    expect(states.split("\n").filter((s) => s.trim() && !s.trim().startsWith("Z"))).toEqual([]);
+    // only zombies (killed, waiting for init to reap them) may remain in its process group
+    expect(liveInGroup(pid)).toEqual([]);
   }, 60_000);
 
   test("SIGTERM mid-tool → exit 143; stream-json's last line is the cancelled envelope", async () => {
