@@ -8,9 +8,10 @@ import { type AskRequest, judge } from "./approval.ts";
 import { capBatch, capText, RESULT_MAX_CHARS, TURN_BUDGET_CHARS } from "./output-cap.ts";
 import { type Decision, decide, type PermissionPolicy } from "./permissions.ts";
 import { validateArgs } from "./schema.ts";
+import { withTreeChanges } from "./shell-changes.ts";
 import { isMemoryWrite } from "./tools/memory.ts";
 import type { FileChange, Tool, ToolContext, ToolOutcome } from "./types.ts";
-import { displayPath } from "./workspace.ts";
+import { displayEntry } from "./workspace.ts";
 
 export type ToolStatus = "ok" | "error" | "denied" | "skipped";
 
@@ -122,7 +123,8 @@ async function execute(
   const started = performance.now();
   let outcome: ToolOutcome;
   try {
-    outcome = await tool.execute(p.args, state.toolCtx);
+    const run = () => tool.execute(p.args, state.toolCtx);
+    outcome = tool.kind === "shell" ? await withTreeChanges(state.toolCtx, run) : await run();
   } catch (error) {
     outcome = {
       output: `error: ${tool.name} failed: ${toChatcliError(error).message}`,
@@ -138,7 +140,7 @@ async function execute(
     if (!prev || (prev === "deleted" && change.change !== "deleted"))
       state.files.set(change.path, change.change);
     state.reporter.event("file.changed", {
-      path: displayPath(state.toolCtx.workspaceRoot, change.path),
+      path: displayEntry(state.toolCtx.workspaceRoot, change.path),
       change: change.change,
     });
   }

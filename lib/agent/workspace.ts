@@ -40,6 +40,13 @@ export function displayPath(root: string, abs: string): string {
   return rel.startsWith("..") || isAbsolute(rel) ? abs : rel;
 }
 
+/** Like displayPath, but the last component is not followed (a symlink is shown as itself). */
+export function displayEntry(root: string, abs: string): string {
+  const dir = displayPath(root, dirname(abs));
+  const name = abs.slice(dirname(abs).length).replace(/^\//, "");
+  return dir === "." ? name : join(dir, name);
+}
+
 const SENSITIVE = [
   /^\/etc\/(shadow|gshadow|sudoers)/,
   /^\/(proc|sys|dev|boot)\//,

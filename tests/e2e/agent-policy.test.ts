@@ -125,7 +125,8 @@ describe("agent permission escapes, end to end (spawned binary, no TTY)", () => 
     const envelope = JSON.parse(r.stdout);
     expect(envelope.permission_denials).toHaveLength(2);
     expect(envelope.permission_denials[0].reason).toContain("after earlier calls of this turn ran");
-    expect(envelope.files_changed).toEqual([]);
+    // only the link itself was made
+    expect(envelope.files_changed).toEqual([{ path: "evil", change: "created" }]);
     expect(await readdir(outside.path)).toEqual([]);
   }, 60_000);
 
@@ -170,5 +171,28 @@ describe("agent permission escapes, end to end (spawned binary, no TTY)", () => 
     expect(envelope.permission_denials).toHaveLength(1);
     expect(existsSync(join(dir.path, "victim", "keep.txt"))).toBe(true);
     expect(r.stderr).toContain("permissions.mode bypass in config.json is not honoured");
+  }, 60_000);
+
+  test("files changed by a command (sed -i, redirects, rm) are listed in files_changed", async () => {
+    requireBinary();
+    await using dir = await tempDir();
+    await using llm = await startMockLlm();
+    await gitRepo(dir.path);
+    llm.push(
+      { tool_calls: [run("sed -i s/one/ONE/ f.txt && echo new > new.txt && rm victim/keep.txt")] },
+      { text: "done" },
+    );
+    const env = baseEnv(dir.path, { ...llm.env("openai"), CHATCLI_MEMORY_ENABLED: "false" });
+    const r = await runChatcli(
+      ["agent", "edit", "--json", "--permission-mode", "auto", "--ephemeral"],
+      { env, cwd: dir.path },
+    );
+    expect(r.code).toBe(0);
+    const changed = JSON.parse(r.stdout).files_changed as Array<{ path: string; change: string }>;
+    expect([...changed].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path: "f.txt", change: "modified" },
+      { path: "new.txt", change: "created" },
+      { path: "victim/keep.txt", change: "deleted" },
+    ]);
   }, 60_000);
 });
