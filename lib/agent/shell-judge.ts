@@ -84,12 +84,18 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
       });
       // A command that may write, run in a directory outside the workspace, writes there.
       const here = cwd ?? dir;
-      if (cls === "shell" && cmd.argv[0] !== "cd" && cmd.argv[0] !== "pushd") {
-        if (cwd !== undefined && !isInside(policy.workspaceRoot, here))
+      if (cls === "shell" && cwd !== undefined) {
+        // …including a directory given by its own flags (make -C, npm --prefix, yarn --cwd)
+        const dirs = [
+          here,
+          ...runDirs(unwrap(cmd.argv)).map((d) => toAbsolute(here, d, policy.home)),
+        ];
+        const away = dirs.find((d) => !isInside(policy.workspaceRoot, d));
+        if (away)
           parts.push({
             cls: "outside",
             subject: text,
-            reason: `${text} runs in ${here}, outside the workspace`,
+            reason: `${text} runs in ${away}, outside the workspace`,
           });
       }
     }
@@ -143,6 +149,20 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
 }
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh"]);
+
+/** Directories a build tool is told to work in (`make -C D`, `npm --prefix D`, `yarn --cwd D`). */
+function runDirs(argv: string[]): string[] {
+  if (base(argv[0] ?? "") === "git") return []; // git -C is judged with its subcommand
+  const out: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i] as string;
+    const m = /^--(prefix|cwd|dir|directory)=(.+)$/.exec(a);
+    if (m) out.push(m[2] as string);
+    else if (/^(-C|--prefix|--cwd|--dir|--directory)$/.test(a) && argv[i + 1])
+      out.push(argv[++i] as string);
+  }
+  return out.filter((d) => !/[$`]/.test(d));
+}
 
 /** The commands of `find`'s -exec/-execdir/-ok/-okdir actions (up to `;` or `+`). */
 function findExecs(argv: string[]): string[][] {

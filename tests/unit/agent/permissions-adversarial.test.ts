@@ -194,6 +194,10 @@ describe("adversarial commands: code on stdin, links, archives, downloads and fo
     ["wget -O ../x http://127.0.0.1/", DENIED],
     ["unzip a.zip -d /usr/local", DENIED],
     ["cd /tmp && npm install", DENIED],
+    ["make -C .. install", DENIED],
+    ["npm --prefix /tmp install", DENIED],
+    ["yarn --cwd=../other build", DENIED],
+    ["make -C sub", OTHER],
     ["cd /tmp && ls", READ],
   ];
   for (const [cmd, want] of cases) test(cmd, () => expect(verdicts(cmd)).toBe(want));
