@@ -1,5 +1,6 @@
 import { Command, Option } from "@commander-js/extra-typings";
 import { runAgentCli } from "../lib/agent/headless.ts";
+import { parseRule } from "../lib/agent/permissions.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
 import type { RunState } from "./_shared.ts";
@@ -12,6 +13,15 @@ import {
 } from "./_shared.ts";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** Collects a --allow-tool/--deny-tool pattern; a malformed one is a usage error, never ignored. */
+const collectRule = (flag: string) => (value: string, previous: string[]) => {
+  if (!parseRule(value))
+    throw new UsageError(
+      `${flag} ${JSON.stringify(value)} is not a rule: use TOOL or TOOL(PATTERN), e.g. 'run_command(npm test*)'`,
+    );
+  return [...previous, value];
+};
 
 function parseUsd(value: string): number {
   const n = Number(value);
@@ -52,13 +62,13 @@ export function buildAgentLikeCommand(
     .option(
       "--allow-tool <pattern>",
       "allow a tool call, e.g. 'run_command(npm test*)' (repeatable)",
-      collect,
+      collectRule("--allow-tool"),
       [] as string[],
     )
     .option(
       "--deny-tool <pattern>",
       "deny a tool call pattern (repeatable)",
-      collect,
+      collectRule("--deny-tool"),
       [] as string[],
     )
     .addOption(

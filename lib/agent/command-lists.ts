@@ -33,6 +33,9 @@ export const WRAPPERS = new Set([
   "xargs",
   "watch",
   "time",
+  "busybox",
+  "toybox",
+  "parallel",
 ]);
 
 /** Programs that only read, unless an unsafe flag says otherwise (checked in command-safety). */
@@ -97,6 +100,9 @@ export const READONLY = new Set([
   "cmp",
   "seq",
   "sleep",
+  "cd",
+  "pushd",
+  "popd",
 ]);
 /** Programs whose listed subcommands only read (`git status`, `npm ls`). */
 export const READONLY_SUB: Record<string, Set<string>> = {
@@ -120,7 +126,8 @@ export const READONLY_SUB: Record<string, Set<string>> = {
   python: new Set(["--version", "-V"]),
   python3: new Set(["--version", "-V"]),
   rustc: new Set(["--version"]),
-  cargo: new Set(["tree", "metadata", "version", "--version"]),
+  // not tree/metadata: they run the rustc (or rustc-wrapper) a workspace .cargo/config names
+  cargo: new Set(["version", "--version"]),
   npm: new Set(["ls", "list", "outdated", "info", "view", "--version", "-v"]),
   yarn: new Set(["list", "info", "outdated", "--version"]),
   pip: new Set(["list", "show", "freeze", "check"]),

@@ -1,3 +1,14 @@
+import {
+  argsStayReadonly,
+  awkProgram,
+  gitArgsWrite,
+  gitCall,
+  gitConfigDanger,
+  riskyAssignments,
+  sedEffects,
+  uploads,
+  WRAPPER_VALUE_OPTS,
+} from "./command-checks.ts";
 import { INTERPRETERS, READONLY, READONLY_SUB, WRAPPERS } from "./command-lists.ts";
 import type { SimpleCommand } from "./shell-words.ts";
 
@@ -10,9 +21,9 @@ export interface CommandVerdict {
 
 /** Inline interpreter code that deletes, runs processes or opens sockets (python -c, node -e …). */
 const RISKY_INLINE =
-  /rmtree|os\.remove|os\.unlink|os\.system|subprocess|shutil\.move|unlinkSync|rmSync|rmdirSync|child_process|execSync|spawnSync|\bsystem\s*\(|\bexec\s*\(|`[^`]*`|rm\s+-[a-z]*[rf]|socket|eval\s*\(/;
+  /rmtree|os\.remove|os\.unlink|os\.system|subprocess|shutil\.move|unlinkSync|rmSync|rmdirSync|child_process|execSync|spawnSync|\bsystem\s*\(|\bexec\s*\(|`[^`]*`|rm\s+-[a-z]*[rf]|socket|eval\s*\(|\bunlink\b|\brmdir\b|\bremove_tree\b|\bFileUtils\b/;
 
-function base(word: string): string {
+export function base(word: string): string {
   return (word.split("/").pop() ?? word).replace(/\.(exe|bat|cmd)$/i, "").toLowerCase();
 }
 
@@ -31,14 +42,22 @@ export function unwrap(argv: string[]): string[] {
       rest.slice(1).every((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a) || a.startsWith("-"))
     )
       break;
+    const valued = WRAPPER_VALUE_OPTS[name];
+    let duration = name === "timeout";
     let i = 1;
-    while (
-      i < rest.length &&
-      ((rest[i] as string).startsWith("-") ||
-        /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[i] as string) ||
-        (name === "timeout" && /^\d/.test(rest[i] as string)))
-    )
-      i++;
+    while (i < rest.length) {
+      const a = rest[i] as string;
+      if (a === "--") {
+        i++;
+        break;
+      }
+      if (valued?.has(a)) i += 2;
+      else if (a.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(a)) i++;
+      else if (duration && /^\d/.test(a)) {
+        duration = false;
+        i++;
+      } else break;
+    }
     rest = rest.slice(i);
   }
   return rest;
@@ -84,7 +103,10 @@ function dangerous(argv: string[], cmd: SimpleCommand): string | undefined {
     case "init":
       return /^[06]$/.test(args[0] ?? "") ? "system halt" : undefined;
     case "git": {
-      const sub = args.find((a) => !a.startsWith("-"));
+      const call = gitCall(args);
+      const sub = call.sub;
+      const configDanger = gitConfigDanger(call);
+      if (configDanger) return configDanger;
       if (
         sub === "push" &&
         args.some(
@@ -95,8 +117,16 @@ function dangerous(argv: string[], cmd: SimpleCommand): string | undefined {
         return "git push --force";
       if (sub === "reset" && args.includes("--hard")) return "git reset --hard";
       if (sub === "clean" && hasFlag(args, "f")) return "git clean -f";
-      if (sub === "checkout" && args.includes("--") && args.includes("."))
-        return "git checkout -- . discards changes";
+      const all = (a: string) => a === "." || a === ":/" || a === "*";
+      if (sub === "checkout" && call.rest.some(all)) return "git checkout . discards changes";
+      if (
+        sub === "restore" &&
+        call.rest.some(all) &&
+        (!call.rest.some((a) => /^(--staged|-S)$/.test(a)) ||
+          call.rest.some((a) => /^(--worktree|-W)$/.test(a)))
+      )
+        return "git restore . discards changes";
+      if (sub === "stash" && call.rest[0] === "clear") return "git stash clear";
       return undefined;
     }
     case "chmod":
@@ -116,8 +146,13 @@ function dangerous(argv: string[], cmd: SimpleCommand): string | undefined {
       )
         return "chmod 777 on system paths";
       return undefined;
-    case "kill":
-      return args.includes("-9") && args.includes("1") ? "kill init" : undefined;
+    case "kill": {
+      let pids = args;
+      if (pids[0] === "-s" || pids[0] === "-n") pids = pids.slice(2);
+      else if (pids.length > 1 && /^-[A-Za-z0-9]+$/.test(pids[0] as string)) pids = pids.slice(1);
+      if (pids[0] === "--") pids = pids.slice(1);
+      return pids.some((p) => p === "1" || p === "-1") ? "kill init or every process" : undefined;
+    }
     case "pkill":
       return args.includes("-9") ? "pkill -9" : undefined;
     case "crontab":
@@ -126,12 +161,29 @@ function dangerous(argv: string[], cmd: SimpleCommand): string | undefined {
       return hasFlag(args, "F") ? "iptables -F" : undefined;
     case "nc":
     case "ncat":
-      return hasFlag(args, "e", "l") ? "netcat listener or exec" : undefined;
+    case "netcat":
+    case "socat":
+    case "telnet":
+      return "raw network connection (can send local data anywhere)";
+    case "curl":
+    case "wget":
+      return uploads(name, args);
+    case "sed":
+      return sedEffects(args).runs ? "sed script that runs commands (e)" : undefined;
+    case "awk":
+    case "gawk":
+    case "mawk":
+    case "nawk":
+      return RISKY_INLINE.test(awkProgram(args) ?? "")
+        ? "awk program that runs commands"
+        : undefined;
     default:
       if (/^mkfs/.test(name)) return "mkfs formats a filesystem";
       if (INTERPRETERS.has(name)) {
-        const flag = args.findIndex((a) => /^-(c|e|r|-eval)$/.test(a));
-        const code = flag >= 0 ? (args[flag + 1] ?? "") : "";
+        const flag = args.findIndex((a) => /^-[a-zA-Z]*[ceEpr]$|^--(eval|print)$/.test(a));
+        const inline = flag >= 0 ? (args[flag + 1] ?? "") : "";
+        const fed = cmd.redirects.filter((r) => r.op === "<<<" || /<<-?$/.test(r.op));
+        const code = [inline, ...fed.map((r) => r.body ?? r.target)].join("\n");
         if (RISKY_INLINE.test(code))
           return `inline ${name} code that deletes files or runs commands`;
       }
@@ -146,25 +198,23 @@ function dangerous(argv: string[], cmd: SimpleCommand): string | undefined {
 function readonly(argv: string[]): boolean {
   const name = base(argv[0] as string);
   const args = argv.slice(1);
+  if (name === "git") {
+    const call = gitCall(args);
+    if (call.risky || call.config.length > 0 || !call.sub) return false;
+    if (gitArgsWrite(call.rest)) return false;
+    if (READONLY_SUB["git"]?.has(call.sub)) return true;
+    return gitListing([call.sub, ...call.rest]);
+  }
   const subs = READONLY_SUB[name];
   if (subs) {
     const sub = args.find((a) => !a.startsWith("-") || subs.has(a));
-    if (!sub || !subs.has(sub)) return name === "git" && gitListing(args);
-    if (name === "git" && sub === "config") return false;
-    return true;
+    if (!sub || !subs.has(sub)) return false;
+    return argsStayReadonly(name, args);
   }
   if (!READONLY.has(name)) return false;
-  if (name === "find")
-    return !args.some((a) => /^-(delete|exec|execdir|ok|okdir|fprint|fprintf|fls)$/.test(a));
-  if (name === "sed")
-    return (
-      !args.some((a) => /^(-i|--in-place)/.test(a) || /^-[a-zA-Z]*i/.test(a)) &&
-      !args.some((a) => /(^|[;}\s])[ew](\s|$)/.test(a))
-    );
-  if (name === "sort") return !args.some((a) => /^(-o|--output)/.test(a));
+  if (!argsStayReadonly(name, args)) return false;
   if (name === "tail" || name === "less" || name === "more")
     return !hasFlag(args, "f", "F") && !args.includes("--follow");
-  if (name === "awk") return !args.some((a) => /system\s*\(|\|\s*"|>\s*"|getline/.test(a));
   if (name === "env" || name === "time") return args.length === 0;
   return true;
 }
@@ -185,9 +235,15 @@ export function classifyCommand(cmd: SimpleCommand): CommandVerdict {
   if (cmd.argv.length === 0) return { cls: "readonly" };
   const argv = unwrap(cmd.argv);
   if (argv.length === 0) return { cls: "other", reason: "wrapper without a command" };
+  if (/[$`]/.test(argv[0] as string) || /[$`]/.test(cmd.argv[0] as string))
+    return { cls: "dangerous", reason: "command name known only at run time" };
   const danger = dangerous(argv, cmd) ?? (argv !== cmd.argv ? dangerous(cmd.argv, cmd) : undefined);
   if (danger) return { cls: "dangerous", reason: danger };
   if (argv !== cmd.argv && base(cmd.argv[0] as string) === "xargs") return { cls: "other" };
+  const envAssigns = cmd.argv
+    .slice(0, cmd.argv.length - argv.length)
+    .filter((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a));
+  if (riskyAssignments([...(cmd.assigns ?? []), ...envAssigns])) return { cls: "other" };
   return readonly(argv) ? { cls: "readonly" } : { cls: "other" };
 }
 
@@ -211,39 +267,4 @@ export function rawDanger(line: string, denylist?: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/** Paths a well-known file-changing command writes (touch, mkdir, rm, mv, cp's target, sed -i …). */
-export function writtenPaths(argv: string[]): string[] {
-  const real = unwrap(argv);
-  const name = base(real[0] ?? "");
-  const operands = real.slice(1).filter((a) => !a.startsWith("-"));
-  switch (name) {
-    case "touch":
-    case "mkdir":
-    case "rm":
-    case "rmdir":
-    case "mv":
-    case "truncate":
-    case "shred":
-    case "unlink":
-      return operands;
-    case "cp":
-    case "ln":
-    case "install":
-    case "rsync":
-      return operands.length > 1 ? operands.slice(-1) : [];
-    case "chmod":
-    case "chown":
-    case "chgrp":
-      return operands.slice(1);
-    case "sed":
-      return real.some((a) => /^(-i|--in-place)/.test(a) || /^-[a-zA-Z]*i/.test(a))
-        ? operands.slice(1)
-        : [];
-    case "dd":
-      return real.filter((a) => a.startsWith("of=")).map((a) => a.slice(3));
-    default:
-      return [];
-  }
 }

@@ -13,7 +13,7 @@ import { stripControl } from "../output/terminal.ts";
 import { defaultMemoryAccess, RunMemory } from "../run/memory.ts";
 import type { AskRequest } from "./approval.ts";
 import { runAgent } from "./loop.ts";
-import { PERMISSION_MODES, type PermissionMode } from "./permissions.ts";
+import { invalidRules, resolvePermissionMode } from "./permissions.ts";
 import { toolsFor } from "./tools/registry.ts";
 import { createTtyAsk } from "./tty-ask.ts";
 import * as wiring from "./wiring.ts";
@@ -87,14 +87,13 @@ export async function runAgentCli(
       envelope,
       secrets: configuredSecrets(env),
     });
-    const permissionMode = (opts.permissionMode ??
-      settings.config.permissions?.mode ??
-      "read-only") as PermissionMode;
-    if (!PERMISSION_MODES.includes(permissionMode)) {
-      const message = `permission mode ${JSON.stringify(permissionMode)} is not one of ${PERMISSION_MODES.join(", ")}`;
-      if (opts.permissionMode) throw new UsageError(message);
-      throw new ConfigError(`config.json permissions.mode: ${message}`);
+    const resolved = resolvePermissionMode(opts.permissionMode, settings.config.permissions?.mode);
+    if ("error" in resolved) {
+      if (opts.permissionMode) throw new UsageError(resolved.error);
+      throw new ConfigError(`config.json permissions.mode: ${resolved.error}`);
     }
+    const permissionMode = resolved.mode;
+    if (resolved.warning) reporter.warn("config_bypass_ignored", resolved.warning);
     const onAsk = opts.onAsk ?? "deny";
     if (onAsk !== "deny" && onAsk !== "fail") throw new UsageError("--on-ask must be deny or fail");
     const memoryMode = (
@@ -193,6 +192,9 @@ export async function runAgentCli(
         timeout_ms: opts.timeoutMs ?? null,
       },
     });
+    const rules = settings.config.permissions;
+    for (const bad of invalidRules([...(rules?.allow ?? []), ...(rules?.deny ?? [])]))
+      reporter.warn("invalid_permission_rule", `ignored .chatcli/config.json rule ${bad}`);
     if (permissionMode === "bypass")
       reporter.warn(
         "bypass_mode",

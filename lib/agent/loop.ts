@@ -11,7 +11,7 @@ import type { BatchState } from "./run-tools.ts";
 import { runBatch } from "./run-tools.ts";
 import { appendResults, closeCalls, requestTurn, type TurnReply } from "./turn.ts";
 import type { AgentHooks, AgentInput, AgentResult } from "./types.ts";
-import { displayPath } from "./workspace.ts";
+import { displayEntry } from "./workspace.ts";
 
 /** The one agent loop (agent, coder, the REPL's /agent and /coder): request → tools → results → … */
 export async function runAgent(input: AgentInput): Promise<AgentResult> {
@@ -242,7 +242,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
         : new ChatcliError("cancelled", "cancelled");
   }
   const filesChanged = [...state.files.entries()].map(([path, change]) => ({
-    path: displayPath(input.workspaceRoot, path),
+    path: displayEntry(input.workspaceRoot, path),
     change,
   }));
   const result: AgentResult = {

@@ -1,7 +1,6 @@
-import { classifyCommand, rawDanger, unwrap, writtenPaths } from "./command-safety.ts";
-import { commandText, parseShell } from "./shell-words.ts";
+import { type Cls, type Part, pathPart, shellParts } from "./shell-judge.ts";
 import type { Tool } from "./types.ts";
-import { displayPath, isInside, isSensitivePath, toAbsolute } from "./workspace.ts";
+import { isInside, toAbsolute } from "./workspace.ts";
 
 export type PermissionMode = "read-only" | "edit" | "auto" | "bypass";
 /** The values of --permission-mode, least to most permissive. */
@@ -34,8 +33,6 @@ export interface Decision {
   outside?: boolean;
 }
 
-type Cls = "read" | "edit" | "shell" | "dangerous" | "outside" | "unknown";
-
 const RANK: Record<Verdict, number> = { allow: 0, ask: 1, deny: 2 };
 
 interface Rule {
@@ -46,6 +43,33 @@ interface Rule {
 
 function wildcard(glob: string): RegExp {
   return new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "s");
+}
+
+/**
+ * The run's mode: the flag, else config, else read-only. A config file (maybe the repository's
+ * own) never switches every check off: its bypass becomes auto, with a warning.
+ */
+export function resolvePermissionMode(
+  flag: string | undefined,
+  config: string | undefined,
+): { mode: PermissionMode; warning?: string } | { error: string } {
+  const mode = (flag ?? config ?? "read-only") as PermissionMode;
+  if (!PERMISSION_MODES.includes(mode))
+    return {
+      error: `permission mode ${JSON.stringify(mode)} is not one of ${PERMISSION_MODES.join(", ")}`,
+    };
+  if (mode === "bypass" && !flag)
+    return {
+      mode: "auto",
+      warning:
+        "permissions.mode bypass in config.json is not honoured (auto is used); pass --permission-mode bypass",
+    };
+  return { mode };
+}
+
+/** The rules that do not parse (quoted), to report instead of silently dropping. */
+export function invalidRules(rules: string[]): string[] {
+  return rules.filter((r) => !parseRule(r)).map((r) => JSON.stringify(r));
 }
 
 /** Parses `tool` or `tool(pattern)` (tool names may use `*`). */
@@ -65,6 +89,11 @@ function ruleMatches(rule: Rule, tool: Tool, subject: string, absPath?: string):
   return wildcard(rule.arg).test(subject);
 }
 
+/** A rule that names what it allows (`run_command(rm -rf build)`), not just a tool. */
+function specific(rule: Rule): boolean {
+  return rule.arg !== undefined && !/^\**$/.test(rule.arg.trim());
+}
+
 function modeVerdict(cls: Cls, mode: PermissionMode): Verdict {
   if (mode === "bypass" || cls === "read") return "allow";
   if (cls === "outside") return "deny";
@@ -81,13 +110,6 @@ const MODE_REASON: Record<Cls, (mode: PermissionMode) => string> = {
   outside: () => "write outside the workspace",
   unknown: () => "write to a location known only at run time",
 };
-
-interface Part {
-  cls: Cls;
-  subject: string;
-  reason?: string;
-  abs?: string;
-}
 
 /** Judges one tool call: deny rules > allow rules > the mode table; every shell part must pass. */
 export function decide(
@@ -130,7 +152,14 @@ export function decide(
         dangerous: false,
         suggestion: `remove the rule ${denied.text}`,
       };
-    } else if (rules.allow.some((r) => ruleMatches(r, partTool, part.subject, part.abs))) {
+    } else if (
+      rules.allow.some(
+        (r) =>
+          ruleMatches(r, partTool, part.subject, part.abs) &&
+          // a bare `run_command` or `write_file(*)` never waves through rm -rf or /etc writes
+          ((part.cls !== "dangerous" && part.cls !== "outside") || specific(r)),
+      )
+    ) {
       d = { verdict: "allow", reason: "allowed by rule", dangerous: false };
     } else {
       const verdict = modeVerdict(part.cls, policy.mode);
@@ -170,16 +199,6 @@ function suggest(part: Part, toolName: string): string {
   }
 }
 
-function pathPart(policy: PermissionPolicy, path: string, base: string): Part {
-  const abs = toAbsolute(base, path, policy.home);
-  const shown = displayPath(policy.workspaceRoot, abs);
-  if (isSensitivePath(abs))
-    return { cls: "outside", subject: shown, reason: `${shown} is a protected path`, abs };
-  if (!isInside(policy.workspaceRoot, abs))
-    return { cls: "outside", subject: shown, reason: shown, abs };
-  return { cls: "edit", subject: shown, abs };
-}
-
 function partsOf(policy: PermissionPolicy, tool: Tool, args: Record<string, unknown>): Part[] {
   if (tool.kind === "read" || tool.kind === "network" || tool.kind === "memory") {
     return [{ cls: "read", subject: tool.subject(args) }];
@@ -193,82 +212,15 @@ function partsOf(policy: PermissionPolicy, tool: Tool, args: Record<string, unkn
     typeof args["dir"] === "string"
       ? toAbsolute(policy.cwd, args["dir"] as string, policy.home)
       : policy.cwd;
-  if (!line) return [{ cls: "shell", subject: tool.subject(args) }];
-  return shellParts(policy, line, dir);
-}
-
-const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/\d)$/;
-
-/** Splits a command line into judged parts: each simple command, and each file it writes. */
-export function shellParts(policy: PermissionPolicy, line: string, dir: string, depth = 0): Part[] {
-  const parsed = parseShell(line);
-  if (parsed.error)
-    return [{ cls: "shell", subject: line, reason: `cannot parse the command (${parsed.error})` }];
-  const parts: Part[] = [];
-  const raw = rawDanger(line, policy.denylist);
-  if (raw) parts.push({ cls: "dangerous", subject: line, reason: raw });
-  // `cd` changes where later relative paths land; a computed `cd` makes them unknowable.
-  let cwd: string | undefined = dir;
-  for (const cmd of parsed.commands) {
-    const text = commandText(cmd);
-    // `sh -c "…"` runs a whole command line: judge it like the outer one.
-    const script = shellScript(cmd.argv);
-    if (script !== undefined) {
-      if (depth >= 3)
-        parts.push({ cls: "unknown", subject: text, reason: "nested shells too deep" });
-      else parts.push(...shellParts(policy, script, cwd ?? dir, depth + 1));
-      continue;
-    }
-    if (cmd.argv.length > 0) {
-      const verdict = classifyCommand(cmd);
-      const cls: Cls =
-        verdict.cls === "readonly" ? "read" : verdict.cls === "dangerous" ? "dangerous" : "shell";
-      parts.push({
-        cls,
-        subject: text,
-        reason: verdict.reason ? `${verdict.reason}: ${text}` : undefined,
-      });
-    }
-    const targets = cmd.redirects
-      .filter((r) => r.op.includes(">") && !r.op.endsWith("&") && !HARMLESS_TARGETS.test(r.target))
-      .map((r) => ({ path: r.target, dynamic: r.dynamic }));
-    const words =
-      cmd.argv[0] === "tee"
-        ? cmd.argv.slice(1).filter((a) => !a.startsWith("-"))
-        : writtenPaths(cmd.argv);
-    for (const w of words)
-      if (!HARMLESS_TARGETS.test(w)) targets.push({ path: w, dynamic: /[$`*?]/.test(w) });
-    for (const t of targets) {
-      if (t.dynamic || (cwd === undefined && !t.path.startsWith("/"))) {
-        parts.push({
-          cls: "unknown",
-          subject: `${text} → ${t.path}`,
-          reason: `cannot tell where ${t.path} is written`,
-        });
-        continue;
-      }
-      parts.push(pathPart(policy, t.path, cwd ?? dir));
-    }
-    if (cmd.argv[0] === "cd" || cmd.argv[0] === "pushd") {
-      const to = cmd.argv[1];
-      cwd =
-        to === undefined
-          ? policy.home
-          : to === "-" || /[$`]/.test(to) || cwd === undefined
-            ? undefined
-            : toAbsolute(cwd, to, policy.home);
-    }
+  if (!line) {
+    // run_tests with no cmd: the detected runner writes where it runs
+    const subject = tool.subject(args);
+    const away = !isInside(policy.workspaceRoot, dir);
+    const reason = `${subject} runs in ${dir}, outside the workspace`;
+    return [
+      { cls: "shell", subject },
+      ...(away ? [{ cls: "outside" as const, subject, reason }] : []),
+    ];
   }
-  return parts.length ? parts : [{ cls: "read", subject: line }];
-}
-
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh"]);
-
-/** The script of `sh -c SCRIPT` / `bash -lc SCRIPT` (after wrappers), if that is what argv is. */
-function shellScript(argv: string[]): string | undefined {
-  const real = unwrap(argv);
-  const name = (real[0] ?? "").split("/").pop() ?? "";
-  if (!SHELLS.has(name)) return undefined;
-  const flag = real.findIndex((a, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(a));
-  return flag > 0 ? (real[flag + 1] ?? "") : undefined;
+  return shellParts(policy, line, dir);
 }

@@ -12,6 +12,9 @@ export function routeMode(env: Env): RouteMode {
 
 const CONTEXT =
   /@(file|git|command|history|env)\b|\.\/|\.\.\/|~\/|\.(go|py|js|ts|tsx|jsx|rs|java|kt|swift|c|cpp|h|hpp|rb|php|md|json|yaml|yml|toml|sh|bash)\b/i;
+/** Nouns that point at the workspace ("what does this project do?" needs the tools). */
+const WORKSPACE =
+  /\b(repo|repos|repository|reposit[óo]rio|project|projeto|codebase|code ?base|c[óo]digo|source|sources|files?|arquivos?|folders?|pastas?|director(y|ies)|diret[óo]rios?|branch(es)?|commits?|readme|makefile|dockerfile|package\.json|tests?|testes?|logs?|stack ?trace)\b/i;
 const VERBS =
   /\b(create|crie|criar|build|compile|compilar|run|execut[eao]r?|deploy|install|instal[ae]r?|configure|configur[ae]r?|rename|renomear|refactor|refator[ae]r?|fix|corrig[ei]r?|debug|depur[ae]r?|test|test[ae]r?|write|escrev[ea]r?|read file|open file|edit|edit[ae]r?|patch|delete|delet[ae]r?|remove|remov[ea]r?|push|commit)\b|\b(git|make|go build|go test|npm|yarn|docker|kubectl) /i;
 const LEADS = [
@@ -58,7 +61,7 @@ export function isTrivialQuery(task: string, mode: RouteMode): boolean {
   const q = task.trim();
   if (!q || mode === "off") return false;
   if (Buffer.byteLength(q) > 160) return false;
-  if (CONTEXT.test(q) || VERBS.test(q)) return false;
+  if (CONTEXT.test(q) || VERBS.test(q) || WORKSPACE.test(q)) return false;
   const lower = q.toLowerCase();
   if (["<tool_call", "<tool ", "<agent_call", "```"].some((s) => lower.includes(s))) return false;
   if (LEADS.some((lead) => lower.startsWith(`${lead} `) || lower.startsWith(`${lead}?`)))

@@ -6,11 +6,12 @@ import type { Reporter } from "../output/reporter.ts";
 import { stripControl } from "../output/terminal.ts";
 import { type AskRequest, judge } from "./approval.ts";
 import { capBatch, capText, RESULT_MAX_CHARS, TURN_BUDGET_CHARS } from "./output-cap.ts";
-import type { Decision, PermissionPolicy } from "./permissions.ts";
+import { type Decision, decide, type PermissionPolicy } from "./permissions.ts";
 import { validateArgs } from "./schema.ts";
+import { withTreeChanges } from "./shell-changes.ts";
 import { isMemoryWrite } from "./tools/memory.ts";
 import type { FileChange, Tool, ToolContext, ToolOutcome } from "./types.ts";
-import { displayPath } from "./workspace.ts";
+import { displayEntry } from "./workspace.ts";
 
 export type ToolStatus = "ok" | "error" | "denied" | "skipped";
 
@@ -48,6 +49,8 @@ interface Planned {
   tool?: Tool;
   args: Record<string, unknown>;
   result?: CallResult;
+  /** Who allowed it: the policy, or a human on the terminal. */
+  allowedBy?: "policy" | "user" | "on_ask";
 }
 
 function shortSubject(text: string): string {
@@ -80,6 +83,32 @@ function finishCall(
   return { call: p.call, status, content };
 }
 
+/** Records a denial: the model's result, permission_denials, and the stderr line. */
+function deny(
+  state: BatchState,
+  turn: number,
+  p: Planned,
+  tool: Tool,
+  decision: Decision,
+): CallResult {
+  const input = tool.subject(p.args);
+  state.denials.push({
+    tool: tool.name,
+    input,
+    reason: decision.reason,
+    turn,
+    ...(decision.suggestion ? { suggestion: decision.suggestion } : {}),
+  });
+  progress(state, `▸ ${tool.name} ${shortSubject(input)} → denied (${decision.reason})`);
+  return finishCall(
+    state,
+    turn,
+    p,
+    "denied",
+    `error: permission denied — ${decision.reason}. Do not retry this call; use another approach, or finish and say what permission is needed.`,
+  );
+}
+
 function progress(state: BatchState, line: string): void {
   if (state.reporter.format === "text") state.reporter.info(line);
 }
@@ -94,7 +123,8 @@ async function execute(
   const started = performance.now();
   let outcome: ToolOutcome;
   try {
-    outcome = await tool.execute(p.args, state.toolCtx);
+    const run = () => tool.execute(p.args, state.toolCtx);
+    outcome = tool.kind === "shell" ? await withTreeChanges(state.toolCtx, run) : await run();
   } catch (error) {
     outcome = {
       output: `error: ${tool.name} failed: ${toChatcliError(error).message}`,
@@ -110,7 +140,7 @@ async function execute(
     if (!prev || (prev === "deleted" && change.change !== "deleted"))
       state.files.set(change.path, change.change);
     state.reporter.event("file.changed", {
-      path: displayPath(state.toolCtx.workspaceRoot, change.path),
+      path: displayEntry(state.toolCtx.workspaceRoot, change.path),
       change: change.change,
     });
   }
@@ -212,27 +242,10 @@ export async function runBatch(
       );
     }
     if (!verdict.allowed) {
-      const input = tool.subject(p.args);
-      state.denials.push({
-        tool: tool.name,
-        input,
-        reason: verdict.decision.reason,
-        turn,
-        ...(verdict.decision.suggestion ? { suggestion: verdict.decision.suggestion } : {}),
-      });
-      progress(
-        state,
-        `▸ ${tool.name} ${shortSubject(input)} → denied (${verdict.decision.reason})`,
-      );
-      p.result = finishCall(
-        state,
-        turn,
-        p,
-        "denied",
-        `error: permission denied — ${verdict.decision.reason}. Do not retry this call; use another approach, or finish and say what permission is needed.`,
-      );
-      if (verdict.fail) failed = { decision: verdict.decision, tool: tool.name, input };
-    }
+      p.result = deny(state, turn, p, tool, verdict.decision);
+      if (verdict.fail)
+        failed = { decision: verdict.decision, tool: tool.name, input: tool.subject(p.args) };
+    } else p.allowedBy = verdict.source;
   }
   // Execute approved calls in order; a run of consecutive read-only calls goes in parallel.
   let i = 0;
@@ -264,7 +277,12 @@ export async function runBatch(
       });
       continue;
     }
-    p.result = await execute(p, p.tool, state, turn);
+    // Judged again now: an earlier call of this turn may have created a link the path runs through.
+    const again = decide(state.policy, p.tool, p.args);
+    if (again.verdict === "deny" || (again.verdict === "ask" && p.allowedBy !== "user")) {
+      const reason = `${again.reason} (after earlier calls of this turn ran)`;
+      p.result = deny(state, turn, p, p.tool, { ...again, reason });
+    } else p.result = await execute(p, p.tool, state, turn);
     i++;
   }
   const env = state.toolCtx.env;

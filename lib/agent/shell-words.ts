@@ -4,6 +4,8 @@ export interface Redirect {
   target: string;
   /** The target contains `$(…)`, backticks or `$VAR`: it cannot be judged statically. */
   dynamic: boolean;
+  /** A here-document's text (`<<EOF … EOF`), once the parser has read it. */
+  body?: string;
 }
 
 /** One simple command of a command line, after splitting on operators and substitutions. */
@@ -14,6 +16,8 @@ export interface SimpleCommand {
   pipeSource?: string[];
   /** Came from inside `$(…)`, backticks or `<(…)`. */
   nested: boolean;
+  /** Leading assignments (`FOO=1 cmd`), which can change what the command does. */
+  assigns?: string[];
 }
 
 export interface ParsedShell {
@@ -108,18 +112,21 @@ function parseList(src: string, nested: boolean, out: SimpleCommand[]): string |
   let nextPiped = false;
   let word: WordState = { text: "", dynamic: false, quoted: false, started: false };
 
-  const heredocs: Array<{ delimiter: string; quoted: boolean; strip: boolean }> = [];
+  type Heredoc = { delimiter: string; quoted: boolean; strip: boolean; redirect: Redirect };
+  const heredocs: Heredoc[] = [];
   const endWord = () => {
     if (!word.started) return;
     if (pendingOp) {
+      const redirect: Redirect = { op: pendingOp, target: word.text, dynamic: word.dynamic };
       if (/(^|[^<])<<-?$/.test(pendingOp)) {
         heredocs.push({
           delimiter: word.text,
           quoted: word.quoted,
           strip: pendingOp.endsWith("-"),
+          redirect,
         });
       }
-      redirects.push({ op: pendingOp, target: word.text, dynamic: word.dynamic });
+      redirects.push(redirect);
       pendingOp = undefined;
     } else if (!(argv.length === 0 && !word.quoted && KEYWORDS.has(word.text))) {
       argv.push(word.text);
@@ -128,10 +135,13 @@ function parseList(src: string, nested: boolean, out: SimpleCommand[]): string |
   };
   const endCommand = (piped: boolean) => {
     endWord();
-    // Leading assignments (FOO=1 cmd) are not the command.
-    while (argv.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0] as string)) argv.shift();
+    // Leading assignments (FOO=1 cmd) are not the command, but they are kept for the judge.
+    const assigns: string[] = [];
+    while (argv.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0] as string))
+      assigns.push(argv.shift() as string);
     if (argv.length > 0 || redirects.length > 0) {
       const cmd: SimpleCommand = { argv, redirects, nested };
+      if (assigns.length) cmd.assigns = assigns;
       if (nextPiped && pipeSource) cmd.pipeSource = pipeSource;
       out.push(cmd);
       pipeSource = argv;
@@ -213,13 +223,14 @@ function parseList(src: string, nested: boolean, out: SimpleCommand[]): string |
       i += c === ";" && next === ";" ? 2 : 1;
       // Here-document bodies are data, not commands (but unquoted ones still expand $(…)).
       while (c === "\n" && heredocs.length > 0) {
-        const doc = heredocs.shift() as { delimiter: string; quoted: boolean; strip: boolean };
+        const doc = heredocs.shift() as Heredoc;
         const body: string[] = [];
         for (;;) {
           const nl = src.indexOf("\n", i);
           const line = src.slice(i, nl < 0 ? src.length : nl);
           i = nl < 0 ? src.length : nl + 1;
           if ((doc.strip ? line.replace(/^\t+/, "") : line) === doc.delimiter || nl < 0) {
+            doc.redirect.body = body.join("\n");
             if (!doc.quoted) {
               const err = scanDoubleBody(body.join("\n"), substitute);
               if (err) return err;

@@ -126,7 +126,10 @@ function scanXml(text: string): TextToolCall[] {
     let body = "";
     if (!tag.selfClosing) {
       const close = isCall ? "</tool_call>" : "</tool>";
-      const closeAt = lower.indexOf(close, end);
+      // A JSON body may itself contain the closing tag inside a string: skip past the object.
+      const lead = /^\s*\{/.exec(text.slice(end));
+      const jsonEnd = lead ? matchBrace(text, end + lead[0].length - 1) : -1;
+      const closeAt = lower.indexOf(close, jsonEnd > 0 ? jsonEnd : end);
       const nextOpen = lower.indexOf("<tool", end);
       if (closeAt >= 0 && (nextOpen < 0 || closeAt <= nextOpen)) {
         body = text.slice(end, closeAt);
@@ -139,6 +142,30 @@ function scanXml(text: string): TextToolCall[] {
       calls.push({ name, args: parseArgs(argsText), raw: text.slice(at, end) });
     }
     i = Math.max(end, at + 5);
+  }
+  return calls;
+}
+
+/** `<invoke name="x"><parameter name="k">v</parameter></invoke>` (Anthropic's text format). */
+function scanInvoke(text: string): TextToolCall[] {
+  const calls: TextToolCall[] = [];
+  const re = /<invoke\s+name\s*=\s*["']([^"']+)["']\s*>([\s\S]*?)<\/invoke>/gi;
+  for (const m of text.matchAll(re)) {
+    const args: Record<string, unknown> = {};
+    const params = /<parameter\s+name\s*=\s*["']([^"']+)["']\s*>([\s\S]*?)<\/parameter>/gi;
+    for (const p of (m[2] as string).matchAll(params)) {
+      const raw = p[2] as string;
+      let value: unknown = raw;
+      if (/^\s*([[{]|-?\d|true$|false$|null$)/.test(raw)) {
+        try {
+          value = JSON.parse(raw);
+        } catch {
+          value = raw;
+        }
+      }
+      args[p[1] as string] = value;
+    }
+    calls.push({ name: (m[1] as string).trim(), args, raw: m[0] });
   }
   return calls;
 }
@@ -179,12 +206,15 @@ function scanBrackets(text: string): TextToolCall[] {
 /**
  * Finds tool calls in assistant text, tolerant of messy output: `<tool_call name="x" args='{…}'/>`,
  * `<tool name="x">{…}</tool>` (any case, attributes in any order, `>` inside quoted args), then
+ * `<invoke name="x"><parameter name="k">v</parameter></invoke>`, then
  * bare JSON calls (`{"tool_call":"x","args":{…}}`, `{"name":"x","arguments":{…}}`), then
  * `[tool: x {…}]`. Document order is kept.
  */
 export function parseToolCalls(text: string, knownNames?: ReadonlySet<string>): TextToolCall[] {
   const xml = scanXml(text);
   if (xml.length) return xml;
+  const invoke = scanInvoke(text);
+  if (invoke.length) return invoke;
   const json = scanJson(text).filter(
     (c) => !knownNames || knownNames.has(normaliseToolName(c.name).name),
   );

@@ -40,11 +40,18 @@ export function displayPath(root: string, abs: string): string {
   return rel.startsWith("..") || isAbsolute(rel) ? abs : rel;
 }
 
+/** Like displayPath, but the last component is not followed (a symlink is shown as itself). */
+export function displayEntry(root: string, abs: string): string {
+  const dir = displayPath(root, dirname(abs));
+  const name = abs.slice(dirname(abs).length).replace(/^\//, "");
+  return dir === "." ? name : join(dir, name);
+}
+
 const SENSITIVE = [
   /^\/etc\/(shadow|gshadow|sudoers)/,
   /^\/(proc|sys|dev|boot)\//,
-  /\/\.ssh\//,
-  /\/\.gnupg\//,
+  /\/\.ssh(\/|$)/,
+  /\/\.gnupg(\/|$)/,
   /\/\.aws\/credentials$/,
   /\/\.kube\/config$/,
 ];
@@ -53,4 +60,13 @@ const SENSITIVE = [
 export function isSensitivePath(abs: string): boolean {
   const p = realPathLoose(abs);
   return SENSITIVE.some((re) => re.test(p) || re.test(abs));
+}
+
+/**
+ * Workspace files a write would turn into code execution or a permission change: anything inside
+ * a `.git` directory (hooks, config with core.fsmonitor …) and the project's `.chatcli/config.json`.
+ */
+export function isProtectedWrite(abs: string): boolean {
+  const check = (p: string) => /\/\.git(\/|$)/.test(p) || /\/\.chatcli\/config\.json$/.test(p);
+  return check(abs) || check(realPathLoose(abs));
 }

@@ -1,6 +1,6 @@
 import { defaultMaxTurns } from "../agent/headless.ts";
 import { runAgent } from "../agent/loop.ts";
-import type { PermissionMode } from "../agent/permissions.ts";
+import { type PermissionMode, resolvePermissionMode } from "../agent/permissions.ts";
 import { toolsFor } from "../agent/tools/registry.ts";
 import type { MemoryBackend } from "../agent/types.ts";
 import * as wiring from "../agent/wiring.ts";
@@ -84,7 +84,11 @@ async function runLoop(
     provider: input.provider,
   };
   const { blocks } = await wiring.buildSystemBlocks(w);
-  const permissionMode = (input.config.permissions?.mode ?? "read-only") as PermissionMode;
+  // the same rule as `chatcli agent`: a config file's bypass becomes auto, an unknown mode read-only
+  const resolved = resolvePermissionMode(undefined, input.config.permissions?.mode);
+  if ("warning" in resolved && resolved.warning)
+    reporter.warn("config_bypass_ignored", resolved.warning);
+  const permissionMode: PermissionMode = "error" in resolved ? "read-only" : resolved.mode;
   const result = await runAgent({
     provider: input.provider,
     model: modelLabel(input.ref),

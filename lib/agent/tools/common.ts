@@ -1,6 +1,12 @@
 import { stat } from "node:fs/promises";
 import type { ToolContext, ToolOutcome } from "../types.ts";
-import { displayPath, isInside, isSensitivePath, toAbsolute } from "../workspace.ts";
+import {
+  displayPath,
+  isInside,
+  isProtectedWrite,
+  isSensitivePath,
+  toAbsolute,
+} from "../workspace.ts";
 
 /** An error result the model can act on. */
 export function toolError(message: string): ToolOutcome {
@@ -25,6 +31,8 @@ export function resolveWritePath(
 ): { abs: string; shown: string } | string {
   const resolved = resolvePath(ctx, path);
   if (typeof resolved === "string") return resolved;
+  if (!allowOutside && isProtectedWrite(resolved.abs))
+    return `${path} is protected (git internals and .chatcli/config.json are not written by tools)`;
   if (!allowOutside && !isInside(ctx.workspaceRoot, resolved.abs)) {
     return `${path} is outside the workspace ${ctx.workspaceRoot}`;
   }

@@ -10,7 +10,9 @@ async function git(
   const resolved = resolvePath(ctx, dir ?? ".");
   if (typeof resolved === "string") return toolError(resolved);
   if ((await fileKind(resolved.abs)) !== "dir") return toolError(`${dir} is not a directory`);
-  const result = await spawnCapture(["git", "--no-pager", ...args], {
+  // A repository's own config must not run programs from a "read" tool (core.fsmonitor runs on status).
+  const safe = ["-c", "core.fsmonitor=false", "-c", "core.pager=cat"];
+  const result = await spawnCapture(["git", "--no-pager", ...safe, ...args], {
     cwd: resolved.abs,
     env: { ...scrubEnv(ctx.env), GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" },
     timeoutMs: 60_000,
@@ -62,7 +64,8 @@ export const gitDiffTool: Tool = {
   kind: "read",
   subject: (args) => str(args, "path") ?? ".",
   execute(args, ctx) {
-    const argv = ["diff", "--no-color", `-U${num(args, "context") ?? 3}`];
+    const argv = ["diff", "--no-color", "--no-ext-diff", "--no-textconv"];
+    argv.push(`-U${num(args, "context") ?? 3}`);
     if (args["staged"] === true) argv.push("--staged");
     if (args["name_only"] === true) argv.push("--name-only");
     const path = str(args, "path");

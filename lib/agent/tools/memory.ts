@@ -74,6 +74,9 @@ export const memoryTool: Tool = {
       case "forget": {
         const match = str(args, "match")?.trim();
         if (!match) return toolError('memory forget: "match" is required');
+        // A one- or two-letter match would wipe almost every fact.
+        if (match.length < 3)
+          return toolError('memory forget: "match" must be at least 3 characters of the fact');
         return { output: await ctx.memory.forget(match) };
       }
       default:

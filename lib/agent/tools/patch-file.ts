@@ -94,6 +94,12 @@ export function applyUnifiedDiff(text: string, diff: string): { text: string } |
     placed.push({ at: matches[0] as number, hunk });
   }
   placed.sort((a, b) => b.at - a.at);
+  for (let k = 1; k < placed.length; k++) {
+    const later = placed[k - 1] as { at: number };
+    const earlier = placed[k] as { at: number; hunk: Hunk };
+    if (earlier.at + earlier.hunk.oldLines.length > later.at)
+      return { error: "two hunks apply to overlapping lines; merge them into one hunk" };
+  }
   for (const { at, hunk } of placed) lines.splice(at, hunk.oldLines.length, ...hunk.newLines);
   return { text: lines.join(eol) };
 }

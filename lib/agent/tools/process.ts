@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { kill } from "node:process";
 import type { Env } from "../../core/ctx.ts";
 
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD/i;
+/** *KEY*, *TOKEN*, *SECRET*, *PASSWORD* (the contract) and their usual cousins (DB_PASS, MYSQL_PWD …). */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|_PASS$|_PWD$|^PGPASS/i;
 
 /** The environment commands run with: variables whose names look like secrets are removed. */
 export function scrubEnv(env: Env): Record<string, string> {
@@ -47,21 +48,13 @@ export function spawnCapture(argv: string[], options: SpawnOptions): Promise<Spa
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let outBytes = 0;
-    let errBytes = 0;
+    const out = new HeadTail(maxBytes);
+    const err = new HeadTail(maxBytes);
     let timedOut = false;
     let aborted = false;
     let settled = false;
-    const collect = (store: Buffer[], which: "out" | "err") => (chunk: Buffer) => {
-      const used = which === "out" ? outBytes : errBytes;
-      if (used < maxBytes) store.push(chunk.subarray(0, maxBytes - used));
-      if (which === "out") outBytes += chunk.length;
-      else errBytes += chunk.length;
-    };
-    child.stdout?.on("data", collect(out, "out"));
-    child.stderr?.on("data", collect(err, "err"));
+    child.stdout?.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => err.push(chunk));
     const killGroup = (sig: NodeJS.Signals) => {
       if (child.pid === undefined) return;
       try {
@@ -91,14 +84,9 @@ export function spawnCapture(argv: string[], options: SpawnOptions): Promise<Spa
       clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
       options.signal.removeEventListener("abort", onAbort);
-      const tail = (bytes: number) =>
-        bytes > maxBytes ? `\n[... ${bytes - maxBytes} more bytes dropped ...]` : "";
       resolvePromise({
-        stdout: Buffer.concat(out).toString("utf8") + tail(outBytes),
-        stderr:
-          (error ? `${error.message}\n` : "") +
-          Buffer.concat(err).toString("utf8") +
-          tail(errBytes),
+        stdout: out.text(),
+        stderr: (error ? `${error.message}\n` : "") + err.text(),
         exitCode: error ? 127 : code,
         timedOut,
         aborted,
@@ -108,6 +96,46 @@ export function spawnCapture(argv: string[], options: SpawnOptions): Promise<Spa
     child.on("error", (error) => finish(null, error));
     child.on("close", (code, sig) => finish(code ?? (sig ? 128 + signalNumber(sig) : null)));
   });
+}
+
+/**
+ * Keeps the first and the last `max / 2` bytes of a stream (a test run's summary is at its end),
+ * with a marker naming how much was dropped in between.
+ */
+class HeadTail {
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+  private total = 0;
+  constructor(private readonly max: number) {}
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    const headRoom = Math.ceil(this.max / 2) - this.headBytes;
+    if (headRoom > 0) {
+      this.head.push(chunk.subarray(0, headRoom));
+      this.headBytes += Math.min(headRoom, chunk.length);
+      chunk = chunk.subarray(headRoom);
+      if (chunk.length === 0) return;
+    }
+    this.tail.push(chunk);
+    this.tailBytes += chunk.length;
+    const limit = Math.floor(this.max / 2);
+    while (this.tailBytes - (this.tail[0]?.length ?? 0) >= limit) {
+      this.tailBytes -= (this.tail.shift() as Buffer).length;
+    }
+  }
+
+  text(): string {
+    const limit = Math.floor(this.max / 2);
+    let tail = Buffer.concat(this.tail);
+    if (tail.length > limit) tail = tail.subarray(tail.length - limit);
+    const dropped = this.total - this.headBytes - tail.length;
+    const head = Buffer.concat(this.head).toString("utf8");
+    if (dropped <= 0) return head + tail.toString("utf8");
+    return `${head}\n[... ${dropped} bytes dropped ...]\n${tail.toString("utf8")}`;
+  }
 }
 
 function signalNumber(sig: string): number {

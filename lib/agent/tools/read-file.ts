@@ -2,7 +2,10 @@ import { open } from "node:fs/promises";
 import type { Tool } from "../types.ts";
 import { fileKind, num, resolvePath, str, toolError } from "./common.ts";
 
+/** The most text one call returns. */
 const MAX_BYTES = 200_000;
+/** Files up to this size are read whole, so ranges and tail reach every line. */
+const WHOLE_FILE_BYTES = 64 * 1024 * 1024;
 
 /** read_file: a file's lines with numbers, optionally a range, capped in size. */
 export const readFileTool: Tool = {
@@ -34,13 +37,19 @@ export const readFileTool: Tool = {
     const kind = await fileKind(resolved.abs);
     if (kind === "missing") return toolError(`${file} does not exist`);
     if (kind !== "file") return toolError(`${file} is not a regular file (${kind})`);
+    const tail = num(args, "tail");
     const handle = await open(resolved.abs, "r");
     let bytes: Buffer;
     let size: number;
+    // Bigger than WHOLE_FILE_BYTES: only a window (the end of the file for tail) is read.
+    let windowed = false;
     try {
       size = (await handle.stat()).size;
-      const buf = Buffer.alloc(Math.min(size, MAX_BYTES));
-      const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+      windowed = size > WHOLE_FILE_BYTES;
+      const want = windowed ? MAX_BYTES : size;
+      const buf = Buffer.alloc(want);
+      const at = windowed && tail !== undefined ? size - want : 0;
+      const { bytesRead } = await handle.read(buf, 0, buf.length, at);
       bytes = buf.subarray(0, bytesRead);
     } finally {
       await handle.close();
@@ -49,29 +58,42 @@ export const readFileTool: Tool = {
     const text = bytes.toString("utf8");
     const lines = text.split("\n");
     if (lines.length > 1 && lines.at(-1) === "") lines.pop();
+    if (windowed && tail !== undefined) lines.shift(); // a partial first line
     const total = lines.length;
     let from = num(args, "start") ?? 1;
     let to = num(args, "end") ?? total;
     const head = num(args, "head");
-    const tail = num(args, "tail");
     if (head !== undefined) to = Math.min(total, head);
     if (tail !== undefined) from = Math.max(1, total - tail + 1);
     if (from > total && total > 0) {
-      return toolError(`start ${from} is past the end of ${file} (${total} lines)`);
+      return toolError(
+        `start ${from} is past the end of ${file} (${total}${windowed ? "+" : ""} lines${windowed ? `; only the first ${MAX_BYTES} bytes of this ${size}-byte file are readable here, use run_command with sed -n` : ""})`,
+      );
     }
     to = Math.min(to, total);
     if (to < from) return toolError(`end ${to} is before start ${from}`);
     const width = String(to).length;
-    const body = lines
-      .slice(from - 1, to)
-      .map((line, i) => `${String(from + i).padStart(width)} | ${line}`)
-      .join("\n");
+    const shown: string[] = [];
+    let used = 0;
+    let last = from - 1;
+    for (let n = from; n <= to; n++) {
+      const line = `${String(n).padStart(width)} | ${lines[n - 1]}`;
+      if (used + line.length + 1 > MAX_BYTES && shown.length > 0) break;
+      shown.push(line);
+      used += line.length + 1;
+      last = n;
+    }
     const cut =
-      size > MAX_BYTES ? `\n[... file truncated at ${MAX_BYTES} of ${size} bytes ...]` : "";
-    const header = `${resolved.shown} (lines ${from}-${to} of ${total}${size > MAX_BYTES ? "+" : ""})`;
+      last < to
+        ? `\n[... output stopped at line ${last} (${MAX_BYTES} bytes); continue with start=${last + 1} ...]`
+        : windowed
+          ? `\n[... only ${MAX_BYTES} of ${size} bytes read${tail !== undefined ? " (the end of the file)" : ""} ...]`
+          : "";
+    const body = shown.join("\n");
+    const header = `${resolved.shown} (lines ${from}-${last} of ${total}${windowed ? "+" : ""})`;
     return {
       output: `${header}\n${body}${cut}`,
-      summary: `${to - from + 1} line${to === from ? "" : "s"}`,
+      summary: `${last - from + 1} line${last === from ? "" : "s"}`,
     };
   },
 };

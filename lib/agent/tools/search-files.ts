@@ -44,7 +44,7 @@ async function builtinSearch(
     if (matches >= maxResults) break;
     const buf = await readFile(join(root, rel)).catch(() => undefined);
     if (!buf || buf.length > MAX_FILE_BYTES || buf.subarray(0, 8000).includes(0)) continue;
-    const lines = buf.toString("utf8").split("\n");
+    const lines = buf.toString("utf8").split(/\r?\n/);
     let lastShown = -1;
     for (let i = 0; i < lines.length && matches < maxResults; i++) {
       if (!re.test(lines[i] as string)) continue;

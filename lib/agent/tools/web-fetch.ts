@@ -65,6 +65,53 @@ async function readCapped(response: Response): Promise<string> {
   return new TextDecoder().decode(Buffer.concat(parts).subarray(0, MAX_BODY));
 }
 
+const MAX_REDIRECTS = 5;
+
+/** Why a URL is never fetched: not http(s), or a cloud metadata address (the CI machine's credentials). */
+export function refusedUrl(url: URL): string | undefined {
+  if (!/^https?:$/.test(url.protocol)) return `${url.protocol} URLs are not fetched`;
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (
+    /^169\.254\./.test(host) ||
+    /^(::ffff:)?a9fe:/.test(host) ||
+    /^::ffff:169\.254\./.test(host) ||
+    /^fd00:ec2::/.test(host) ||
+    host === "100.100.100.200" ||
+    /(^|\.)metadata(\.google\.internal)?$/.test(host) ||
+    /169[.-]254[.-]\d+[.-]\d+/.test(host)
+  )
+    return `${host} is a link-local or cloud metadata address`;
+  return undefined;
+}
+
+/** GETs a URL following at most MAX_REDIRECTS redirects, checking every hop's address. */
+async function fetchChecked(
+  ctx: ToolContext,
+  url: string,
+  signal: AbortSignal,
+): Promise<{ response: Response; url: string } | string> {
+  let current = url;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    let parsed: URL;
+    try {
+      parsed = new URL(current);
+    } catch {
+      return `invalid URL ${JSON.stringify(current)}`;
+    }
+    const refused = refusedUrl(parsed);
+    if (refused) return `refused${hop > 0 ? ` (redirected from ${url})` : ""}: ${refused}`;
+    const response = await ctx.fetch(parsed.href, { signal, redirect: "manual" });
+    const location = response.headers.get("location");
+    if (response.status >= 300 && response.status < 400 && location) {
+      await response.body?.cancel();
+      current = new URL(location, parsed).href;
+      continue;
+    }
+    return { response, url: parsed.href };
+  }
+  return `too many redirects (more than ${MAX_REDIRECTS}) from ${url}`;
+}
+
 function scratchDir(ctx: ToolContext): string {
   return ctx.env["CHATCLI_AGENT_TMPDIR"] || ctx.scratchDir || tmpdir();
 }
@@ -128,9 +175,13 @@ export const webFetchTool: Tool = {
     const maxLength = num(args, "max_length") ?? DEFAULT_MAX_LENGTH;
     const threshold = Math.max(1, envInt(ctx.env, "CHATCLI_WEBFETCH_AUTOSAVE_BYTES", 10_000));
     let response: Response;
+    let finalUrl: string;
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(TIMEOUT_MS)]);
     try {
-      response = await ctx.fetch(url, { signal, redirect: "follow" });
+      const fetched = await fetchChecked(ctx, url, signal);
+      if (typeof fetched === "string") return toolError(fetched);
+      response = fetched.response;
+      finalUrl = fetched.url;
     } catch (error) {
       return toolError(`fetch failed: ${(error as Error).message}`);
     }
@@ -155,7 +206,7 @@ export const webFetchTool: Tool = {
     const explicitSave = args["save_to_file"] === true || str(args, "save_path") !== undefined;
     const autoSave = !explicitSave && !narrowed && bytes > threshold;
     let text = selected;
-    let prefix = "";
+    let prefix = finalUrl !== new URL(url).href ? `[redirected to ${finalUrl}]\n` : "";
     if (explicitSave || autoSave) {
       const dir = scratchDir(ctx);
       const name = str(args, "save_path")
@@ -167,11 +218,11 @@ export const webFetchTool: Tool = {
       if (autoSave) {
         const preview = Math.max(2000, Math.floor(maxLength / 4));
         text = `${Buffer.from(full).subarray(0, preview).toString("utf8")}\n...(auto-truncated — full body saved to disk)`;
-        prefix = `[auto-saved: response was ${bytes} bytes — too large to inline. Full body is at ${path}. Preview below; use read_file with start/end or rerun with filter/from_line/to_line for specific ranges.]\n\n`;
+        prefix += `[auto-saved: response was ${bytes} bytes — too large to inline. Full body is at ${path}. Preview below; use read_file with start/end or rerun with filter/from_line/to_line for specific ranges.]\n\n`;
       } else if (text.length > maxLength) {
-        prefix = `[response truncated inline at ${maxLength} chars; full response saved to ${path} — ${bytes} bytes. Use read_file with start/end to examine specific ranges.]\n\n`;
+        prefix += `[response truncated inline at ${maxLength} chars; full response saved to ${path} — ${bytes} bytes. Use read_file with start/end to examine specific ranges.]\n\n`;
       } else {
-        prefix = `[full response saved to ${path} — ${bytes} bytes. Use read_file with start/end to examine specific ranges.]\n\n`;
+        prefix += `[full response saved to ${path} — ${bytes} bytes. Use read_file with start/end to examine specific ranges.]\n\n`;
       }
     }
     if (text.length > maxLength) text = `${text.slice(0, maxLength)}\n...(truncated)`;

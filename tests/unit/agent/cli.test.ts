@@ -234,6 +234,13 @@ describe("chatcli agent flags (CLI)", () => {
     expect(
       (await run(["agent", "--max-budget-usd", "-1", "x"], { cwd: d.path, env: env(d.path) })).code,
     ).toBe(2);
+    // a malformed rule is never silently dropped (a lost --deny-tool would allow what it meant to stop)
+    const badRule = await run(["agent", "--deny-tool", "run command(rm*)", "x"], {
+      cwd: d.path,
+      env: env(d.path),
+    });
+    expect(badRule.code).toBe(2);
+    expect(badRule.err).toContain('--deny-tool "run command(rm*)" is not a rule');
     const help = await run(["agent", "--help"], { cwd: d.path, env: env(d.path) });
     expect(help.code).toBe(0);
     expect(help.out).toContain("--permission-mode");

@@ -150,5 +150,29 @@ describe("smart routing classifier", () => {
     expect(isTrivialQuery("why does npm test fail?", "hint")).toBe(false);
     expect(isTrivialQuery(`what ${"x ".repeat(100)}`, "hint")).toBe(false);
     expect(isTrivialQuery("refactor the parser", "hint")).toBe(false);
+    // questions about the workspace need the tools, even without a file name
+    expect(isTrivialQuery("What does this project do?", "auto")).toBe(false);
+    expect(isTrivialQuery("where is the config in this repo?", "auto")).toBe(false);
+    expect(isTrivialQuery("o que faz este repositório?", "auto")).toBe(false);
+    expect(isTrivialQuery("which tests are slow?", "auto")).toBe(false);
+  });
+});
+
+describe("tool-call text formats found in the wild", () => {
+  const known = new Set(["read_file", "write_file", "run_command"]);
+  test("a closing tag inside the JSON body does not cut the arguments", () => {
+    const text =
+      '<tool_call name="write_file">{"file":"a.md","content":"use </tool_call> to end"}</tool_call> done';
+    expect(parseToolCalls(text, known).map((c) => [c.name, c.args])).toEqual([
+      ["write_file", { file: "a.md", content: "use </tool_call> to end" }],
+    ]);
+  });
+
+  test("Anthropic's <invoke>/<parameter> text format", () => {
+    const text =
+      'Reading.\n<function_calls>\n<invoke name="read_file">\n<parameter name="file">src/a.ts</parameter>\n<parameter name="start">3</parameter>\n</invoke>\n</function_calls>';
+    expect(parseToolCalls(text, known).map((c) => [c.name, c.args])).toEqual([
+      ["read_file", { file: "src/a.ts", start: 3 }],
+    ]);
   });
 });

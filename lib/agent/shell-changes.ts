@@ -1,0 +1,85 @@
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { scrubEnv, spawnCapture } from "./tools/process.ts";
+import type { FileChange, ToolContext, ToolOutcome } from "./types.ts";
+
+/** The changed and untracked files of a git work tree (relative to its top), with a size+mtime print. */
+export interface TreeSnapshot {
+  top: string;
+  entries: Map<string, { code: string; print: string }>;
+}
+
+const MAX_ENTRIES = 5000;
+/** The work tree's top per run ("" outside git), asked once. */
+const tops = new WeakMap<ToolContext, string>();
+
+/**
+ * What `git status` says is changed in the workspace's work tree, so a command's edits (sed -i,
+ * formatters, code generators) reach files_changed. Undefined outside git or for huge trees.
+ */
+export async function snapshotTree(ctx: ToolContext): Promise<TreeSnapshot | undefined> {
+  const git = (args: string[]) =>
+    spawnCapture(["git", "-c", "core.fsmonitor=false", ...args], {
+      cwd: ctx.workspaceRoot,
+      env: { ...scrubEnv(ctx.env), GIT_OPTIONAL_LOCKS: "0" },
+      timeoutMs: 10_000,
+      signal: ctx.signal,
+      maxBytes: 4_000_000,
+    });
+  let root = tops.get(ctx);
+  if (root === undefined) {
+    const top = await git(["rev-parse", "--show-toplevel"]).catch(() => undefined);
+    root = top && top.exitCode === 0 ? top.stdout.trim() : "";
+    tops.set(ctx, root);
+  }
+  if (!root) return undefined;
+  const status = await git(["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
+  if (status.exitCode !== 0 || status.stdout.length >= 3_900_000) return undefined;
+  const fields = status.stdout.split("\0");
+  if (fields.length > MAX_ENTRIES) return undefined;
+  const entries = new Map<string, { code: string; print: string }>();
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i] as string;
+    if (field.length < 4) continue;
+    const code = field.slice(0, 2);
+    if (code[0] === "R" || code[0] === "C") i++; // the next field is the rename's source
+    const path = field.slice(3);
+    const s = await stat(join(root, path)).catch(() => undefined);
+    entries.set(path, { code, print: s ? `${s.size}:${s.mtimeMs}` : "gone" });
+  }
+  return { top: root, entries };
+}
+
+/** The files whose state differs between two snapshots. */
+export function treeChanges(before: TreeSnapshot, after: TreeSnapshot): FileChange[] {
+  const out: FileChange[] = [];
+  for (const [path, now] of after.entries) {
+    const was = before.entries.get(path);
+    if (was && was.print === now.print) continue;
+    const created = !was && (now.code === "??" || now.code[0] === "A");
+    const change = now.print === "gone" ? "deleted" : created ? "created" : "modified";
+    out.push({ path: join(after.top, path), change });
+  }
+  for (const [path, was] of before.entries)
+    if (!after.entries.has(path))
+      out.push({
+        path: join(before.top, path),
+        change: was.print === "gone" ? "created" : "modified",
+      });
+  return out;
+}
+
+/** Runs a command tool and adds the files its command changed (by git status) to its outcome. */
+export async function withTreeChanges(
+  ctx: ToolContext,
+  run: () => Promise<ToolOutcome>,
+): Promise<ToolOutcome> {
+  const before = await snapshotTree(ctx);
+  const outcome = await run();
+  const after = before && (await snapshotTree(ctx));
+  if (!before || !after) return outcome;
+  return {
+    ...outcome,
+    filesChanged: [...(outcome.filesChanged ?? []), ...treeChanges(before, after)],
+  };
+}
