@@ -55,6 +55,6 @@ try {
   await rm(work, { recursive: true, force: true });
 }
 
-const report = `# chatcli benchmarks\n\n${sections.join("\n")}\n`;
+const report = `# chatcli benchmarks\n\n${sections.join("\n")}\n\nRun with \`npm run bench\` (\`-- --write\` saves this file); see docs/bench.md's notes for how to read it.\n`;
 console.log(report);
 if (process.argv.includes("--write")) await writeFile(join(ROOT, "docs", "bench.md"), report);
