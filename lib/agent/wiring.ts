@@ -136,6 +136,24 @@ export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
   };
   let count = 0;
   let last: number | null = null;
+  const compact = async (
+    messages: ChatMessage[],
+    signal: AbortSignal,
+    afterOverflowError: boolean,
+  ) => {
+    if (w.noAutoCompact || !w.ref || !w.provider) return undefined;
+    return compactForRequest(messages, {
+      ref: w.ref,
+      env: w.env,
+      provider: w.provider,
+      reporter,
+      guard,
+      signal,
+      keepLast: 8,
+      beforeDrop,
+      afterOverflowError,
+    });
+  };
   return {
     async beforeRequest(messages, turn, signal) {
       const session = w.session;
@@ -147,31 +165,10 @@ export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
         reporter.envelope.checkpoints = { count, last };
         reporter.event("checkpoint.created", { id: record.id, turn, messages: messages.length });
       }
-      if (w.noAutoCompact || !w.ref || !w.provider) return messages;
-      return compactForRequest(messages, {
-        ref: w.ref,
-        env: w.env,
-        provider: w.provider,
-        reporter,
-        guard,
-        signal,
-        keepLast: 8,
-        beforeDrop,
-      });
+      return (await compact(messages, signal, false)) ?? messages;
     },
     async onContextOverflow(messages, signal) {
-      if (w.noAutoCompact || !w.ref || !w.provider) return undefined;
-      const smaller = await compactForRequest(messages, {
-        ref: w.ref,
-        env: w.env,
-        provider: w.provider,
-        reporter,
-        guard,
-        signal,
-        keepLast: 8,
-        beforeDrop,
-        afterOverflowError: true,
-      });
+      const smaller = await compact(messages, signal, true);
       return smaller === messages ? undefined : smaller;
     },
     async beforeFileChange(absPath) {
