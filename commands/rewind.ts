@@ -138,6 +138,15 @@ export function rewindCommand(ctx: Ctx, state: RunState) {
 
 async function runRewind(ctx: Ctx, flags: RewindFlags): Promise<number> {
   const format = outputFormatOf(flags);
+  if (flags.to === undefined && flags.session === undefined) {
+    // Listing is read-only: no session for this workspace is an empty list, not an error.
+    const latest = await latestSessionForWorkspace(ctx, ctx.cwd);
+    if (latest === undefined) {
+      if (format === "text") ctx.stdout.write("No sessions with checkpoints for this workspace.\n");
+      else ctx.stdout.write(`${JSON.stringify({ session: null, checkpoints: [] })}\n`);
+      return 0;
+    }
+  }
   const session = await resolveSession(ctx, flags.session);
   const name = session.name as string;
   if (flags.to === undefined) {

@@ -94,7 +94,11 @@ describe("chatcli rewind", () => {
     const env = await agentRun(home.path, repo.path);
     expect((await run(["rewind", "--to", "7"], { env, cwd: repo.path })).code).toBe(2);
     expect((await run(["rewind", "--session", "nope"], { env, cwd: repo.path })).code).toBe(2);
-    expect((await run(["rewind"], { env, cwd: home.path })).code).toBe(2);
+    expect((await run(["rewind", "--to", "1"], { env, cwd: home.path })).code).toBe(2);
+    // Listing with no session for the workspace is an empty list (read-only commands: exit 0).
+    const empty = await run(["rewind", "--json"], { env, cwd: home.path });
+    expect(empty.code).toBe(0);
+    expect(JSON.parse(empty.out)).toEqual({ session: null, checkpoints: [] });
     expect(
       (await run(["rewind", "--to", "1", "--code", "--both"], { env, cwd: repo.path })).code,
     ).toBe(2);
