@@ -25,6 +25,7 @@ import { compactConversation, guidedTooFew } from "./live-compact.ts";
 import type { ReplMemory } from "./live-memory.ts";
 import { contextSummary, UsageMeter } from "./live-meter.ts";
 import { replReporter } from "./live-sink.ts";
+import { streamChatTurn } from "./live-turn.ts";
 import type * as S from "./services.ts";
 
 export interface LiveOptions {
@@ -136,28 +137,25 @@ class LiveServices implements S.ReplServices {
     const system = await this.systemBlocks(input);
     const user: ChatMessage = { role: "user", content: input };
     const reporter = replReporter(this.ctx, "chat", notice);
-    let messages = [...this.session.messages.filter((m) => m.role !== "system"), user];
-    messages = await compactForRequest(messages, {
+    const compaction = {
       ref: this.ref,
       env: this.env,
       provider,
       reporter,
       guard: this.guard,
       signal,
-    });
-    let text = "";
-    let usage = emptyUsage();
-    this.meter.request();
-    for await (const event of provider.stream(
-      { model: this.ref.model, system, messages },
+    };
+    let messages = [...this.session.messages.filter((m) => m.role !== "system"), user];
+    messages = await compactForRequest(messages, compaction);
+    const { text, usage } = await streamChatTurn(provider, this.ref.model, system, messages, {
+      onText: callbacks.onText,
+      onRequest: () => this.meter.request(),
       signal,
-    )) {
-      if (signal.aborted) break;
-      if (event.type === "text") {
-        text += event.text;
-        callbacks.onText(event.text);
-      } else if (event.type === "usage") usage = addUsage(usage, event.usage);
-    }
+      shrink: async (m) => {
+        messages = await compactForRequest(m, { ...compaction, afterOverflowError: true });
+        return messages;
+      },
+    });
     this.meter.add(this.ref, usage);
     if (signal.aborted) throw new Error("cancelled");
     this.session.replaceMessages([...messages, { role: "assistant", content: text }]);
