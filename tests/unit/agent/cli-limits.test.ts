@@ -5,29 +5,10 @@ import { type AgentCliOptions, runAgentCli } from "../../../lib/agent/headless.t
 import { createTtyAsk } from "../../../lib/agent/tty-ask.ts";
 import { detectWorkspaceRoot } from "../../../lib/agent/wiring.ts";
 import { tempDir, testCtx } from "../../support/ctx.ts";
-import { ScriptedProvider, writeTree } from "./support.ts";
+import { cliOptions, ScriptedProvider, writeTree } from "./support.ts";
 
-function options(
-  provider: ScriptedProvider,
-  extra: Partial<AgentCliOptions> = {},
-): AgentCliOptions {
-  return {
-    prompt: "do it",
-    format: "json",
-    model: "mock:script",
-    allowTool: [],
-    denyTool: [],
-    noStdin: true,
-    stdinTimeoutMs: 3000,
-    maxInputBytes: 1 << 20,
-    truncateInput: false,
-    ephemeral: true,
-    bare: true,
-    files: [],
-    interactive: false,
-    provider,
-    ...extra,
-  };
+function options(provider: ScriptedProvider, extra: Partial<AgentCliOptions> = {}) {
+  return cliOptions(provider, extra, "do it");
 }
 
 const env = (dir: string, extra: Record<string, string> = {}) => ({

@@ -4,29 +4,10 @@ import { join } from "node:path";
 import { type AgentCliOptions, defaultMaxTurns, runAgentCli } from "../../../lib/agent/headless.ts";
 import type { Sink } from "../../../lib/core/ctx.ts";
 import { run, tempDir, testCtx } from "../../support/ctx.ts";
-import { git, ScriptedProvider, writeTree } from "./support.ts";
+import { cliOptions, git, ScriptedProvider, writeTree } from "./support.ts";
 
-function options(
-  provider: ScriptedProvider,
-  extra: Partial<AgentCliOptions> = {},
-): AgentCliOptions {
-  return {
-    prompt: "fix the failing test",
-    format: "json",
-    model: "mock:script",
-    allowTool: [],
-    denyTool: [],
-    noStdin: true,
-    stdinTimeoutMs: 3000,
-    maxInputBytes: 1 << 20,
-    truncateInput: false,
-    ephemeral: true,
-    bare: true,
-    files: [],
-    interactive: false,
-    provider,
-    ...extra,
-  };
+function options(provider: ScriptedProvider, extra: Partial<AgentCliOptions> = {}) {
+  return cliOptions(provider, extra, "fix the failing test");
 }
 
 const env = (dir: string) => ({

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { AgentCliOptions } from "../../../lib/agent/headless.ts";
 import { toolsFor } from "../../../lib/agent/tools/registry.ts";
 import type { AgentInput, ToolContext } from "../../../lib/agent/types.ts";
 import type { LlmEvent, LlmRequest, Provider, ToolCall, Usage } from "../../../lib/llm/types.ts";
@@ -135,4 +136,29 @@ export function git(dir: string, ...args: string[]): string {
   );
   if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
   return r.stdout.toString();
+}
+
+/** Flags of a headless `chatcli agent|coder` run, scripted provider injected. */
+export function cliOptions(
+  provider: ScriptedProvider,
+  extra: Partial<AgentCliOptions> = {},
+  prompt = "do it",
+): AgentCliOptions {
+  return {
+    prompt,
+    format: "json",
+    model: "mock:script",
+    allowTool: [],
+    denyTool: [],
+    noStdin: true,
+    stdinTimeoutMs: 3000,
+    maxInputBytes: 1 << 20,
+    truncateInput: false,
+    ephemeral: true,
+    bare: true,
+    files: [],
+    interactive: false,
+    provider,
+    ...extra,
+  };
 }
