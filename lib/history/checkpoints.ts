@@ -42,6 +42,8 @@ export interface SessionState {
   checkpoints: CheckpointRecord[];
   /** The content hash (null: absent) each snapshotted file had when chatcli last left it. */
   tracked: Record<string, string | null>;
+  /** Files attached to the conversation (`/context attach`), absolute paths, in order. */
+  attachments?: string[];
 }
 
 export function emptyState(): SessionState {

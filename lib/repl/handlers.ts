@@ -52,9 +52,20 @@ export async function handleSlash(repl: Repl, input: SlashInput): Promise<"exit"
     case "cost":
       repl.say(formatCost(services.cost(), services.modelLabel()));
       return;
-    case "context":
-      repl.say(formatContext(await services.context()));
+    case "context": {
+      const [sub = "", ...rest] = input.args.split(/\s+/).filter(Boolean);
+      const arg = rest.join(" ");
+      try {
+        if (sub === "") repl.say(formatContext(await services.context()));
+        else if (sub === "list") repl.say(await services.attachments());
+        else if (sub === "attach" && arg) repl.say(await services.attach(arg));
+        else if (sub === "detach" && arg) repl.say(await services.detach(arg));
+        else repl.say("Usage: /context [attach PATH | detach NAME | list]");
+      } catch (error) {
+        repl.say(`  ${s.red("ERR")} ${(error as Error).message}`);
+      }
       return;
+    }
     case "model": {
       if (input.args === "") {
         repl.say(`Model: ${services.modelLabel()}`);

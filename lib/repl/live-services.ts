@@ -20,6 +20,7 @@ import { addUsage, emptyUsage } from "../llm/types.ts";
 import { compactForRequest } from "../run/compaction.ts";
 import { buildProviderChain } from "../run/provider.ts";
 import { runReplAgent } from "./live-agent.ts";
+import { Attachments } from "./live-attachments.ts";
 import { SessionBinding } from "./live-binding.ts";
 import { compactConversation, guidedTooFew } from "./live-compact.ts";
 import type { ReplMemory } from "./live-memory.ts";
@@ -50,6 +51,7 @@ class LiveServices implements S.ReplServices {
   private provider: Provider | undefined;
   private readonly meter = new UsageMeter();
   private readonly cache = new BootstrapCache();
+  private readonly attached: Attachments;
   private readonly guard = new CompactionGuard();
   /** Where the provider chain's retry/fallback lines go: the operation running now. */
   private providerLine: (line: string) => void = () => {};
@@ -62,6 +64,7 @@ class LiveServices implements S.ReplServices {
     private readonly mem: ReplMemory | undefined,
   ) {
     this.binding = new SessionBinding({ ...ctx, env: settings.env }, workspaceRoot);
+    this.attached = new Attachments(ctx.cwd, settings.env);
   }
 
   private get env() {
@@ -96,7 +99,9 @@ class LiveServices implements S.ReplServices {
 
   private async systemBlocks(input: string): Promise<SystemBlock[]> {
     const memory = await this.mem?.forPrompt(input, this.session.messages);
+    const attached = await this.attached.files(this.session);
     const context = await buildSystemContext({
+      attachments: attached.files,
       env: this.env,
       cwd: this.ctx.cwd,
       now: this.ctx.now(),
@@ -270,6 +275,16 @@ class LiveServices implements S.ReplServices {
 
   cost(): S.CostSummary {
     return this.meter.summary();
+  }
+
+  attach(pattern: string): Promise<string> {
+    return this.attached.attach(this.session, pattern);
+  }
+  detach(name: string): Promise<string> {
+    return this.attached.detach(this.session, name);
+  }
+  async attachments(): Promise<string> {
+    return (await this.attached.files(this.session)).summary;
   }
 
   async context(): Promise<S.ContextSummary> {

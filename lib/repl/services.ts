@@ -117,6 +117,12 @@ export interface ReplServices {
 
   cost(): CostSummary;
   context(): Promise<ContextSummary>;
+  /** `/context attach PATH` (globs too): files kept in the cached system prompt; returns the new list. */
+  attach(pattern: string): Promise<string>;
+  /** `/context detach NAME`: by file name or path; returns the new list. */
+  detach(name: string): Promise<string>;
+  /** `/context list`: attached files with token estimates. */
+  attachments(): Promise<string>;
   /** Switches the model; returns the new label. */
   setModel(spec: string): Promise<string>;
 

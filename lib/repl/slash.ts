@@ -56,7 +56,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     subcommands: SESSION_SUBCOMMANDS,
   },
   { name: "cost", args: "", help: "tokens, cache reads and cost of this session" },
-  { name: "context", args: "", help: "what the next request carries (tokens)" },
+  {
+    name: "context",
+    args: "[attach PATH|detach NAME|list]",
+    help: "what the next request carries; attach files to it",
+    subcommands: ["attach", "detach", "list"],
+  },
   { name: "model", args: "[PROVIDER/MODEL]", help: "show or switch the model" },
   { name: "clear", args: "", help: "clear the screen (keeps the conversation)" },
   { name: "exit", args: "", help: "save the session and leave (or Ctrl+D)", aliases: ["quit"] },

@@ -276,6 +276,18 @@ export class FakeServices implements ReplServices {
       messages: this.messages.length,
     };
   }
+  attached: string[] = [];
+  async attach(pattern: string): Promise<string> {
+    this.attached.push(pattern);
+    return `attached: ${this.attached.join(", ")}`;
+  }
+  async detach(name: string): Promise<string> {
+    this.attached = this.attached.filter((a) => a !== name);
+    return `attached: ${this.attached.join(", ")}`;
+  }
+  async attachments(): Promise<string> {
+    return this.attached.length ? `attached: ${this.attached.join(", ")}` : "no attached context";
+  }
   async setModel(spec: string): Promise<string> {
     return spec;
   }
