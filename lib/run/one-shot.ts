@@ -53,6 +53,8 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
   const envelope = reporter.envelope;
   const stop = runSignal(ctx, options.timeoutMs);
   let usage = emptyUsage();
+  /** SIGINT/SIGTERM mid-answer: save the session with the question and what arrived (CONTRACT §6). */
+  let saveInterrupted: ((partial: string) => Promise<void>) | undefined;
   try {
     const workspaceRoot = detectWorkspaceRoot(ctx.cwd);
     const settings = await loadSettings(ctx, { workspaceRoot });
@@ -161,6 +163,15 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       { role: "user", content: input },
     ];
     if (!options.noAutoCompact) messages = await compactForRequest(messages, compaction);
+    if (keep) {
+      saveInterrupted = async (partial) => {
+        const note = partial.trim()
+          ? [{ role: "assistant" as const, content: `${partial}\n\n[answer interrupted]` }]
+          : [];
+        session.replaceMessages([...messages, ...note]);
+        await session.save();
+      };
+    }
     reporter.event("turn.started", { turn: 1 });
     let answer: Awaited<ReturnType<typeof streamAnswer>> | undefined;
     try {
@@ -192,6 +203,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     reporter.event("message.completed", { role: "assistant", text: answer.text });
     reporter.event("turn.completed", { turn: 1, usage: answer.usage, cumulative_usage: usage });
     const stopped = stop.stopError();
+    if (stopped) await saveInterrupted?.(answer.text);
     if (!stopped && keep) {
       session.replaceMessages([...messages, { role: "assistant", content: answer.text }]);
       await session.save();
@@ -225,6 +237,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       envelope.duration_api_ms = partial.apiMs;
     }
     const stopped = stop.stopError();
+    if (stopped) await saveInterrupted?.(partial?.text ?? "").catch(() => {});
     if (stopped) reporter.fail(stopped.error, stopped.exitCode, { quiet: stopped.quiet });
     else reporter.fail(toChatcliError(error));
   } finally {

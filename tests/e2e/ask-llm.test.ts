@@ -224,6 +224,23 @@ describe("ask failure exit codes", () => {
     });
   }
 
+  test("SIGINT with --session: the session is saved with the question and the partial answer", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    llm.push({ text: "partial ans", stall: true });
+    const env = openaiEnv(llm, home.path);
+    const child = spawnChatcli(["ask", "--session", "cut", "what is up"], { env, cwd: home.path });
+    await child.waitForStdout("part"); // the stalled stream sends its first delta only
+    child.proc.kill("SIGINT");
+    const r = await child.done;
+    expect(r.code).toBe(130);
+    const saved = JSON.parse(await Bun.file(join(home.path, ".chatcli/sessions/cut.json")).text());
+    expect(saved.chat_history[0]).toEqual({ role: "user", content: "what is up" });
+    expect(saved.chat_history[1].role).toBe("assistant");
+    expect(saved.chat_history[1].content).toMatch(/^part.*\n\n\[answer interrupted\]$/);
+    expect(saved.chat_history).toHaveLength(2);
+  });
+
   test("stdout closed early (| head -c1): exit 141, no stack trace", async () => {
     await using home = await tempDir();
     await using llm = await startMockLlm();
