@@ -62,7 +62,7 @@ export async function handleSlash(repl: Repl, input: SlashInput): Promise<"exit"
         else if (sub === "detach" && arg) repl.say(await services.detach(arg));
         else repl.say("Usage: /context [attach PATH | detach NAME | list]");
       } catch (error) {
-        repl.say(`  ${s.red("ERR")} ${(error as Error).message}`);
+        repl.say(s.red(`Error: ${(error as Error).message}`));
       }
       return;
     }
