@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { FileHandle } from "node:fs/promises";
 import {
   chmod,
   mkdir,
@@ -8,10 +9,12 @@ import {
   rm,
   stat,
   unlink,
+  utimes,
   writeFile,
 } from "node:fs/promises";
+import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { pid } from "node:process";
+import { kill, pid } from "node:process";
 
 /** Writes a file atomically: unique temp file in the same dir, mode 0600, then rename over the target. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
@@ -87,15 +90,21 @@ export async function exists(path: string): Promise<boolean> {
 }
 
 export interface LockOptions {
-  /** Give up after this long (ms). */
+  /** Give up after this long (ms). Defaults to the staleness window plus 15 s, so a waiter always outlives it. */
   timeoutMs?: number;
-  /** A lock file older than this is considered abandoned (ms). */
+  /** A lock file not refreshed for this long is considered abandoned (ms). */
   staleMs?: number;
 }
+
+const DEFAULT_STALE_MS = 30_000;
 
 /**
  * Runs `fn` holding an exclusive lock file (`<path>.lock`, O_EXCL). Processes that share a store
  * (CI matrix jobs, a REPL and a one-shot) serialise their read-merge-write cycles through it.
+ *
+ * The lock names its holder (`pid` and host). A waiter removes it at once when that process is gone
+ * (same host), or when the holder stopped refreshing it for `staleMs` (another host, a hung process);
+ * the holder refreshes it every `staleMs / 3` while `fn` runs, so a slow holder is never robbed.
  */
 export async function withLock<T>(
   path: string,
@@ -103,37 +112,83 @@ export async function withLock<T>(
   options: LockOptions = {},
 ): Promise<T> {
   const lockPath = `${path}.lock`;
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  const staleMs = options.staleMs ?? 30_000;
+  const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
+  const timeoutMs = options.timeoutMs ?? staleMs + 15_000;
   const deadline = Date.now() + timeoutMs;
   await mkdir(dirname(lockPath), { recursive: true, mode: 0o750 });
   let delay = 2;
-  for (;;) {
-    try {
-      const handle = await open(lockPath, "wx", 0o600);
-      await handle.writeFile(`${pid}\n`);
-      await handle.close();
-      break;
-    } catch (error) {
-      if ((error as { code?: string }).code !== "EEXIST") throw error;
-      await removeIfStale(lockPath, staleMs);
-      if (Date.now() > deadline) throw new Error(`could not lock ${path} within ${timeoutMs} ms`);
-      await Bun.sleep(delay + Math.random() * delay);
-      delay = Math.min(delay * 2, 50);
+  while (!(await tryAcquire(lockPath))) {
+    const holder = await removeIfAbandoned(lockPath, staleMs);
+    if (Date.now() > deadline) {
+      throw new Error(
+        `could not lock ${path} within ${Math.round(timeoutMs / 1000)} s: ${lockPath} is held${holder ? ` by ${holder}` : ""}`,
+      );
     }
+    await Bun.sleep(delay + Math.random() * delay);
+    delay = Math.min(delay * 2, 50);
   }
+  const refresh = setInterval(() => {
+    const now = new Date();
+    utimes(lockPath, now, now).catch(() => {}); // best effort: a missed beat only shortens the grace
+  }, staleMs / 3);
+  refresh.unref?.();
   try {
     return await fn();
   } finally {
-    await unlink(lockPath).catch(() => {});
+    clearInterval(refresh);
+    await unlink(lockPath).catch(() => {}); // already gone (removed as stale): nothing to release
   }
 }
 
-async function removeIfStale(lockPath: string, staleMs: number): Promise<void> {
+/** Creates the lock file; false when another process holds it. A failed write never leaves it behind. */
+async function tryAcquire(lockPath: string): Promise<boolean> {
+  let handle: FileHandle;
+  try {
+    handle = await open(lockPath, "wx", 0o600);
+  } catch (error) {
+    if ((error as { code?: string }).code === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    await handle.writeFile(`${pid}\n${hostname()}\n`);
+    await handle.close();
+    return true;
+  } catch (error) {
+    await handle.close().catch(() => {});
+    await unlink(lockPath).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Removes the lock when its holder is dead or it went stale; returns a description of the holder
+ * ("pid 42 on host") for the timeout message. Re-checks the inode before unlinking, so a lock that a
+ * third process just re-created is left alone.
+ */
+async function removeIfAbandoned(lockPath: string, staleMs: number): Promise<string | undefined> {
   try {
     const info = await stat(lockPath);
-    if (Date.now() - info.mtimeMs > staleMs) await unlink(lockPath);
+    const [holderPid, holderHost] = (await readFile(lockPath, "utf8")).split("\n");
+    const owner = Number(holderPid);
+    const dead =
+      holderHost === hostname() && Number.isInteger(owner) && owner > 0 && !isAlive(owner);
+    // An empty file is a holder between open() and write(): only age makes it abandoned.
+    if (dead || Date.now() - info.mtimeMs > staleMs) {
+      const again = await stat(lockPath);
+      if (again.ino === info.ino && again.mtimeMs === info.mtimeMs) await unlink(lockPath);
+      return undefined;
+    }
+    return holderPid ? `pid ${holderPid}${holderHost ? ` on ${holderHost}` : ""}` : undefined;
   } catch {
-    // vanished meanwhile: fine
+    return undefined; // vanished meanwhile: the next attempt takes it
+  }
+}
+
+function isAlive(target: number): boolean {
+  try {
+    kill(target, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM"; // exists, owned by someone else
   }
 }

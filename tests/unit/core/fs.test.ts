@@ -1,6 +1,8 @@
 import { expect, test } from "bun:test";
-import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
+import { pid } from "node:process";
 import { readJsonFile, withLock, writeFileAtomic } from "../../../lib/core/fs.ts";
 import { tempDir } from "../../support/ctx.ts";
 
@@ -39,4 +41,71 @@ test("withLock serialises read-modify-write cycles", async () => {
     ),
   );
   expect(await readFile(path, "utf8")).toBe("20");
+});
+
+async function deadPid(): Promise<number> {
+  const child = Bun.spawn(["true"]);
+  await child.exited;
+  return child.pid;
+}
+
+test("a lock left by a process that is gone is taken at once, not after the stale window", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "store.json");
+  await writeFile(`${path}.lock`, `${await deadPid()}\n${hostname()}\n`);
+  const ran = await withLock(path, async () => "ran", { timeoutMs: 2_000, staleMs: 600_000 });
+  expect(ran).toBe("ran");
+  expect(await readdir(dir.path)).toEqual([]);
+});
+
+test("by default a waiter outlives the stale window: an abandoned lock from another host is recovered", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "store.json");
+  await writeFile(`${path}.lock`, `${pid}\nsome-other-host\n`);
+  const ran = await withLock(path, async () => "ran", { staleMs: 150 });
+  expect(ran).toBe("ran");
+});
+
+test("a lock older than the stale window is recovered with the default options", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "store.json");
+  await writeFile(`${path}.lock`, `${pid}\nsome-other-host\n`);
+  const old = new Date(Date.now() - 31_000);
+  await utimes(`${path}.lock`, old, old);
+  expect(await withLock(path, async () => "ran")).toBe("ran");
+});
+
+test("a waiter that gives up names the lock and its live holder", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "store.json");
+  await writeFile(`${path}.lock`, `${pid}\n${hostname()}\n`);
+  const error = await withLock(path, async () => "ran", { timeoutMs: 30 }).catch((e: Error) => e);
+  expect(String(error)).toContain(`${path}.lock is held by pid ${pid} on ${hostname()}`);
+  expect(await readFile(`${path}.lock`, "utf8")).toBe(`${pid}\n${hostname()}\n`);
+});
+
+test("a slow holder keeps its lock fresh: a waiter never steals it as stale", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "store.json");
+  const order: string[] = [];
+  let entered!: () => void;
+  const inside = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  const slow = withLock(
+    path,
+    async () => {
+      order.push("slow:start");
+      entered();
+      await Bun.sleep(400); // simulated slow work, several stale windows long
+      order.push("slow:end");
+    },
+    { staleMs: 60 },
+  );
+  await inside;
+  // Seen from another host, so only the age of the lock could make it look abandoned.
+  await writeFile(`${path}.lock`, `${pid}\nsome-other-host\n`);
+  const waiter = withLock(path, async () => order.push("waiter"), { staleMs: 60 });
+  await Promise.all([slow, waiter]);
+  expect(order).toEqual(["slow:start", "slow:end", "waiter"]);
 });
