@@ -5,6 +5,7 @@ import {
   mkdir,
   open,
   readFile,
+  readlink,
   rename,
   rm,
   stat,
@@ -13,22 +14,42 @@ import {
   writeFile,
 } from "node:fs/promises";
 import { hostname } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { kill, pid } from "node:process";
 
-/** Writes a file atomically: unique temp file in the same dir, mode 0600, then rename over the target. */
+/**
+ * Writes a file atomically: unique temp file in the same dir, mode 0600, then rename over the target.
+ * A symlinked target (a session or store kept in a dotfiles repo) is written where the link points,
+ * so the link survives; on any failure the temp file is removed and the old content is untouched.
+ */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const dir = dirname(path);
+  const target = await followSymlinks(path);
+  const dir = dirname(target);
   await mkdir(dir, { recursive: true, mode: 0o750 });
-  const tmp = join(dir, `${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  const tmp = join(dir, `${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
   try {
     await writeFile(tmp, data, { mode: 0o600 });
     await chmod(tmp, 0o600);
-    await rename(tmp, path);
+    await rename(tmp, target);
   } catch (error) {
-    await rm(tmp, { force: true });
+    await rm(tmp, { force: true }).catch(() => {}); // keep the original error, not the cleanup's
     throw error;
   }
+}
+
+/** Where a chain of symlinks ends (the path itself when it is not a link or does not exist). */
+async function followSymlinks(path: string): Promise<string> {
+  let current = path;
+  for (let hops = 0; hops < 40; hops++) {
+    let link: string;
+    try {
+      link = await readlink(current);
+    } catch {
+      return current; // not a link (EINVAL), missing (ENOENT): write here
+    }
+    current = resolve(dirname(current), link);
+  }
+  return current; // a loop: rename replaces the last link rather than spinning
 }
 
 /** Go's MarshalIndent(v, "", "  "): two-space indent, no trailing newline. */

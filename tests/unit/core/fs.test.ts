@@ -1,5 +1,14 @@
 import { expect, test } from "bun:test";
-import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
+import {
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { pid } from "node:process";
@@ -108,4 +117,40 @@ test("a slow holder keeps its lock fresh: a waiter never steals it as stale", as
   const waiter = withLock(path, async () => order.push("waiter"), { staleMs: 60 });
   await Promise.all([slow, waiter]);
   expect(order).toEqual(["slow:start", "slow:end", "waiter"]);
+});
+
+test("an atomic write through a symlink updates the link's target and keeps the link", async () => {
+  await using dir = await tempDir();
+  await mkdir(join(dir.path, "dotfiles"));
+  await mkdir(join(dir.path, "home"));
+  const real = join(dir.path, "dotfiles", "s1.json");
+  const link = join(dir.path, "home", "s1.json");
+  await writeFile(real, "old");
+  await symlink("../dotfiles/s1.json", link);
+  await writeFileAtomic(link, "new");
+  expect((await lstat(link)).isSymbolicLink()).toBe(true);
+  expect(await readFile(real, "utf8")).toBe("new");
+  expect((await readdir(join(dir.path, "home"))).sort()).toEqual(["s1.json"]);
+  expect((await readdir(join(dir.path, "dotfiles"))).sort()).toEqual(["s1.json"]);
+});
+
+test("a dangling symlink is written through, creating its target", async () => {
+  await using dir = await tempDir();
+  const link = join(dir.path, "config.json");
+  await symlink(join(dir.path, "elsewhere.json"), link);
+  await writeFileAtomic(link, "{}");
+  expect((await lstat(link)).isSymbolicLink()).toBe(true);
+  expect(await readFile(join(dir.path, "elsewhere.json"), "utf8")).toBe("{}");
+});
+
+test("a failed atomic write leaves the old file and no temp file", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "s.json");
+  await writeFile(path, "old");
+  await mkdir(`${path}.occupied`);
+  // rename() of a file over a directory fails: simulate by targeting a directory.
+  const error = await writeFileAtomic(`${path}.occupied`, "new").catch((e: Error) => e);
+  expect(error).toBeInstanceOf(Error);
+  expect(await readFile(path, "utf8")).toBe("old");
+  expect((await readdir(dir.path)).sort()).toEqual(["s.json", "s.json.occupied"]);
 });
