@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { FileHandle } from "node:fs/promises";
 import {
   chmod,
+  link,
   mkdir,
   open,
   readFile,
@@ -34,6 +35,27 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   } catch (error) {
     await rm(tmp, { force: true }).catch(() => {}); // keep the original error, not the cleanup's
     throw error;
+  }
+}
+
+/**
+ * Creates a file that must not exist yet, atomically: the content goes to a temp file that is then
+ * hard-linked into place (link() never replaces). Returns false, writing nothing, when the file exists.
+ */
+export async function createFileAtomic(path: string, data: string | Uint8Array): Promise<boolean> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true, mode: 0o750 });
+  const tmp = join(dir, `${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    await writeFile(tmp, data, { mode: 0o600 });
+    await chmod(tmp, 0o600);
+    await link(tmp, path);
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === "EEXIST") return false;
+    throw error;
+  } finally {
+    await rm(tmp, { force: true }).catch(() => {});
   }
 }
 

@@ -12,7 +12,7 @@ import {
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { pid } from "node:process";
-import { readJsonFile, withLock, writeFileAtomic } from "../../../lib/core/fs.ts";
+import { createFileAtomic, readJsonFile, withLock, writeFileAtomic } from "../../../lib/core/fs.ts";
 import { tempDir } from "../../support/ctx.ts";
 
 test("atomic write leaves no temp file and mode 0600", async () => {
@@ -153,4 +153,23 @@ test("a failed atomic write leaves the old file and no temp file", async () => {
   expect(error).toBeInstanceOf(Error);
   expect(await readFile(path, "utf8")).toBe("old");
   expect((await readdir(dir.path)).sort()).toEqual(["s.json", "s.json.occupied"]);
+});
+
+test("createFileAtomic writes a new file (0600, no temp left) and never replaces an existing one", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "202611", "20261129.md");
+  expect(await createFileAtomic(path, "first")).toBe(true);
+  expect(await createFileAtomic(path, "second")).toBe(false);
+  expect(await readFile(path, "utf8")).toBe("first");
+  expect((await stat(path)).mode & 0o777).toBe(0o600);
+  expect(await readdir(join(dir.path, "202611"))).toEqual(["20261129.md"]);
+});
+
+test("createFileAtomic reports a write failure instead of hiding it", async () => {
+  await using dir = await tempDir();
+  await writeFile(join(dir.path, "202611"), "a file where the month directory should be");
+  const error = await createFileAtomic(join(dir.path, "202611", "20261129.md"), "x").catch(
+    (e: NodeJS.ErrnoException) => e,
+  );
+  expect((error as NodeJS.ErrnoException).code).toMatch(/EEXIST|ENOTDIR/);
 });
