@@ -34,8 +34,15 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     await rename(tmp, target);
   } catch (error) {
     await rm(tmp, { force: true }).catch(() => {}); // keep the original error, not the cleanup's
-    throw error;
+    throw withPath(error, target);
   }
+}
+
+/** Names the file on an errno error that lacks it (Bun's read/write errors say only "write"). */
+export function withPath(error: unknown, path: string): unknown {
+  const e = error as { code?: unknown; path?: unknown } | null;
+  if (e && typeof e === "object" && typeof e.code === "string" && !e.path) e.path = path;
+  return error;
 }
 
 /**
@@ -53,7 +60,7 @@ export async function createFileAtomic(path: string, data: string | Uint8Array):
     return true;
   } catch (error) {
     if ((error as { code?: string }).code === "EEXIST") return false;
-    throw error;
+    throw withPath(error, path);
   } finally {
     await rm(tmp, { force: true }).catch(() => {});
   }
@@ -84,7 +91,7 @@ export async function readTextIfExists(path: string): Promise<string | undefined
     return await readFile(path, "utf8");
   } catch (error) {
     if (isNotFound(error)) return undefined;
-    throw error;
+    throw withPath(error, path);
   }
 }
 
