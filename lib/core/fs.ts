@@ -106,17 +106,23 @@ export type JsonRead<T> =
 
 /**
  * Reads a JSON file. A file that does not parse is renamed `<path>.corrupt` (or `.corrupt-<unix>` when
- * that exists) and reported — never overwritten.
+ * that exists) and reported — never overwritten. When another process moves or replaces the file
+ * meanwhile, the file is read again: a good file that appeared is never quarantined.
  */
 export async function readJsonFile<T = unknown>(path: string): Promise<JsonRead<T>> {
-  const text = await readTextIfExists(path);
-  if (text === undefined) return { kind: "missing" };
-  if (text.trim() === "") return { kind: "missing" };
-  try {
-    return { kind: "ok", value: JSON.parse(text) as T };
-  } catch (error) {
-    const quarantinedTo = await quarantine(path);
-    return { kind: "corrupt", quarantinedTo, message: (error as Error).message };
+  for (let attempt = 0; ; attempt++) {
+    const text = await readTextIfExists(path);
+    if (text === undefined) return { kind: "missing" };
+    if (text.trim() === "") return { kind: "missing" };
+    let message: string;
+    try {
+      return { kind: "ok", value: JSON.parse(text) as T };
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    const quarantinedTo =
+      attempt < 3 ? await quarantineIfUnchanged(path, text) : await quarantine(path);
+    if (quarantinedTo !== undefined) return { kind: "corrupt", quarantinedTo, message };
   }
 }
 
@@ -128,6 +134,17 @@ export async function quarantine(path: string): Promise<string> {
     target = `${path}.corrupt-${Date.now()}-${randomBytes(3).toString("hex")}`;
   await rename(path, target);
   return target;
+}
+
+/** quarantine() of a file that still holds `expected`; undefined when it changed or vanished meanwhile. */
+async function quarantineIfUnchanged(path: string, expected: string): Promise<string | undefined> {
+  if ((await readTextIfExists(path)) !== expected) return undefined;
+  try {
+    return await quarantine(path);
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
 }
 
 export async function exists(path: string): Promise<boolean> {

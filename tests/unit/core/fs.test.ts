@@ -173,3 +173,15 @@ test("createFileAtomic reports a write failure instead of hiding it", async () =
   );
   expect((error as NodeJS.ErrnoException).code).toMatch(/EEXIST|ENOTDIR/);
 });
+
+test("many readers of one corrupt file: one quarantines it, none fails, nothing else is moved", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "state.json");
+  await writeFile(path, "{torn");
+  const reads = await Promise.all(Array.from({ length: 8 }, () => readJsonFile(path)));
+  const corrupt = reads.filter((r) => r.kind === "corrupt");
+  expect(corrupt).toHaveLength(1);
+  expect(reads.filter((r) => r.kind === "missing")).toHaveLength(7);
+  expect(await readdir(dir.path)).toEqual(["state.json.corrupt"]);
+  expect(await readFile(join(dir.path, "state.json.corrupt"), "utf8")).toBe("{torn");
+});
