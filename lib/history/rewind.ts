@@ -3,7 +3,8 @@ import { chmod, mkdir, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { ChatcliError, UsageError } from "../core/errors.ts";
 import type { CheckpointRecord, FileSnapshot } from "./checkpoints.ts";
-import { fileHash, type Session } from "./session.ts";
+import type { Session } from "./session.ts";
+import { fileHash } from "./session-merge.ts";
 
 export type RewindScope = "conversation" | "code" | "both";
 

@@ -2,8 +2,9 @@ import { beforeAll, expect, test } from "bun:test";
 import { mkdir, readdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { baseEnv, requireBinary, runChatcli } from "../support/binary.ts";
+import { baseEnv, requireBinary, runChatcli, spawnChatcli } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
+import { startMockLlm } from "../support/mock-llm.ts";
 
 beforeAll(() => {
   requireBinary();
@@ -58,4 +59,24 @@ test("a directory where the session file should be: two lines on stderr, exit 1,
     `chatcli: EISDIR: illegal operation on a directory, read '${session}'\n` +
       "hint: a directory stands where a file is expected: move it aside\n",
   );
+});
+
+test("two `ask --session ci` running at once: the session keeps both questions and answers", async () => {
+  await using llm = await startMockLlm();
+  await using home = await tempDir();
+  const env = baseEnv(home.path, llm.env("openai"));
+  llm.push({ text: "answer A", delay_ms: 400 }, { text: "answer B" });
+  const a = spawnChatcli(["ask", "--session", "ci", "question A"], { env, cwd: home.path });
+  await llm.waitForHits(1); // A has read the session and is waiting for its answer
+  const b = await runChatcli(["ask", "--session", "ci", "question B"], { env, cwd: home.path });
+  const done = await a.done;
+  expect([done.code, b.code]).toEqual([0, 0]);
+  const saved = JSON.parse(
+    await readFile(join(home.path, ".chatcli", "sessions", "ci.json"), "utf8"),
+  );
+  const contents: string[] = saved.chat_history.map((m: { content: string }) => m.content);
+  // B normally saves first (A's answer is delayed); either order keeps both turns whole.
+  expect([...contents].sort()).toEqual(["answer A", "answer B", "question A", "question B"]);
+  expect(contents.indexOf("answer A")).toBe(contents.indexOf("question A") + 1);
+  expect(contents.indexOf("answer B")).toBe(contents.indexOf("question B") + 1);
 });
