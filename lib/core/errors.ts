@@ -144,7 +144,9 @@ export function toChatcliError(error: unknown): ChatcliError {
   if (error instanceof ChatcliError) return error;
   let message = error instanceof Error ? error.message : String(error);
   const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
-  const hint = typeof code === "string" ? FS_HINTS[code] : undefined;
+  const { syscall } = (error ?? {}) as { syscall?: unknown };
+  const key = code === "EEXIST" && syscall === "mkdir" ? "ENOTDIR" : code; // mkdir -p over a file
+  const hint = typeof key === "string" ? FS_HINTS[key] : undefined;
   if (hint && typeof path === "string" && path && !message.includes(path)) message += ` '${path}'`;
   return new ChatcliError("internal_error", message || "unexpected error", {
     cause: error,
