@@ -56,12 +56,18 @@ export class RunMemory {
   async prompt(query: string, surface: "agent" | "chat", mode?: "index" | "full") {
     if (this.input.access === "off" || !existsSync(memoryDir(this.input.env))) return undefined;
     const { memoryForPrompt } = await import("../memory/prompt.ts");
+    // An unreadable store costs the run its memory, not the answer.
     const result = await memoryForPrompt({
       ...this.options,
       query,
       surface,
       ...(mode ? { mode } : {}),
+    }).catch((error: unknown) => {
+      const why = toChatcliError(error).message;
+      this.input.reporter.warn("memory_failed", `memory: not loaded: ${why}`);
+      return undefined;
     });
+    if (!result) return undefined;
     this.factsLoaded = result.factsLoaded;
     this.mode = result.mode;
     return { stable: result.stable, volatile: result.volatile };

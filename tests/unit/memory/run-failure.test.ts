@@ -43,3 +43,25 @@ test("mkdir over a file: the hint says a file is in the way", () => {
       "hint: a file stands where a directory is expected: move it aside\n",
   );
 });
+
+test("an unreadable memory store before the answer: a memory_failed warning, the answer, exit 0", async () => {
+  await using home = await tempDir();
+  const profile = join(home.path, ".chatcli", "memory", "user_profile.json");
+  await mkdir(profile, { recursive: true }); // a directory where a JSON file should be
+  const r = await run(["ask", "-m", "mock:echo", "--json", "hi"], {
+    env: { HOME: home.path },
+    cwd: home.path,
+  });
+  expect(r.code).toBe(0);
+  const envelope = JSON.parse(r.out);
+  expect(envelope.result).toContain('"content":"hi"');
+  expect(envelope.warnings).toEqual([
+    {
+      code: "memory_failed",
+      message: `memory: not loaded: EISDIR: illegal operation on a directory, read '${profile}'`,
+    },
+  ]);
+  expect(r.err).toBe(
+    `chatcli: warning: memory: not loaded: EISDIR: illegal operation on a directory, read '${profile}'\n`,
+  );
+});
