@@ -130,3 +130,21 @@ describe("chatcli sessions", () => {
     expect((await run(["sessions", "rm", "demo"], { env })).code).toBe(2);
   });
 });
+
+describe("chatcli sessions list with damaged files", () => {
+  test("a session file that does not parse is named on stderr; the others are listed", async () => {
+    await using home = await tempDir();
+    const env = { CHATCLI_HOME: home.path };
+    const s = await openSession({ env, cwd: home.path, now: () => new Date() }, { name: "good" });
+    s.append(user("hello"), asst("hi"));
+    await s.save();
+    const bad = join(home.path, "sessions", "bad.json");
+    await writeFile(bad, "{torn");
+    await writeFile(join(home.path, "sessions", "notes.json"), '{"x":1}'); // not a session: quiet
+    const r = await run(["sessions", "list", "--json"], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).map((e: { name: string }) => e.name)).toEqual(["good"]);
+    expect(r.err).toMatch(new RegExp(`^chatcli: warning: skipped ${bad}: .+\\n$`));
+    expect(await readFile(bad, "utf8")).toBe("{torn"); // listing never moves or rewrites it
+  });
+});
