@@ -27,7 +27,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   const target = await followSymlinks(path);
   const dir = dirname(target);
   await mkdir(dir, { recursive: true, mode: 0o750 });
-  const tmp = join(dir, `${basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  const tmp = join(dir, tempName(target));
   try {
     await writeFile(tmp, data, { mode: 0o600 });
     await chmod(tmp, 0o600);
@@ -52,7 +52,7 @@ export function withPath(error: unknown, path: string): unknown {
 export async function createFileAtomic(path: string, data: string | Uint8Array): Promise<boolean> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o750 });
-  const tmp = join(dir, `${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  const tmp = join(dir, tempName(path));
   try {
     await writeFile(tmp, data, { mode: 0o600 });
     await chmod(tmp, 0o600);
@@ -64,6 +64,11 @@ export async function createFileAtomic(path: string, data: string | Uint8Array):
   } finally {
     await rm(tmp, { force: true }).catch(() => {});
   }
+}
+
+/** A unique temp file name beside `path` that fits a 255-byte file name however long the target's. */
+function tempName(path: string): string {
+  return `${basename(path).slice(0, 200)}.${randomBytes(6).toString("hex")}.tmp`;
 }
 
 /** Where a chain of symlinks ends (the path itself when it is not a link or does not exist). */

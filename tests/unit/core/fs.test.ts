@@ -185,3 +185,13 @@ test("many readers of one corrupt file: one quarantines it, none fails, nothing 
   expect(await readdir(dir.path)).toEqual(["state.json.corrupt"]);
   expect(await readFile(join(dir.path, "state.json.corrupt"), "utf8")).toBe("{torn");
 });
+
+test("atomic writes work for a 255-byte file name (the temp name is shortened, not the target)", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "n".repeat(255));
+  await writeFileAtomic(path, "a");
+  await writeFileAtomic(path, "b");
+  expect(await createFileAtomic(join(dir.path, "m".repeat(255)), "c")).toBe(true);
+  expect(await readFile(path, "utf8")).toBe("b");
+  expect((await readdir(dir.path)).sort()).toEqual(["m".repeat(255), "n".repeat(255)]);
+});
