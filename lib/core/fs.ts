@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readlinkSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import {
   chmod,
@@ -222,7 +223,7 @@ async function tryAcquire(lockPath: string): Promise<boolean> {
     throw error;
   }
   try {
-    await handle.writeFile(`${pid}\n${hostname()}\n`);
+    await handle.writeFile(`${pid}\n${lockHost()}\n`);
     await handle.close();
     return true;
   } catch (error) {
@@ -243,7 +244,7 @@ async function removeIfAbandoned(lockPath: string, staleMs: number): Promise<str
     const [holderPid, holderHost] = (await readFile(lockPath, "utf8")).split("\n");
     const owner = Number(holderPid);
     const dead =
-      holderHost === hostname() && Number.isInteger(owner) && owner > 0 && !isAlive(owner);
+      holderHost === lockHost() && Number.isInteger(owner) && owner > 0 && !isAlive(owner);
     // An empty file is a holder between open() and write(): only age makes it abandoned.
     if (dead || Date.now() - info.mtimeMs > staleMs) {
       const again = await stat(lockPath);
@@ -254,6 +255,24 @@ async function removeIfAbandoned(lockPath: string, staleMs: number): Promise<str
   } catch {
     return undefined; // vanished meanwhile: the next attempt takes it
   }
+}
+
+let host: string | undefined;
+/**
+ * Who can check a pid: the host name plus, on Linux, the pid namespace (containers that share a home
+ * and a host name — `--network host` — each see only their own processes).
+ */
+export function lockHost(): string {
+  if (host === undefined) {
+    let ns = "";
+    try {
+      ns = readlinkSync("/proc/self/ns/pid");
+    } catch {
+      // not Linux: the host name alone
+    }
+    host = ns ? `${hostname()} ${ns}` : hostname();
+  }
+  return host;
 }
 
 function isAlive(target: number): boolean {

@@ -1,7 +1,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { mkdir, readdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
-import { hostname } from "node:os";
 import { join } from "node:path";
+import { lockHost } from "../../lib/core/fs.ts";
 import { baseEnv, requireBinary, runChatcli, spawnChatcli } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
@@ -18,7 +18,7 @@ test("a session lock left by a killed process does not block the next run", asyn
   const killed = Bun.spawn(["sleep", "30"]);
   killed.kill("SIGKILL");
   await killed.exited;
-  await writeFile(join(sessions, "s1.json.lock"), `${killed.pid}\n${hostname()}\n`);
+  await writeFile(join(sessions, "s1.json.lock"), `${killed.pid}\n${lockHost()}\n`);
   const started = Date.now();
   const r = await runChatcli(["ask", "-m", "mock:echo", "--session", "s1", "hi"], { env });
   expect(r.stderr).toBe("");

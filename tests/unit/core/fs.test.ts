@@ -9,10 +9,15 @@ import {
   utimes,
   writeFile,
 } from "node:fs/promises";
-import { hostname } from "node:os";
 import { join } from "node:path";
 import { pid } from "node:process";
-import { createFileAtomic, readJsonFile, withLock, writeFileAtomic } from "../../../lib/core/fs.ts";
+import {
+  createFileAtomic,
+  lockHost,
+  readJsonFile,
+  withLock,
+  writeFileAtomic,
+} from "../../../lib/core/fs.ts";
 import { tempDir } from "../../support/ctx.ts";
 
 test("atomic write leaves no temp file and mode 0600", async () => {
@@ -61,7 +66,7 @@ async function deadPid(): Promise<number> {
 test("a lock left by a process that is gone is taken at once, not after the stale window", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "store.json");
-  await writeFile(`${path}.lock`, `${await deadPid()}\n${hostname()}\n`);
+  await writeFile(`${path}.lock`, `${await deadPid()}\n${lockHost()}\n`);
   const ran = await withLock(path, async () => "ran", { timeoutMs: 2_000, staleMs: 600_000 });
   expect(ran).toBe("ran");
   expect(await readdir(dir.path)).toEqual([]);
@@ -87,10 +92,10 @@ test("a lock older than the stale window is recovered with the default options",
 test("a waiter that gives up names the lock and its live holder", async () => {
   await using dir = await tempDir();
   const path = join(dir.path, "store.json");
-  await writeFile(`${path}.lock`, `${pid}\n${hostname()}\n`);
+  await writeFile(`${path}.lock`, `${pid}\n${lockHost()}\n`);
   const error = await withLock(path, async () => "ran", { timeoutMs: 30 }).catch((e: Error) => e);
-  expect(String(error)).toContain(`${path}.lock is held by pid ${pid} on ${hostname()}`);
-  expect(await readFile(`${path}.lock`, "utf8")).toBe(`${pid}\n${hostname()}\n`);
+  expect(String(error)).toContain(`${path}.lock is held by pid ${pid} on ${lockHost()}`);
+  expect(await readFile(`${path}.lock`, "utf8")).toBe(`${pid}\n${lockHost()}\n`);
 });
 
 test("a slow holder keeps its lock fresh: a waiter never steals it as stale", async () => {
@@ -194,4 +199,14 @@ test("atomic writes work for a 255-byte file name (the temp name is shortened, n
   expect(await createFileAtomic(join(dir.path, "m".repeat(255)), "c")).toBe(true);
   expect(await readFile(path, "utf8")).toBe("b");
   expect((await readdir(dir.path)).sort()).toEqual(["m".repeat(255), "n".repeat(255)]);
+});
+
+test("a dead-looking pid from another pid namespace (a container on the same host) is not taken", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "store.json");
+  const foreign = `${await deadPid()}\n${lockHost().split(" ")[0]} pid:[1]\n`;
+  await writeFile(`${path}.lock`, foreign);
+  const error = await withLock(path, async () => "ran", { timeoutMs: 30 }).catch((e: Error) => e);
+  expect(String(error)).toContain("is held by pid");
+  expect(await readFile(`${path}.lock`, "utf8")).toBe(foreign);
 });

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { mkdir, writeFile } from "node:fs/promises";
-import { hostname } from "node:os";
 import { pid } from "node:process";
+import { lockHost } from "../../../lib/core/fs.ts";
 import { extractAfterRun } from "../../../lib/memory/extract.ts";
 import { memFile, memoryHome } from "./support.ts";
 
@@ -11,7 +11,7 @@ test("extraction stuck behind a lock and a queue that cannot be written: says th
   await writeFile(memFile(home, "pending"), "a file where the queue directory should be");
   // A live process (this one) holds every store lock: the extraction cannot finish in time.
   for (const name of ["memory_index.json", "chatcli_memory_state.json", "daily"]) {
-    await writeFile(memFile(home, `${name}.lock`), `${pid}\n${hostname()}\n`);
+    await writeFile(memFile(home, `${name}.lock`), `${pid}\n${lockHost()}\n`);
   }
   const parts: string[] = [];
   const r = await extractAfterRun({
