@@ -20,18 +20,24 @@ import { basename, dirname, join, resolve } from "node:path";
 import { kill, pid } from "node:process";
 
 /**
- * Writes a file atomically: unique temp file in the same dir, mode 0600, then rename over the target.
- * A symlinked target (a session or store kept in a dotfiles repo) is written where the link points,
- * so the link survives; on any failure the temp file is removed and the old content is untouched.
+ * Writes a file atomically: unique temp file in the same dir, mode 0600 (or `mode`), then rename over
+ * the target. A symlinked target (a session or store kept in a dotfiles repo) is written where the
+ * link points, so the link survives; on any failure the temp file is removed and the old content is
+ * untouched — a full disk never leaves a half-written file.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: { mode?: number } = {},
+): Promise<void> {
+  const mode = options.mode ?? 0o600;
   const target = await followSymlinks(path);
   const dir = dirname(target);
   await mkdir(dir, { recursive: true, mode: 0o750 });
   const tmp = join(dir, tempName(target));
   try {
-    await writeFile(tmp, data, { mode: 0o600 });
-    await chmod(tmp, 0o600);
+    await writeFile(tmp, data, { mode });
+    await chmod(tmp, mode);
     await rename(tmp, target);
   } catch (error) {
     await rm(tmp, { force: true }).catch(() => {}); // keep the original error, not the cleanup's
