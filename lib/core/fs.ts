@@ -196,7 +196,13 @@ export async function withLock<T>(
   const deadline = Date.now() + timeoutMs;
   await mkdir(dirname(lockPath), { recursive: true, mode: 0o750 });
   let delay = 2;
-  while (!(await tryAcquire(lockPath))) {
+  let ours = 0;
+  for (;;) {
+    const acquired = await tryAcquire(lockPath);
+    if (acquired !== undefined) {
+      ours = acquired;
+      break;
+    }
     const holder = await removeIfAbandoned(lockPath, staleMs);
     if (Date.now() > deadline) {
       throw new Error(
@@ -215,23 +221,36 @@ export async function withLock<T>(
     return await fn();
   } finally {
     clearInterval(refresh);
-    await unlink(lockPath).catch(() => {}); // already gone (removed as stale): nothing to release
+    await releaseLock(lockPath, ours);
   }
 }
 
-/** Creates the lock file; false when another process holds it. A failed write never leaves it behind. */
-async function tryAcquire(lockPath: string): Promise<boolean> {
+/** Removes the lock file if it is still ours (a waiter may have judged it stale and taken it). */
+async function releaseLock(lockPath: string, ino: number): Promise<void> {
+  try {
+    if ((await stat(lockPath)).ino === ino) await unlink(lockPath);
+  } catch {
+    // already gone: nothing to release
+  }
+}
+
+/**
+ * Creates the lock file and returns its inode; undefined when another process holds it. A failed
+ * write never leaves it behind.
+ */
+async function tryAcquire(lockPath: string): Promise<number | undefined> {
   let handle: FileHandle;
   try {
     handle = await open(lockPath, "wx", 0o600);
   } catch (error) {
-    if ((error as { code?: string }).code === "EEXIST") return false;
+    if ((error as { code?: string }).code === "EEXIST") return undefined;
     throw error;
   }
   try {
     await handle.writeFile(`${pid}\n${lockHost()}\n`);
+    const { ino } = await handle.stat();
     await handle.close();
-    return true;
+    return ino;
   } catch (error) {
     await handle.close().catch(() => {});
     await unlink(lockPath).catch(() => {});

@@ -4,6 +4,7 @@ import {
   mkdir,
   readdir,
   readFile,
+  rename,
   stat,
   symlink,
   utimes,
@@ -209,4 +210,16 @@ test("a dead-looking pid from another pid namespace (a container on the same hos
   const error = await withLock(path, async () => "ran", { timeoutMs: 30 }).catch((e: Error) => e);
   expect(String(error)).toContain("is held by pid");
   expect(await readFile(`${path}.lock`, "utf8")).toBe(foreign);
+});
+
+test("a holder whose lock was taken over (judged stale) does not remove the new holder's lock", async () => {
+  await using dir = await tempDir();
+  const path = join(dir.path, "store.json");
+  const theirs = `${pid}\nsome-other-host\n`;
+  await withLock(path, async () => {
+    // Another process removed our lock as stale and now holds its own (a different file).
+    await writeFile(`${path}.other`, theirs);
+    await rename(`${path}.other`, `${path}.lock`);
+  });
+  expect(await readFile(`${path}.lock`, "utf8")).toBe(theirs);
 });
