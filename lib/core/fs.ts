@@ -196,13 +196,8 @@ export async function withLock<T>(
   const deadline = Date.now() + timeoutMs;
   await mkdir(dirname(lockPath), { recursive: true, mode: 0o750 });
   let delay = 2;
-  let ours = 0;
-  for (;;) {
-    const acquired = await tryAcquire(lockPath);
-    if (acquired !== undefined) {
-      ours = acquired;
-      break;
-    }
+  let ours = await tryAcquire(lockPath);
+  while (ours === undefined) {
     const holder = await removeIfAbandoned(lockPath, staleMs);
     if (Date.now() > deadline) {
       throw new Error(
@@ -211,6 +206,7 @@ export async function withLock<T>(
     }
     await Bun.sleep(delay + Math.random() * delay);
     delay = Math.min(delay * 2, 50);
+    ours = await tryAcquire(lockPath);
   }
   const refresh = setInterval(() => {
     const now = new Date();
@@ -288,16 +284,16 @@ let host: string | undefined;
  * and a host name — `--network host` — each see only their own processes).
  */
 export function lockHost(): string {
-  if (host === undefined) {
-    let ns = "";
-    try {
-      ns = readlinkSync("/proc/self/ns/pid");
-    } catch {
-      // not Linux: the host name alone
-    }
-    host = ns ? `${hostname()} ${ns}` : hostname();
-  }
+  host ??= `${hostname()}${pidNamespace()}`;
   return host;
+}
+
+function pidNamespace(): string {
+  try {
+    return ` ${readlinkSync("/proc/self/ns/pid")}`;
+  } catch {
+    return ""; // not Linux: the host name alone
+  }
 }
 
 function isAlive(target: number): boolean {
