@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 import { fstatSync, readlinkSync, writeSync } from "node:fs";
 import type { Ctx, Sink, StdinKind, StopSignal } from "./lib/core/ctx.ts";
-import { EXIT } from "./lib/core/errors.ts";
+import { EXIT, formatError, toChatcliError } from "./lib/core/errors.ts";
 import pkg from "./package.json" with { type: "json" };
 
 const argv = process.argv.slice(2);
@@ -10,6 +10,28 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   writeSync(1, `${pkg.version}\n`);
   process.exit(EXIT.ok);
 }
+
+/**
+ * A promise nobody awaited failed, or a callback threw: one line on stderr instead of Bun's source
+ * excerpt and stack. A rejection lets the run finish but turns a success into exit 1; a throw ends it.
+ */
+let backgroundFailure = false;
+function reportFatal(error: unknown): void {
+  try {
+    writeSync(2, formatError(toChatcliError(error)).replace(/[\x00-\x08\x0b-\x1f\x7f]/g, ""));
+  } catch {
+    // stderr is gone too: nothing left to tell
+  }
+}
+process.on("unhandledRejection", (error) => {
+  backgroundFailure = true;
+  reportFatal(error);
+});
+process.on("uncaughtException", (error) => {
+  reportFatal(error);
+  if (process.stdin.isTTY) process.stdin.setRawMode?.(false); // never leave the terminal raw
+  process.exit(EXIT.failure);
+});
 
 /** Whether fd is a terminal. Linux: read /proc (node:tty costs ~2 ms of start-up); else node:tty. */
 async function isTerminal(fd: number): Promise<boolean> {
@@ -119,4 +141,6 @@ const ctx: Ctx = {
 const { runCli } = await import("./commands/cli.ts");
 const code = await runCli(argv, ctx);
 // Writes are synchronous, so everything is flushed: exit now (an open stdin pipe must not keep us alive).
-process.exit(stdoutClosed ? EXIT.sigpipe : code);
+process.exit(
+  stdoutClosed ? EXIT.sigpipe : backgroundFailure && code === EXIT.ok ? EXIT.failure : code,
+);

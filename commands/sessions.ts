@@ -28,7 +28,10 @@ export function sessionsCommand(ctx: Ctx, state: RunState) {
       .description("list saved sessions")
       .option("--json", "print one JSON document")
       .action(async (flags) => {
-        const list = await listSessions(ctx);
+        const skipped: string[] = [];
+        const list = await listSessions(ctx, skipped);
+        for (const line of skipped)
+          ctx.stderr.write(stripControl(`chatcli: warning: skipped ${line}\n`));
         if (flags.json) {
           // Files written by other tools (the Go ChatCLI) may hold raw secrets.
           ctx.stdout.write(`${JSON.stringify(redactDeep(list, configuredSecrets(ctx.env)))}\n`);

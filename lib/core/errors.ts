@@ -122,11 +122,36 @@ export class AuthError extends ChatcliError {
   }
 }
 
+const SEE_HOME = "chatcli keeps its state in ~/.chatcli; CHATCLI_HOME moves it";
+
+/** What to do about a filesystem error (by errno code). */
+const FS_HINTS: Record<string, string> = {
+  ENOSPC:
+    "the disk is full: free some space and retry (files are replaced atomically: nothing was half-written)",
+  EDQUOT: "the disk quota is exhausted: free some space and retry (nothing was half-written)",
+  EACCES: `check the permissions of that path (${SEE_HOME})`,
+  EPERM: `check the permissions of that path (${SEE_HOME})`,
+  EROFS: `that file system is read-only (${SEE_HOME})`,
+  ENOTDIR: "a file stands where a directory is expected: move it aside",
+  EISDIR: "a directory stands where a file is expected: move it aside",
+  ENAMETOOLONG: `the path is too long (${SEE_HOME})`,
+  ELOOP: "too many levels of symbolic links (a loop?) in that path",
+  EMFILE: "too many open files: raise the limit (ulimit -n)",
+};
+
 /** Turns anything thrown into a ChatcliError (unknown errors become internal_error). */
 export function toChatcliError(error: unknown): ChatcliError {
   if (error instanceof ChatcliError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new ChatcliError("internal_error", message || "unexpected error", { cause: error });
+  let message = error instanceof Error ? error.message : String(error);
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  const { syscall } = (error ?? {}) as { syscall?: unknown };
+  const key = code === "EEXIST" && syscall === "mkdir" ? "ENOTDIR" : code; // mkdir -p over a file
+  const hint = typeof key === "string" ? FS_HINTS[key] : undefined;
+  if (hint && typeof path === "string" && path && !message.includes(path)) message += ` '${path}'`;
+  return new ChatcliError("internal_error", message || "unexpected error", {
+    cause: error,
+    ...(hint ? { hint } : {}),
+  });
 }
 
 /** One line for stderr: `chatcli: <message>` plus `hint: …` on the next line when there is one. */

@@ -1,31 +1,96 @@
 import { randomBytes } from "node:crypto";
+import { readlinkSync } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import {
   chmod,
+  link,
   mkdir,
   open,
   readFile,
+  readlink,
   rename,
   rm,
   stat,
   unlink,
+  utimes,
   writeFile,
 } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { pid } from "node:process";
+import { hostname } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { kill, pid } from "node:process";
 
-/** Writes a file atomically: unique temp file in the same dir, mode 0600, then rename over the target. */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+/**
+ * Writes a file atomically: unique temp file in the same dir, mode 0600 (or `mode`), then rename over
+ * the target. A symlinked target (a session or store kept in a dotfiles repo) is written where the
+ * link points, so the link survives; on any failure the temp file is removed and the old content is
+ * untouched — a full disk never leaves a half-written file.
+ */
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: { mode?: number } = {},
+): Promise<void> {
+  const mode = options.mode ?? 0o600;
+  const target = await followSymlinks(path);
+  const dir = dirname(target);
+  await mkdir(dir, { recursive: true, mode: 0o750 });
+  const tmp = join(dir, tempName(target));
+  try {
+    await writeFile(tmp, data, { mode });
+    await chmod(tmp, mode);
+    await rename(tmp, target);
+  } catch (error) {
+    await rm(tmp, { force: true }).catch(() => {}); // keep the original error, not the cleanup's
+    throw withPath(error, target);
+  }
+}
+
+/** Names the file on an errno error that lacks it (Bun's read/write errors say only "write"). */
+export function withPath(error: unknown, path: string): unknown {
+  const e = error as { code?: unknown; path?: unknown } | null;
+  if (e && typeof e === "object" && typeof e.code === "string" && !e.path) e.path = path;
+  return error;
+}
+
+/**
+ * Creates a file that must not exist yet, atomically: the content goes to a temp file that is then
+ * hard-linked into place (link() never replaces). Returns false, writing nothing, when the file exists.
+ */
+export async function createFileAtomic(path: string, data: string | Uint8Array): Promise<boolean> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o750 });
-  const tmp = join(dir, `${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  const tmp = join(dir, tempName(path));
   try {
     await writeFile(tmp, data, { mode: 0o600 });
     await chmod(tmp, 0o600);
-    await rename(tmp, path);
+    await link(tmp, path);
+    return true;
   } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
+    if ((error as { code?: string }).code === "EEXIST") return false;
+    throw withPath(error, path);
+  } finally {
+    await rm(tmp, { force: true }).catch(() => {});
   }
+}
+
+/** A unique temp file name beside `path` that fits a 255-byte file name however long the target's. */
+function tempName(path: string): string {
+  return `${basename(path).slice(0, 200)}.${randomBytes(6).toString("hex")}.tmp`;
+}
+
+/** Where a chain of symlinks ends (the path itself when it is not a link or does not exist). */
+async function followSymlinks(path: string): Promise<string> {
+  let current = path;
+  for (let hops = 0; hops < 40; hops++) {
+    let link: string;
+    try {
+      link = await readlink(current);
+    } catch {
+      return current; // not a link (EINVAL), missing (ENOENT): write here
+    }
+    current = resolve(dirname(current), link);
+  }
+  return current; // a loop: rename replaces the last link rather than spinning
 }
 
 /** Go's MarshalIndent(v, "", "  "): two-space indent, no trailing newline. */
@@ -38,7 +103,7 @@ export async function readTextIfExists(path: string): Promise<string | undefined
     return await readFile(path, "utf8");
   } catch (error) {
     if (isNotFound(error)) return undefined;
-    throw error;
+    throw withPath(error, path);
   }
 }
 
@@ -53,17 +118,23 @@ export type JsonRead<T> =
 
 /**
  * Reads a JSON file. A file that does not parse is renamed `<path>.corrupt` (or `.corrupt-<unix>` when
- * that exists) and reported — never overwritten.
+ * that exists) and reported — never overwritten. When another process moves or replaces the file
+ * meanwhile, the file is read again: a good file that appeared is never quarantined.
  */
 export async function readJsonFile<T = unknown>(path: string): Promise<JsonRead<T>> {
-  const text = await readTextIfExists(path);
-  if (text === undefined) return { kind: "missing" };
-  if (text.trim() === "") return { kind: "missing" };
-  try {
-    return { kind: "ok", value: JSON.parse(text) as T };
-  } catch (error) {
-    const quarantinedTo = await quarantine(path);
-    return { kind: "corrupt", quarantinedTo, message: (error as Error).message };
+  for (let attempt = 0; ; attempt++) {
+    const text = await readTextIfExists(path);
+    if (text === undefined) return { kind: "missing" };
+    if (text.trim() === "") return { kind: "missing" };
+    let message: string;
+    try {
+      return { kind: "ok", value: JSON.parse(text) as T };
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    const quarantinedTo =
+      attempt < 3 ? await quarantineIfUnchanged(path, text) : await quarantine(path);
+    if (quarantinedTo !== undefined) return { kind: "corrupt", quarantinedTo, message };
   }
 }
 
@@ -77,6 +148,17 @@ export async function quarantine(path: string): Promise<string> {
   return target;
 }
 
+/** quarantine() of a file that still holds `expected`; undefined when it changed or vanished meanwhile. */
+async function quarantineIfUnchanged(path: string, expected: string): Promise<string | undefined> {
+  if ((await readTextIfExists(path)) !== expected) return undefined;
+  try {
+    return await quarantine(path);
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
 export async function exists(path: string): Promise<boolean> {
   try {
     await stat(path);
@@ -87,15 +169,21 @@ export async function exists(path: string): Promise<boolean> {
 }
 
 export interface LockOptions {
-  /** Give up after this long (ms). */
+  /** Give up after this long (ms). Defaults to the staleness window plus 15 s, so a waiter always outlives it. */
   timeoutMs?: number;
-  /** A lock file older than this is considered abandoned (ms). */
+  /** A lock file not refreshed for this long is considered abandoned (ms). */
   staleMs?: number;
 }
+
+const DEFAULT_STALE_MS = 30_000;
 
 /**
  * Runs `fn` holding an exclusive lock file (`<path>.lock`, O_EXCL). Processes that share a store
  * (CI matrix jobs, a REPL and a one-shot) serialise their read-merge-write cycles through it.
+ *
+ * The lock names its holder (`pid` and host). A waiter removes it at once when that process is gone
+ * (same host), or when the holder stopped refreshing it for `staleMs` (another host, a hung process);
+ * the holder refreshes it every `staleMs / 3` while `fn` runs, so a slow holder is never robbed.
  */
 export async function withLock<T>(
   path: string,
@@ -103,37 +191,116 @@ export async function withLock<T>(
   options: LockOptions = {},
 ): Promise<T> {
   const lockPath = `${path}.lock`;
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  const staleMs = options.staleMs ?? 30_000;
+  const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
+  const timeoutMs = options.timeoutMs ?? staleMs + 15_000;
   const deadline = Date.now() + timeoutMs;
   await mkdir(dirname(lockPath), { recursive: true, mode: 0o750 });
   let delay = 2;
-  for (;;) {
-    try {
-      const handle = await open(lockPath, "wx", 0o600);
-      await handle.writeFile(`${pid}\n`);
-      await handle.close();
-      break;
-    } catch (error) {
-      if ((error as { code?: string }).code !== "EEXIST") throw error;
-      await removeIfStale(lockPath, staleMs);
-      if (Date.now() > deadline) throw new Error(`could not lock ${path} within ${timeoutMs} ms`);
-      await Bun.sleep(delay + Math.random() * delay);
-      delay = Math.min(delay * 2, 50);
+  let ours = await tryAcquire(lockPath);
+  while (ours === undefined) {
+    const holder = await removeIfAbandoned(lockPath, staleMs);
+    if (Date.now() > deadline) {
+      throw new Error(
+        `could not lock ${path} within ${Math.round(timeoutMs / 1000)} s: ${lockPath} is held${holder ? ` by ${holder}` : ""}`,
+      );
     }
+    await Bun.sleep(delay + Math.random() * delay);
+    delay = Math.min(delay * 2, 50);
+    ours = await tryAcquire(lockPath);
   }
+  const refresh = setInterval(() => {
+    const now = new Date();
+    utimes(lockPath, now, now).catch(() => {}); // best effort: a missed beat only shortens the grace
+  }, staleMs / 3);
+  refresh.unref?.();
   try {
     return await fn();
   } finally {
-    await unlink(lockPath).catch(() => {});
+    clearInterval(refresh);
+    await releaseLock(lockPath, ours);
   }
 }
 
-async function removeIfStale(lockPath: string, staleMs: number): Promise<void> {
+/** Removes the lock file if it is still ours (a waiter may have judged it stale and taken it). */
+async function releaseLock(lockPath: string, ino: number): Promise<void> {
+  try {
+    if ((await stat(lockPath)).ino === ino) await unlink(lockPath);
+  } catch {
+    // already gone: nothing to release
+  }
+}
+
+/**
+ * Creates the lock file and returns its inode; undefined when another process holds it. A failed
+ * write never leaves it behind.
+ */
+async function tryAcquire(lockPath: string): Promise<number | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(lockPath, "wx", 0o600);
+  } catch (error) {
+    if ((error as { code?: string }).code === "EEXIST") return undefined;
+    throw error;
+  }
+  try {
+    await handle.writeFile(`${pid}\n${lockHost()}\n`);
+    const { ino } = await handle.stat();
+    await handle.close();
+    return ino;
+  } catch (error) {
+    await handle.close().catch(() => {});
+    await unlink(lockPath).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Removes the lock when its holder is dead or it went stale; returns a description of the holder
+ * ("pid 42 on host") for the timeout message. Re-checks the inode before unlinking, so a lock that a
+ * third process just re-created is left alone.
+ */
+async function removeIfAbandoned(lockPath: string, staleMs: number): Promise<string | undefined> {
   try {
     const info = await stat(lockPath);
-    if (Date.now() - info.mtimeMs > staleMs) await unlink(lockPath);
+    const [holderPid, holderHost] = (await readFile(lockPath, "utf8")).split("\n");
+    const owner = Number(holderPid);
+    const dead =
+      holderHost === lockHost() && Number.isInteger(owner) && owner > 0 && !isAlive(owner);
+    // An empty file is a holder between open() and write(): only age makes it abandoned.
+    if (dead || Date.now() - info.mtimeMs > staleMs) {
+      const again = await stat(lockPath);
+      if (again.ino === info.ino && again.mtimeMs === info.mtimeMs) await unlink(lockPath);
+      return undefined;
+    }
+    return holderPid ? `pid ${holderPid}${holderHost ? ` on ${holderHost}` : ""}` : undefined;
   } catch {
-    // vanished meanwhile: fine
+    return undefined; // vanished meanwhile: the next attempt takes it
+  }
+}
+
+let host: string | undefined;
+/**
+ * Who can check a pid: the host name plus, on Linux, the pid namespace (containers that share a home
+ * and a host name — `--network host` — each see only their own processes).
+ */
+export function lockHost(): string {
+  host ??= `${hostname()}${pidNamespace()}`;
+  return host;
+}
+
+function pidNamespace(): string {
+  try {
+    return ` ${readlinkSync("/proc/self/ns/pid")}`;
+  } catch {
+    return ""; // not Linux: the host name alone
+  }
+}
+
+function isAlive(target: number): boolean {
+  try {
+    kill(target, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM"; // exists, owned by someone else
   }
 }

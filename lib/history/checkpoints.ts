@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { readJsonFile, toGoJson, withLock, writeFileAtomic } from "../core/fs.ts";
-import { redact, redactDeep } from "../core/redact.ts";
+import { redactDeep } from "../core/redact.ts";
 import type { ChatMessage } from "../llm/types.ts";
 
 /** At most this many checkpoints per session; the oldest are dropped. */
@@ -137,10 +137,8 @@ export class CheckpointStore {
         await mkdir(fan, { recursive: true, mode: 0o700 });
         this.fans.add(fan);
       }
-      // Content-addressed: a temp name + rename keeps a crash from leaving a truncated object.
-      const tmp = `${path}.${randomBytes(4).toString("hex")}.tmp`;
-      await writeFile(tmp, data, { mode: 0o600 });
-      await rename(tmp, path);
+      // Content-addressed: an atomic write keeps a crash or a full disk from leaving a truncated object.
+      await writeFileAtomic(path, data);
     }
     this.known.add(hash);
   }

@@ -1,9 +1,10 @@
-import { randomBytes } from "node:crypto";
-import { chmod, mkdir, rename, rm, rmdir, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { mkdir, rm, rmdir } from "node:fs/promises";
+import { dirname } from "node:path";
 import { ChatcliError, UsageError } from "../core/errors.ts";
+import { writeFileAtomic } from "../core/fs.ts";
 import type { CheckpointRecord, FileSnapshot } from "./checkpoints.ts";
-import { fileHash, type Session } from "./session.ts";
+import type { Session } from "./session.ts";
+import { fileHash } from "./session-merge.ts";
 
 export type RewindScope = "conversation" | "code" | "both";
 
@@ -89,18 +90,7 @@ export async function planRewind(
 
 async function writePreservingMode(path: string, bytes: Uint8Array, mode: number): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const tmp = join(
-    dirname(path),
-    `.${basename(path)}.${randomBytes(4).toString("hex")}.chatcli-tmp`,
-  );
-  try {
-    await writeFile(tmp, bytes, { mode });
-    await chmod(tmp, mode);
-    await rename(tmp, path);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(path, bytes, { mode });
 }
 
 /**

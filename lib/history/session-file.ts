@@ -14,8 +14,16 @@ export function validateSessionName(name: string): string {
       `invalid session name ${JSON.stringify(name)}: session name must be alphanumeric with dash/underscore/dot only (max 255 chars)`,
     );
   }
+  if (name.length > MAX_NAME) {
+    throw new UsageError(
+      `invalid session name: ${name.length} characters, at most ${MAX_NAME} (its files must fit the file system's 255-byte names)`,
+    );
+  }
   return name;
 }
+
+/** Longest name whose files (`<name>.json.lock`, `<name>.chatcli/`) fit a 255-byte file name. */
+const MAX_NAME = 255 - ".json.lock".length;
 
 function fileStem(name: string): string {
   return name.replace(/[/\\]/g, "_");

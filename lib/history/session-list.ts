@@ -29,10 +29,18 @@ async function readState(ctx: SessionCtx, name: string): Promise<SessionState | 
   }
 }
 
-/** Every `*.json` session in the sessions dir, name-sorted (files that are not sessions are skipped). */
-export async function listSessions(ctx: SessionCtx): Promise<SessionSummary[]> {
+/**
+ * Every `*.json` session in the sessions dir, name-sorted. Files that are not sessions are skipped;
+ * those that cannot be read or parsed are also named in `skipped` (path and reason) when given.
+ */
+export async function listSessions(ctx: SessionCtx, skipped?: string[]): Promise<SessionSummary[]> {
   const dir = sessionsDir(ctx.env);
-  const names = (await readdir(dir).catch(() => [] as string[]))
+  const names = (
+    await readdir(dir).catch((error: unknown) => {
+      if ((error as { code?: string }).code !== "ENOENT") skipped?.push(`${dir}: ${reason(error)}`);
+      return [] as string[];
+    })
+  )
     .filter((f) => f.endsWith(".json"))
     .sort();
   const out: SessionSummary[] = [];
@@ -44,7 +52,8 @@ export async function listSessions(ctx: SessionCtx): Promise<SessionSummary[]> {
       info = await stat(path);
       if (!info.isFile()) continue;
       doc = parseSessionDoc(JSON.parse(await readFile(path, "utf8")));
-    } catch {
+    } catch (error) {
+      skipped?.push(`${path}: ${reason(error)}`);
       continue;
     }
     if (!doc) continue;
@@ -61,6 +70,13 @@ export async function listSessions(ctx: SessionCtx): Promise<SessionSummary[]> {
     });
   }
   return out;
+}
+
+function reason(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  return code && typeof message === "string"
+    ? (message.split(",")[0] ?? code)
+    : String(message ?? error);
 }
 
 /** Deletes a session's file and chatcli's folder beside it; false when there was nothing. */

@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Ctx } from "../core/ctx.ts";
 import { ChatcliError, UsageError } from "../core/errors.ts";
@@ -9,7 +9,6 @@ import {
   type CheckpointRecord,
   CheckpointStore,
   checkpointLabel,
-  contentHash,
   MAX_CHECKPOINTS,
   type SessionState,
 } from "./checkpoints.ts";
@@ -24,6 +23,7 @@ import {
   validateSessionName,
 } from "./session-file.ts";
 import { latestSessionForWorkspace } from "./session-list.ts";
+import { fileHash, fileStamp, mergeHistories } from "./session-merge.ts";
 
 export type SessionCtx = Pick<Ctx, "env" | "cwd" | "now">;
 
@@ -43,15 +43,6 @@ export interface OpenSessionOptions {
   strict?: boolean;
 }
 
-/** Hash of a file's bytes, null when it does not exist. */
-export async function fileHash(path: string): Promise<string | null> {
-  try {
-    return contentHash(new Uint8Array(await readFile(path)));
-  } catch {
-    return null;
-  }
-}
-
 /**
  * One conversation: the unified history of chat, agent and coder, its file and its checkpoints.
  * Lifecycle in a run: `openSession` → per LLM request `checkpoint(userInput)` (before appending that
@@ -67,6 +58,9 @@ export class Session {
   private extra: Record<string, unknown>;
   private readonly pending = new Set<string>();
   private readonly secrets: string[];
+  /** The file's version when last read or written, and the history it held then. */
+  private stamp: string | undefined;
+  private base: ChatMessage[] = [];
 
   constructor(
     private readonly ctx: SessionCtx,
@@ -106,15 +100,32 @@ export class Session {
   async save(): Promise<void> {
     const path = this.path;
     if (path === null) return;
-    const doc = sessionJson({
-      title: this.title || this.derivedTitle(),
-      messages: this.messages,
-      extra: this.extra,
+    await withLock(path, async () => {
+      if ((await fileStamp(path)) !== this.stamp) await this.adoptConcurrentTurns();
+      const doc = sessionJson({
+        title: this.title || this.derivedTitle(),
+        messages: this.messages,
+        extra: this.extra,
+      });
+      this.title = doc["title"] as string;
+      await writeFileAtomic(path, toGoJson(redactDeep(doc, this.secrets)));
+      this.markSynced(await fileStamp(path));
     });
-    this.title = doc["title"] as string;
-    const text = toGoJson(redactDeep(doc, this.secrets));
-    await withLock(path, () => writeFileAtomic(path, text));
     await this.store.update((state) => this.syncState(state));
+  }
+
+  /** Records the on-disk version this history corresponds to (see save). */
+  markSynced(stamp: string | undefined): void {
+    this.stamp = stamp;
+    this.base = this.messages.slice();
+  }
+
+  /** Another process saved this session since we read it: keep its turns before ours. */
+  private async adoptConcurrentTurns(): Promise<void> {
+    const disk = await loadSessionDoc(this.ctx, this.name as string, this.notices);
+    if (!disk) return;
+    const merged = mergeHistories(this.base, this.messages, disk.messages, this.secrets);
+    if (merged) this.messages = merged;
   }
 
   private async syncState(state: SessionState): Promise<void> {
@@ -262,6 +273,8 @@ export async function openSession(
     if (name === undefined)
       notices.push("no earlier session for this workspace; starting a new one");
   }
+  // Stamp before reading: a write in between is then seen as concurrent at save, never missed.
+  const stamp = name === undefined ? undefined : await fileStamp(sessionFilePath(ctx.env, name));
   const doc =
     name === undefined ? undefined : await loadSessionDoc(ctx, name, notices, options.strict);
   if (name === undefined && !options.ephemeral) name = await freeName(ctx, autosaveName(ctx.now()));
@@ -274,5 +287,6 @@ export async function openSession(
     doc ?? { title: "", messages: [], extra: {} },
   );
   session.notices.push(...notices);
+  session.markSynced(doc === undefined ? undefined : stamp);
   return session;
 }

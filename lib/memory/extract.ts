@@ -1,4 +1,5 @@
 import type { Env } from "../core/ctx.ts";
+import { toChatcliError } from "../core/errors.ts";
 import { redact } from "../core/redact.ts";
 import type { ChatMessage } from "../llm/types.ts";
 import {
@@ -217,8 +218,18 @@ export async function extractAfterRun(input: ExtractInput): Promise<ExtractResul
   if (first !== "late") return first;
   flags.late = true;
   const live = liveMessages(input.messages);
-  if (live.length) await queueSegment(mem, live).catch(() => {});
-  return { factsWritten: 0, queued: live.length > 0, drained: 0 };
+  let queued = false;
+  if (live.length) {
+    queued = await queueSegment(mem, live).then(
+      () => true,
+      (error: unknown) => {
+        const why = toChatcliError(error).message;
+        mem.warn(`memory: this run's facts were lost: could not queue them (${why})`);
+        return false;
+      },
+    );
+  }
+  return { factsWritten: 0, queued, drained: 0 };
 }
 
 const GRACE_MS = 1000;

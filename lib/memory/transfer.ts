@@ -1,7 +1,6 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { UsageError } from "../core/errors.ts";
-import { exists, readTextIfExists } from "../core/fs.ts";
+import { createFileAtomic, readTextIfExists } from "../core/fs.ts";
 import { redactDeep } from "../core/redact.ts";
 import { factToJson, isBuried, normalizeFact, rankedFacts } from "./facts.ts";
 import { listDailyFiles } from "./notes.ts";
@@ -114,11 +113,8 @@ export async function importMemory(
   if (notes && typeof notes === "object") {
     for (const [rel, text] of Object.entries(notes)) {
       if (!/^\d{6}\/\d{8}\.md$/.test(rel) || typeof text !== "string") continue;
-      const path = join(mem.cfg.dir, rel);
-      if (await exists(path)) continue;
-      await mkdir(dirname(path), { recursive: true, mode: 0o750 });
-      await writeFile(path, text, { mode: 0o600, flag: "wx" }).catch(() => {});
-      out.notes_added++;
+      // Never replaces a note that is there (or appears meanwhile); a failed write is reported.
+      if (await createFileAtomic(join(mem.cfg.dir, rel), text)) out.notes_added++;
     }
   }
   return out;

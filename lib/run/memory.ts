@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import type { MemoryBackend } from "../agent/types.ts";
 import type { Ctx, Env } from "../core/ctx.ts";
+import { toChatcliError } from "../core/errors.ts";
 import { memoryDir } from "../core/paths.ts";
 import { envInt } from "../core/settings.ts";
 import type { ChatMessage } from "../llm/types.ts";
@@ -55,12 +56,18 @@ export class RunMemory {
   async prompt(query: string, surface: "agent" | "chat", mode?: "index" | "full") {
     if (this.input.access === "off" || !existsSync(memoryDir(this.input.env))) return undefined;
     const { memoryForPrompt } = await import("../memory/prompt.ts");
+    // An unreadable store costs the run its memory, not the answer.
     const result = await memoryForPrompt({
       ...this.options,
       query,
       surface,
       ...(mode ? { mode } : {}),
+    }).catch((error: unknown) => {
+      const why = toChatcliError(error).message;
+      this.input.reporter.warn("memory_failed", `memory: not loaded: ${why}`);
+      return undefined;
     });
+    if (!result) return undefined;
     this.factsLoaded = result.factsLoaded;
     this.mode = result.mode;
     return { stable: result.stable, volatile: result.volatile };
@@ -98,6 +105,7 @@ export class RunMemory {
       model: options.model,
       configModel: options.configModel,
     });
+    // The answer is already out: a memory store that cannot be written is a warning, not a failed run.
     const result = await extractAfterRun({
       ...this.options,
       messages,
@@ -105,6 +113,10 @@ export class RunMemory {
       timeoutMs: envInt(env, "CHATCLI_MEMORY_EXTRACT_TIMEOUT_MS", 15_000),
       stderr: ctx.stderr,
       feature: options.feature,
+    }).catch((error: unknown) => {
+      const why = toChatcliError(error).message;
+      this.input.reporter.warn("memory_failed", `memory: facts from this run not saved: ${why}`);
+      return { factsWritten: 0 };
     });
     if (result.factsWritten > 0)
       this.input.reporter.event("memory.written", { facts: result.factsWritten });
@@ -119,7 +131,10 @@ export class RunMemory {
     if (this.input.access !== "write" || messages.length === 0) return;
     const { ctx, env } = this.input;
     const { queueForExtraction } = await import("../memory/extract.ts");
-    await queueForExtraction({ env, now: ctx.now }, messages).catch(() => false);
+    await queueForExtraction({ env, now: ctx.now }, messages).catch((error: unknown) => {
+      const why = toChatcliError(error).message;
+      this.input.reporter.warn("memory_failed", `memory: compacted messages not queued: ${why}`);
+    });
   }
 
   /** Starts `chatcli memory compact --if-due` detached when compaction is due; never waits for it. */

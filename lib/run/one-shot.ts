@@ -237,7 +237,14 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       envelope.duration_api_ms = partial.apiMs;
     }
     const stopped = stop.stopError();
-    if (stopped) await saveInterrupted?.(partial?.text ?? "").catch(() => {});
+    if (stopped) {
+      await saveInterrupted?.(partial?.text ?? "").catch((saveError: unknown) =>
+        reporter.warn(
+          "session_not_saved",
+          `the interrupted session was not saved: ${toChatcliError(saveError).message}`,
+        ),
+      );
+    }
     if (stopped) reporter.fail(stopped.error, stopped.exitCode, { quiet: stopped.quiet });
     else reporter.fail(toChatcliError(error));
   } finally {

@@ -1,4 +1,5 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
+import { writeFileAtomic } from "../../core/fs.ts";
 import type { Tool } from "../types.ts";
 import { fileKind, resolveWritePath, str, toolError } from "./common.ts";
 
@@ -147,7 +148,9 @@ export const patchFileTool: Tool = {
     if (result.text === before)
       return { output: `${resolved.shown}: no change`, summary: "no change" };
     await ctx.beforeFileChange?.(resolved.abs);
-    await writeFile(resolved.abs, result.text);
+    // Replaced atomically, keeping its mode: a full disk never leaves the user's file half-written.
+    const { mode } = await stat(resolved.abs);
+    await writeFileAtomic(resolved.abs, result.text, { mode: mode & 0o7777 });
     return {
       output: `patched ${resolved.shown}`,
       summary: "patched",

@@ -1,5 +1,6 @@
-import { appendFile, mkdir, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { writeFileAtomic } from "../../core/fs.ts";
 import type { Tool } from "../types.ts";
 import { fileKind, resolveWritePath, str, toolError } from "./common.ts";
 
@@ -31,7 +32,11 @@ export const writeFileTool: Tool = {
     await ctx.beforeFileChange?.(resolved.abs);
     await mkdir(dirname(resolved.abs), { recursive: true });
     if (args["append"] === true) await appendFile(resolved.abs, content);
-    else await writeFile(resolved.abs, content);
+    else if (kind === "file") {
+      // Replaced atomically, keeping its mode: a full disk never leaves the user's file half-written.
+      const { mode } = await stat(resolved.abs);
+      await writeFileAtomic(resolved.abs, content, { mode: mode & 0o7777 });
+    } else await writeFile(resolved.abs, content);
     const change = kind === "missing" ? "created" : "modified";
     const bytes = Buffer.byteLength(content);
     return {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { openSession } from "../../../lib/history/session.ts";
 import { run, tempDir } from "../../support/ctx.ts";
@@ -128,5 +128,52 @@ describe("chatcli sessions", () => {
     const rm = await run(["sessions", "rm", "demo", "--json"], { env });
     expect(JSON.parse(rm.out)).toEqual({ name: "demo", deleted: true });
     expect((await run(["sessions", "rm", "demo"], { env })).code).toBe(2);
+  });
+});
+
+describe("chatcli sessions list with damaged files", () => {
+  test("a session file that does not parse is named on stderr; the others are listed", async () => {
+    await using home = await tempDir();
+    const env = { CHATCLI_HOME: home.path };
+    const s = await openSession({ env, cwd: home.path, now: () => new Date() }, { name: "good" });
+    s.append(user("hello"), asst("hi"));
+    await s.save();
+    const bad = join(home.path, "sessions", "bad.json");
+    await writeFile(bad, "{torn");
+    await writeFile(join(home.path, "sessions", "notes.json"), '{"x":1}'); // not a session: quiet
+    const r = await run(["sessions", "list", "--json"], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).map((e: { name: string }) => e.name)).toEqual(["good"]);
+    expect(r.err).toMatch(new RegExp(`^chatcli: warning: skipped ${bad}: .+\\n$`));
+    expect(await readFile(bad, "utf8")).toBe("{torn"); // listing never moves or rewrites it
+  });
+});
+
+describe("long session names", () => {
+  test("the longest name that fits (245) saves and reloads; one more is a usage error that writes nothing", async () => {
+    await using home = await tempDir();
+    const env = { CHATCLI_HOME: home.path };
+    const longest = "s".repeat(245);
+    expect((await run(["ask", "-m", "mock:echo", "--session", longest, "one"], { env })).code).toBe(
+      0,
+    );
+    expect((await run(["ask", "-m", "mock:echo", "--session", longest, "two"], { env })).code).toBe(
+      0,
+    );
+    const saved = JSON.parse(
+      await readFile(join(home.path, "sessions", `${longest}.json`), "utf8"),
+    );
+    expect(saved.chat_history).toHaveLength(4);
+    const tooLong = await run(["ask", "-m", "mock:echo", "--session", `${longest}x`, "hi"], {
+      env,
+    });
+    expect(tooLong.code).toBe(2);
+    expect(tooLong.err).toBe(
+      "chatcli: invalid session name: 246 characters, at most 245 (its files must fit the file system's 255-byte names)\n",
+    );
+    expect((await readdir(join(home.path, "sessions"))).sort()).toEqual([
+      `${longest}.chatcli`,
+      `${longest}.json`,
+    ]);
   });
 });

@@ -172,7 +172,12 @@ describe("chatcli memory", () => {
     const again = JSON.parse(
       (await run(["memory", "import", "--json"], { env: dst.env, stdin: exported.out })).out,
     );
-    expect(again).toMatchObject({ facts_added: 0, facts_merged: 3, topics_added: 0 });
+    expect(again).toMatchObject({
+      facts_added: 0,
+      facts_merged: 3,
+      topics_added: 0,
+      notes_added: 0,
+    });
     const facts = JSON.parse((await run(["memory", "facts", "--json"], { env: dst.env })).out);
     expect(facts).toHaveLength(3);
     expect((await run(["memory", "import", "-"], { env: dst.env, stdin: "not json" })).code).toBe(
