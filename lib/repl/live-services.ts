@@ -16,7 +16,6 @@ import type { Session } from "../history/session.ts";
 import { contextWindow } from "../history/tokens.ts";
 import { type ModelRef, modelLabel, resolveModel } from "../llm/models.ts";
 import type { ChatMessage, Provider, SystemBlock } from "../llm/types.ts";
-import { addUsage, emptyUsage } from "../llm/types.ts";
 import { compactForRequest } from "../run/compaction.ts";
 import { buildProviderChain } from "../run/provider.ts";
 import { runReplAgent } from "./live-agent.ts";

@@ -1,7 +1,7 @@
 import { showSystemContext } from "../bootstrap/show.ts";
 import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
 import type { Ctx } from "../core/ctx.ts";
-import { ChatcliError, toChatcliError } from "../core/errors.ts";
+import { toChatcliError } from "../core/errors.ts";
 import { readPromptInput } from "../core/input.ts";
 import { configuredSecrets } from "../core/redact.ts";
 import { loadSettings } from "../core/settings.ts";

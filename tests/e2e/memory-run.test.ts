@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { baseEnv, requireBinary, runChatcli } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
