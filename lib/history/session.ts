@@ -102,6 +102,19 @@ export class Session {
     this.messages = messages;
   }
 
+  /**
+   * Replaces the conversation after a turn whose request left the system messages out (the system
+   * prompt is rebuilt each turn): the session's own system messages — the Go REPL's
+   * `[ACTIVE MODE: /agent]` prompts among them — stay in front instead of being dropped from the file.
+   */
+  replaceTurns(messages: ChatMessage[]): void {
+    if (messages.some((m) => m.role === "system")) {
+      this.messages = messages;
+      return;
+    }
+    this.messages = [...this.messages.filter((m) => m.role === "system"), ...messages];
+  }
+
   /** Writes the session (v2, redacted, atomic, 0600, under a lock) and chatcli's state beside it. */
   async save(): Promise<void> {
     const path = this.path;

@@ -163,7 +163,7 @@ class LiveServices implements S.ReplServices {
     });
     this.meter.add(this.ref, usage);
     if (signal.aborted) throw new Error("cancelled");
-    this.session.replaceMessages([...messages, { role: "assistant", content: text }]);
+    this.session.replaceTurns([...messages, { role: "assistant", content: text }]);
     await this.binding.persist();
     await this.binding.refresh();
     return { text, usage };

@@ -1,0 +1,161 @@
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+
+/**
+ * A `~/.chatcli` written by the Go ChatCLI, by hand from its formats (reference §0, §2, §5): 2-space
+ * JSON without a final newline, nanosecond times with offsets, zero times, `null` lists, keys a newer Go
+ * version added, and other subsystems' files chatcli must leave alone.
+ */
+export const GO_SESSION = {
+  version: 2,
+  title: "como configurar o proxy",
+  chat_history: [
+    {
+      role: "system",
+      content: "[ACTIVE MODE: /agent] You are an agent.",
+      system_parts: [{ type: "text", text: "sys part", cache_control: { type: "ephemeral" } }],
+    },
+    {
+      role: "user",
+      content: "how do I set the proxy?",
+      images: [{ media_type: "image/png", data: "iVBORw0KGgo=", file_name: "x.png" }],
+    },
+    {
+      role: "assistant",
+      content: "",
+      tool_calls: [
+        {
+          id: "toolu_01",
+          type: "function",
+          name: "read_file",
+          arguments: { file: "proxy.go" },
+          raw: '<tool_call name="@coder" />',
+        },
+      ],
+    },
+    {
+      role: "tool",
+      content: "no such file",
+      tool_call_id: "toolu_01",
+      is_error: true,
+      error_code: "ENOENT",
+    },
+    {
+      role: "assistant",
+      content: "Use HTTPS_PROXY.",
+      meta: { preserve_verbatim: true, skill_names: "a,b", future_meta: 1 },
+      x_message_key: "kept",
+    },
+  ],
+  shared_memory: null,
+  x_future: { added_by: "go 2.x" },
+};
+
+/** Go's `json.MarshalIndent(v, "", "  ")`: no trailing newline. */
+export const goJson = (value: unknown) => JSON.stringify(value, null, 2);
+
+const INDEX = goJson([
+  {
+    id: "9d1e6a0b3c2f4e5d6a7b8c9d",
+    content: "User prefers Go for CLI tools",
+    category: "preference",
+    tags: ["go", "cli"],
+    created_at: "2026-07-30T10:12:44.518233101-03:00",
+    last_accessed: "2026-08-01T09:03:10.004-03:00",
+    access_count: 4,
+    score: 2.48,
+    source_project: "/home/ana/src/chatcli",
+    confidence: 0.75,
+    provenance: "extraction",
+    embedding_ref: { model: "voyage-3" },
+  },
+  {
+    id: "0a1b2c3d4e5f60718293a4b5",
+    content: "Staging database lives in sa-east-1",
+    category: "",
+    tags: null,
+    created_at: "2026-06-01T12:00:00Z",
+    last_accessed: "0001-01-01T00:00:00Z",
+    access_count: 0,
+    score: 0,
+  },
+]);
+
+/** Files other subsystems own (and Go-only memory features): never deleted or rewritten. */
+export const FOREIGN: Record<string, string> = {
+  "mcp_servers.json": '{"servers":{}}',
+  "app.log": "2026/11/28 10:00:00 started\n",
+  "coder_policy.json": goJson({ rules: [{ pattern: "@coder read", action: "allow" }] }),
+  "contexts/ctx1/meta.json": '{"name":"ctx1"}',
+  "skills/s1/SKILL.md": "# skill\n",
+  "plugins/p1/manifest.json": "{}",
+  "memory/episodes.json":
+    '[{"id":"ep_abc","date":"2026-11-20","summary":"did x","outcome":"ok","refs":null}]',
+  "memory/weekly/2026-W47.md": "# Week 47\n",
+  "memory/monthly/2026-11.md": "# Nov\n",
+  "memory/vector_index.json":
+    '{"dimension":3,"provider":"voyage:voyage-4","entries":{"9d1e6a0b3c2f4e5d6a7b8c9d":[0.1,0.2,0.3]}}',
+  "memory/graph.json": '{"nodes":[],"edges":[]}',
+  "memory/memory_archive.json": goJson([
+    {
+      id: "444444444444444444444444",
+      content: "old archived fact",
+      category: "general",
+      created_at: "2025-01-01T00:00:00Z",
+      last_accessed: "2025-01-01T00:00:00Z",
+      access_count: 1,
+      score: 0.05,
+    },
+  ]),
+  "sessions/1764370000000000000.json":
+    '{"provider":"OPENAI","model":"gpt-4o","input_tokens":10,"output_tokens":5,"cost":0.01}',
+  "sessions/numbers.json": "[1,2,3]",
+};
+
+/** Writes the Go home under `home/.chatcli`; returns the project dir (a `.agent` workspace). */
+export async function writeGoHome(home: string): Promise<{ chatcli: string; project: string }> {
+  const chatcli = join(home, ".chatcli");
+  const project = join(home, "src", "proj");
+  const files: Record<string, string> = {
+    ...FOREIGN,
+    "memory/memory_index.json": INDEX,
+    "memory/memory_tombstones.json": goJson({
+      "222222222222222222222222": "2026-11-01T08:00:00.123456789+01:00",
+    }),
+    "sessions/go-v2.json": goJson(GO_SESSION),
+    "sessions/legacy.json": goJson([
+      { role: "user", content: "legacy question" },
+      { role: "assistant", content: "legacy answer" },
+    ]),
+    "sessions/per-mode.json": goJson({
+      title: "",
+      chat_history: null,
+      agent_history: [
+        { role: "system", content: "[ACTIVE MODE: /agent] sys" },
+        { role: "user", content: "agent task" },
+      ],
+      coder_history: [{ role: "user", content: "coder task" }],
+    }),
+  };
+  for (const [rel, body] of Object.entries(files)) {
+    const path = join(chatcli, rel);
+    await mkdir(join(path, ".."), { recursive: true });
+    await writeFile(path, body);
+  }
+  await mkdir(join(project, ".agent"), { recursive: true });
+  return { chatcli, project };
+}
+
+/** Every file under `dir` (relative path → bytes), to compare before and after a run. */
+export async function snapshot(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (d: string): Promise<void> => {
+    for (const name of await readdir(d)) {
+      const path = join(d, name);
+      if ((await stat(path)).isDirectory()) await walk(path);
+      else out.set(relative(dir, path), await readFile(path, "utf8"));
+    }
+  };
+  await walk(dir);
+  return out;
+}
