@@ -1,0 +1,56 @@
+/** A Go ChatCLI user's first `chatcli chat` in a real terminal (tmux), against the mock LLM. */
+import { afterAll, beforeAll, describe, expect } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../support/ctx.ts";
+import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { chatTerm, PROMPT_READY, sentMessages, submit, tmuxTest } from "./chat-term.ts";
+import { GO_SESSION, writeGoHome } from "./migrant-home.ts";
+
+let llm: MockLlm;
+beforeAll(async () => {
+  llm = await startMockLlm();
+});
+afterAll(() => llm.close());
+
+const GO_HISTORY = "how do I set the proxy?\n/memory today\n/session load go-v2\n";
+
+describe("chatcli chat in a Go ChatCLI home", () => {
+  tmuxTest(
+    "↑ recalls the Go ChatCLI's ./.chatcli_history; /session load continues a Go session and keeps what Go wrote",
+    async () => {
+      await using home = await tempDir();
+      const { chatcli } = await writeGoHome(home.path);
+      // Go keeps line-input history in the working directory (the terminal starts in $HOME here).
+      writeFileSync(join(home.path, ".chatcli_history"), GO_HISTORY);
+      llm.push({ text: "Set HTTP_PROXY too." });
+      {
+        await using t = chatTerm(home.path, llm, { env: { CHATCLI_SESSION_AUTOSAVE: "false" } });
+        await t.waitForText(PROMPT_READY);
+        t.sendKeys("Up");
+        await t.waitForText(/❯ \/session load go-v2$/m);
+        t.sendKeys("Up");
+        await t.waitForText(/❯ \/memory today$/m);
+        t.sendKeys("Down", "Enter");
+        await t.waitForText(/Session 'go-v2' loaded\./);
+        submit(t, "and for git?");
+        await t.waitForText(/^Set HTTP_PROXY too\.\n❯$/m);
+        t.sendKeys("C-d");
+        expect(await t.waitForExit()).toBe(0);
+      }
+      const sent = sentMessages(llm.requests.at(-1)?.body);
+      expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+      expect(JSON.stringify(llm.requests.at(-1)?.body)).not.toContain("ACTIVE MODE: /agent");
+      // Go's file is read, never written; chatcli's own inputs go to its own file.
+      expect(readFileSync(join(home.path, ".chatcli_history"), "utf8")).toBe(GO_HISTORY);
+      expect(readFileSync(join(chatcli, ".chatcli_history"), "utf8")).toBe(
+        "/session load go-v2\nand for git?\n",
+      );
+      const doc = JSON.parse(readFileSync(join(chatcli, "sessions", "go-v2.json"), "utf8"));
+      expect(doc.x_future).toEqual(GO_SESSION.x_future);
+      expect(doc.chat_history.slice(0, GO_SESSION.chat_history.length)).toEqual(
+        GO_SESSION.chat_history,
+      );
+    },
+  );
+});
