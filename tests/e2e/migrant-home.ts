@@ -81,6 +81,69 @@ const INDEX = goJson([
   },
 ]);
 
+export const GO_PROFILE = goJson({
+  name: "Ana",
+  role: "SRE",
+  skills: ["Go", "Kubernetes"],
+  goals: null,
+  directives: ["[scope:proj] never use CGO", "avoid jargon"],
+  milestones: [{ date: "2026-05-02T10:00:00-03:00", text: "Earned the CKA certification" }],
+  stances: [
+    { position: "prefer table-driven tests", reason: "cheap", updated_at: "0001-01-01T00:00:00Z" },
+  ],
+  environment: { os: "macOS", shell: "zsh" },
+  field_meta: {
+    name: {
+      source: "user",
+      updated_at: "2026-05-02T10:00:00.123456789+05:30",
+      confirmed_at: "0001-01-01T00:00:00Z",
+    },
+  },
+  top_commands: [{ command: "git", count: 3 }],
+  future_field: { kept: true },
+  last_updated: "2026-08-01T09:03:10-03:00",
+});
+
+/** Memory files Go wrote besides the index (read by chatcli, rewritten only by a write command). */
+export const GO_MEMORY: Record<string, string> = {
+  "memory/user_profile.json": GO_PROFILE,
+  "memory/topics.json": goJson([
+    {
+      name: "Go",
+      mentions: 3,
+      summary: "decided to use embed.FS for assets",
+      first_seen: "2026-07-30T10:12:44.518233101-03:00",
+      last_seen: "2026-11-20T10:12:44-03:00",
+      related_fact_ids: null,
+    },
+  ]),
+  "memory/projects.json": goJson([
+    {
+      name: "chatcli",
+      path: "/home/ana/src/chatcli",
+      description: "Go LLM CLI",
+      status: "active",
+      technologies: ["Go", "Bubble Tea"],
+      key_files: null,
+      last_active: "2026-11-20T10:12:44-03:00",
+      priority: 0,
+      metadata: null,
+    },
+  ]),
+  "memory/usage_stats.json": goJson({
+    session_count: 12,
+    total_messages: 40,
+    avg_session_secs: 1310.5,
+    hour_distribution: [0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 5, 2, 0, 0, 4, 6, 1, 0, 0, 0, 0, 0, 0, 0],
+    command_frequency: {},
+    feature_usage: { chat: 30, agent: 6, coder: 4 },
+    last_session: "2026-11-28T21:00:00.123456789-03:00",
+  }),
+  "memory/compactor_state.json": '{"last_compaction":"2026-11-29T01:00:00.123456789-03:00"}',
+  "memory/MEMORY.md": "# Long-term Memory\n\n## Preference\n\n- User prefers Go for CLI tools\n\n",
+  "memory/202607/20260730.md": "\n## 10:12\n\n- Modified cli/x.go\n",
+};
+
 /** Files other subsystems own (and Go-only memory features): never deleted or rewritten. */
 export const FOREIGN: Record<string, string> = {
   "mcp_servers.json": '{"servers":{}}',
@@ -118,6 +181,7 @@ export async function writeGoHome(home: string): Promise<{ chatcli: string; proj
   const project = join(home, "src", "proj");
   const files: Record<string, string> = {
     ...FOREIGN,
+    ...GO_MEMORY,
     "memory/memory_index.json": INDEX,
     "memory/memory_tombstones.json": goJson({
       "222222222222222222222222": "2026-11-01T08:00:00.123456789+01:00",
