@@ -106,6 +106,37 @@ describe("a Go ChatCLI user's saved sessions (spawned binary, mock LLM)", () => 
     });
   });
 
+  test("agent --session on a Go session: Go's agent prompt is not sent, and is still in the file afterwards", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    const { chatcli, project } = await writeGoHome(home.path);
+    llm.push(
+      { tool_calls: [{ name: "memory", arguments: { cmd: "recall", args: { query: "proxy" } } }] },
+      { text: "Nothing stored about git." },
+    );
+    const env = baseEnv(home.path, { ...llm.env("openai"), TZ: "UTC" });
+    const r = await runChatcli(
+      ["agent", "--session", "go-v2", "--memory", "read", "what do you remember about git?"],
+      { env, cwd: project },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("Nothing stored about git.\n");
+    expect(llm.requests).toHaveLength(2);
+    for (const req of llm.requests) {
+      const sent = (req.body as { messages: Msg[] }).messages;
+      expect(sent.filter((m) => m.role === "system")).toHaveLength(1);
+      expect(JSON.stringify(sent)).not.toContain("ACTIVE MODE: /agent");
+      expect(JSON.stringify(sent)).toContain("Use HTTPS_PROXY.");
+    }
+    const doc = JSON.parse(await readFile(join(chatcli, "sessions", "go-v2.json"), "utf8"));
+    expect(doc.chat_history.slice(0, 5)).toEqual(GO_SESSION.chat_history);
+    expect(doc.chat_history.at(-1)).toEqual({
+      role: "assistant",
+      content: "Nothing stored about git.",
+    });
+    expect(doc.x_future).toEqual(GO_SESSION.x_future);
+  });
+
   test("sessions list shows Go's sessions and skips cost snapshots and other JSON", async () => {
     await using home = await tempDir();
     const { chatcli, project } = await writeGoHome(home.path);
