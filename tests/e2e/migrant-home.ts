@@ -137,6 +137,14 @@ export const GO_MEMORY: Record<string, string> = {
     hour_distribution: [0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 5, 2, 0, 0, 4, 6, 1, 0, 0, 0, 0, 0, 0, 0],
     command_frequency: {},
     feature_usage: { chat: 30, agent: 6, coder: 4 },
+    common_errors: [
+      {
+        pattern: "go: module not found",
+        count: 4,
+        resolution: "go mod tidy",
+        last_seen: "2026-11-20T10:00:00-03:00",
+      },
+    ],
     last_session: "2026-11-28T21:00:00.123456789-03:00",
   }),
   "memory/compactor_state.json": '{"last_compaction":"2026-11-29T01:00:00.123456789-03:00"}',

@@ -37,6 +37,7 @@ describe("the memory of a Go ChatCLI user (spawned binary)", () => {
       ["memory", "profile"],
       ["memory", "topics"],
       ["memory", "projects"],
+      ["memory", "stats"],
       ["memory", "stats", "--json"],
       ["memory", "export"],
       ["memory", "compact", "--if-due", "--no-llm"],
@@ -58,6 +59,24 @@ describe("the memory of a Go ChatCLI user (spawned binary)", () => {
     expect(outputs["memory profile"]).toContain("Name: Ana");
     expect(outputs["memory topics"]).toContain("Go  (3 mentions, last: 2026-11-20)");
     expect(outputs["memory projects"]).toContain("chatcli  [active]");
+    expect(outputs["memory stats"]).toBe(
+      [
+        "Memory System Stats",
+        "─────────────────────────────────────────",
+        "  Facts: 2 (general 1, preference 1)",
+        "  Topics: 1",
+        "  Projects: 1",
+        "  Sessions: 12",
+        "  Total messages: 40",
+        "  Avg session: 22 min",
+        "  Peak hours: 15:00, 10:00, 14:00",
+        "  Features: chat(30), agent(6), coder(4)",
+        "  Common errors:",
+        "    go: module not found (4x) → go mod tidy",
+        "  Last session: 2026-11-29",
+        "",
+      ].join("\n"),
+    );
     expect(outputs["bootstrap show"]).toContain(
       "- [preference] User prefers Go for CLI tools (from: /home/ana/src/chatcli)",
     );
