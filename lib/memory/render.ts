@@ -1,5 +1,6 @@
 import type { CompactionResult } from "./compact.ts";
 import type { Fact } from "./facts.ts";
+import { localDate, localHHMM, parseGoTime } from "./gotime.ts";
 import type { MemoryFiles, MemoryStats } from "./inventory.ts";
 import type { Profile } from "./profile.ts";
 import { PROFILE_LABELS } from "./profile-format.ts";
@@ -92,8 +93,10 @@ export function renderProfile(p: Profile): string {
   }
   if (lines.length === 0)
     return "No profile data yet. Interact more and the system will learn about you.\n";
-  const updated = dayOf(p["last_updated"]);
-  if (updated) lines.push("", `  Last updated: ${updated}`);
+  // Go's panel: `Last updated: YYYY-MM-DD HH:MM` (local time).
+  const updated = parseGoTime(p["last_updated"]);
+  if (updated !== undefined)
+    lines.push("", `  Last updated: ${localDate(updated)} ${localHHMM(new Date(updated))}`);
   return panel("User Profile", lines);
 }
 

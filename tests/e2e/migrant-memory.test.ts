@@ -57,6 +57,7 @@ describe("the memory of a Go ChatCLI user (spawned binary)", () => {
     expect(outputs["memory 2026-07-30"]).toContain("- Modified cli/x.go");
     expect(outputs["memory facts"]).toContain("Staging database lives in sa-east-1 [general]");
     expect(outputs["memory profile"]).toContain("Name: Ana");
+    expect(outputs["memory profile"]).toContain("  Last updated: 2026-08-01 12:03\n");
     expect(outputs["memory topics"]).toContain("Go  (3 mentions, last: 2026-11-20)");
     expect(outputs["memory projects"]).toContain("chatcli  [active]");
     expect(outputs["memory stats"]).toBe(
