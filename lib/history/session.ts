@@ -1,5 +1,5 @@
-import { readFile, stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { mkdir, readFile, stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import type { Ctx } from "../core/ctx.ts";
 import { ChatcliError, UsageError } from "../core/errors.ts";
 import { readJsonFile, readTextIfExists, toGoJson, withLock, writeFileAtomic } from "../core/fs.ts";
@@ -126,6 +126,8 @@ export class Session {
     });
     this.title = doc["title"] as string;
     const text = toGoJson(redactDeep(doc, this.secrets));
+    // ChatCLI creates the sessions dir 0700 (files 0600); an existing dir keeps its mode.
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await withLock(path, () => writeFileAtomic(path, text));
     await this.store.update((state) => this.syncState(state));
   }

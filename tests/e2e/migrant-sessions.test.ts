@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { baseEnv, requireBinary, runChatcli } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
@@ -135,6 +135,23 @@ describe("a Go ChatCLI user's saved sessions (spawned binary, mock LLM)", () => 
       content: "Nothing stored about git.",
     });
     expect(doc.x_future).toEqual(GO_SESSION.x_future);
+  });
+
+  test("a first session on a new machine: sessions dir 0700 and file 0600, as ChatCLI makes them", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    llm.push({ text: "hello" });
+    const env = baseEnv(home.path, { ...llm.env("openai"), TZ: "UTC" });
+    const r = await runChatcli(["ask", "--session", "first", "--memory", "off", "hi"], {
+      env,
+      cwd: home.path,
+    });
+    expect(r.code).toBe(0);
+    const dir = join(home.path, ".chatcli", "sessions");
+    const mode = async (p: string) => (await stat(p)).mode & 0o777;
+    expect(await mode(dir)).toBe(0o700);
+    expect(await mode(join(dir, "first.json"))).toBe(0o600);
+    expect(await mode(join(dir, "first.chatcli"))).toBe(0o700);
   });
 
   test("sessions list shows Go's sessions and skips cost snapshots and other JSON", async () => {
