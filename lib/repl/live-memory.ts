@@ -8,6 +8,7 @@ import { extractionChain } from "../memory/llm-chain.ts";
 import { memoryForPrompt } from "../memory/prompt.ts";
 import { openMemory } from "../memory/store.ts";
 import { runMemoryTool } from "../memory/tool.ts";
+import { recordReplSession } from "../memory/tracking.ts";
 import { MemoryWorker } from "./memory-worker.ts";
 
 /** What the REPL needs from lib/memory: prompt text, the /memory command, the tool backend, the worker. */
@@ -39,6 +40,9 @@ export function createReplMemory(input: {
 }): ReplMemory {
   const { ctx, env, workspace } = input;
   const options = { env, cwd: ctx.cwd, workspace, now: ctx.now };
+  // usage_stats.json counts REPL sessions and their average length, shared with the Go ChatCLI.
+  const started = ctx.now().getTime();
+  const sessionStart = recordReplSession(openMemory(options)).catch(() => {});
   const worker = new MemoryWorker({
     now: ctx.now,
     async extract(segment, signal) {
@@ -93,7 +97,10 @@ export function createReplMemory(input: {
       });
       return { stable: result.stable, volatile: result.volatile };
     },
-    command: input.command,
+    command: async (args, signal) => {
+      await sessionStart;
+      return input.command(args, signal);
+    },
     backend: {
       remember: (content, category) => backendCall("remember", { content, category }),
       profile: (fields) => backendCall("profile", { fields }),
@@ -109,6 +116,9 @@ export function createReplMemory(input: {
     stop: async () => {
       await worker.stop();
       await scheduling;
+      await sessionStart;
+      const seconds = (ctx.now().getTime() - started) / 1000;
+      await recordReplSession(openMemory(options), seconds).catch(() => {});
     },
   };
 }

@@ -53,4 +53,32 @@ describe("chatcli chat in a Go ChatCLI home", () => {
       );
     },
   );
+
+  tmuxTest(
+    "a chat session counts in Go's usage_stats.json: session_count, last_session, average length",
+    async () => {
+      await using home = await tempDir();
+      const { chatcli } = await writeGoHome(home.path);
+      {
+        await using t = chatTerm(home.path, llm, {
+          env: { CHATCLI_MEMORY_ENABLED: "true", CHATCLI_SESSION_AUTOSAVE: "false", TZ: "UTC" },
+        });
+        await t.waitForText(PROMPT_READY);
+        submit(t, "/memory stats");
+        await t.waitForText(/Sessions: 13/);
+        t.sendKeys("C-d");
+        expect(await t.waitForExit()).toBe(0);
+      }
+      const text = readFileSync(join(chatcli, "memory", "usage_stats.json"), "utf8");
+      const usage = JSON.parse(text);
+      expect(text.trimEnd()).toBe(JSON.stringify(usage, null, 2));
+      expect(usage.session_count).toBe(13);
+      expect(usage.last_session).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+      // 12 sessions averaging 1310.5 s, then one of a few seconds.
+      expect(usage.avg_session_secs).toBeGreaterThan(1209);
+      expect(usage.avg_session_secs).toBeLessThan(1310.5 - (1310.5 - 30) / 13);
+      expect(usage.feature_usage).toEqual({ chat: 30, agent: 6, coder: 4 });
+      expect(usage.common_errors[0].pattern).toBe("go: module not found");
+    },
+  );
 });
