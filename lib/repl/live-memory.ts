@@ -20,6 +20,8 @@ export interface ReplMemory {
   command(args: string, signal: AbortSignal): Promise<string>;
   backend?: MemoryBackend;
   nudge(history: readonly ChatMessage[]): void;
+  /** An opened conversation's messages are not extracted again. */
+  baseline(history: readonly ChatMessage[]): void;
   /** Starts the worker's 3-minute ticker over the live history (long sessions between turns). */
   startTicker(history: () => readonly ChatMessage[]): void;
   drainNotices(): string[];
@@ -111,6 +113,7 @@ export function createReplMemory(input: {
       worker.nudge(history);
       maybeCompact();
     },
+    baseline: (history) => worker.baseline(history.length),
     startTicker: (history) => worker.startTicker(history),
     drainNotices: () => worker.drainNotices(),
     stop: async () => {

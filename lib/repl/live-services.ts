@@ -75,8 +75,9 @@ class LiveServices implements S.ReplServices {
     return this.binding.session;
   }
 
-  open(name?: string): Promise<void> {
-    return this.binding.open(name);
+  async open(name?: string): Promise<void> {
+    await this.binding.open(name);
+    this.mem?.baseline(this.session.messages);
   }
 
   /** The provider chain (built once per model); its notices go to `onLine` for this operation. */
@@ -260,8 +261,9 @@ class LiveServices implements S.ReplServices {
   saveSession(name: string): Promise<void> {
     return this.binding.saveAs(name);
   }
-  loadSession(name: string): Promise<void> {
-    return this.binding.open(name, true);
+  async loadSession(name: string): Promise<void> {
+    await this.binding.open(name, true);
+    this.mem?.baseline(this.session.messages);
   }
   listSessions(): Promise<S.SessionEntry[]> {
     return this.binding.list();

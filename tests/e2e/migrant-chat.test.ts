@@ -81,4 +81,34 @@ describe("chatcli chat in a Go ChatCLI home", () => {
       expect(usage.common_errors[0].pattern).toBe("go: module not found");
     },
   );
+
+  tmuxTest(
+    "chat --session on a Go session: the memory worker extracts the new turns, not Go's old conversation again",
+    async () => {
+      await using home = await tempDir();
+      await writeGoHome(home.path);
+      const first = llm.requests.length;
+      llm.push({ text: "one" }, { text: "two" }, { text: "NOTHING_NEW" });
+      {
+        await using t = chatTerm(home.path, llm, {
+          args: ["--session", "go-v2"],
+          env: { CHATCLI_MEMORY_ENABLED: "true", TZ: "UTC" },
+        });
+        await t.waitForText(PROMPT_READY);
+        submit(t, "first new question");
+        await t.waitForText(/^one\n❯$/m);
+        submit(t, "second new question");
+        await t.waitForText(/^two\n❯$/m);
+        await llm.waitForHits(first + 3);
+        t.sendKeys("C-d");
+        expect(await t.waitForExit()).toBe(0);
+      }
+      const extraction = JSON.stringify(llm.requests[first + 2]?.body);
+      expect(extraction).toContain("CONVERSATION SEGMENT TO ANALYZE");
+      expect(extraction).toContain("first new question");
+      expect(extraction).toContain("second new question");
+      expect(extraction).not.toContain("how do I set the proxy?");
+      expect(llm.requests).toHaveLength(first + 3);
+    },
+  );
 });
