@@ -160,8 +160,18 @@ export const FOREIGN: Record<string, string> = {
   "contexts/ctx1/meta.json": '{"name":"ctx1"}',
   "skills/s1/SKILL.md": "# skill\n",
   "plugins/p1/manifest.json": "{}",
-  "memory/episodes.json":
-    '[{"id":"ep_abc","date":"2026-11-20","summary":"did x","outcome":"ok","refs":null}]',
+  "memory/episodes.json": goJson([
+    {
+      id: "ep_3f2a9c1d0b7e",
+      date: "2026-03-14",
+      project: "chatcli",
+      summary: "migrated the build to Bazel",
+      outcome: "CI 40% faster",
+      refs: ["BUILD.bazel"],
+      created_at: "2026-03-14T18:22:05.123456789-03:00",
+    },
+    { id: "ep_0000", date: "2026-03-01", summary: "", outcome: "", refs: null },
+  ]),
   "memory/weekly/2026-W47.md": "# Week 47\n",
   "memory/monthly/2026-11.md": "# Nov\n",
   "memory/vector_index.json":

@@ -3,6 +3,7 @@ import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { baseEnv, requireBinary, runChatcli } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
+import { startMockLlm } from "../support/mock-llm.ts";
 import { FOREIGN, snapshot, writeGoHome } from "./migrant-home.ts";
 
 beforeAll(() => {
@@ -43,6 +44,7 @@ describe("the memory of a Go ChatCLI user (spawned binary)", () => {
       ["memory", "compact", "--if-due", "--no-llm"],
       ["memory", "forget", "Staging", "--dry-run"],
       ["bootstrap", "show"],
+      ["bootstrap", "show", "how did the bazel migration go?"],
       ["bootstrap", "show", "--mode", "agent", "--json"],
       ["sessions", "list"],
     ];
@@ -77,6 +79,10 @@ describe("the memory of a Go ChatCLI user (spawned binary)", () => {
         "  Last session: 2026-11-29",
         "",
       ].join("\n"),
+    );
+    // Go's episodic timeline: what the digest advertises, recall (and full mode) can show.
+    expect(outputs["bootstrap show how did the bazel migration go?"]).toContain(
+      "## Recent Episodes\n\n- [2026-03-14] (chatcli) migrated the build to Bazel → CI 40% faster [BUILD.bazel]\n",
     );
     expect(outputs["bootstrap show"]).toContain(
       "- [preference] User prefers Go for CLI tools (from: /home/ana/src/chatcli)",
@@ -176,5 +182,40 @@ describe("the memory of a Go ChatCLI user (spawned binary)", () => {
     );
     expect(leftovers).toEqual([]);
     expect((await readdir(mem)).sort()).toContain("memory_archive.json");
+  });
+
+  test("agent: the memory tool's recall brings back Go facts and Go episodes; the Go home is left as it was", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    const { chatcli, project } = await writeGoHome(home.path);
+    const before = await snapshot(chatcli);
+    llm.push(
+      {
+        tool_calls: [
+          { name: "memory", arguments: { cmd: "recall", args: { query: "bazel build" } } },
+        ],
+      },
+      { text: "You moved the build to Bazel in March." },
+    );
+    const env = baseEnv(home.path, { ...llm.env("openai"), TZ: "UTC" });
+    const r = await runChatcli(
+      ["agent", "--memory", "read", "--ephemeral", "what did we do about the build?"],
+      { env, cwd: project },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("You moved the build to Bazel in March.\n");
+    type Sent = { messages: Array<{ role: string; content: string }> } | undefined;
+    const sent = (llm.requests[1]?.body as Sent)?.messages ?? [];
+    // The index digest counts the episodes and says recall fetches them; recall does.
+    expect(sent[0]?.content).toContain("Episodes: 2 dated work entries");
+    const result = sent.find((m) => m.role === "tool")?.content ?? "";
+    expect(result).toContain(
+      "## Recent Episodes\n\n- [2026-03-14] (chatcli) migrated the build to Bazel",
+    );
+    expect(result).toContain("## User Profile\n\nName: Ana");
+    // recall counts as an access of the facts it returned: only the index may change.
+    expect(
+      (await changed(before, chatcli)).filter((p) => p !== "memory/memory_index.json"),
+    ).toEqual([]);
   });
 });
