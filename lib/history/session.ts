@@ -78,9 +78,11 @@ export class Session {
     doc: { title: string; messages: ChatMessage[]; extra: Record<string, unknown> },
   ) {
     this.messages = doc.messages;
-    this.title = doc.title;
     this.extra = doc.extra;
     this.secrets = configuredSecrets(ctx.env);
+    // A file without a title (ChatCLI's legacy arrays) keeps the one `sessions list` showed, taken
+    // from its first question, even after compaction or a rewind replaces that message.
+    this.title = doc.title || this.derivedTitle();
     const persistent = !ephemeral && name !== null;
     this.store = new CheckpointStore(
       persistent ? sessionDataDir(ctx.env, name) : null,

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { baseEnv, requireBinary, runChatcli } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
@@ -152,6 +152,36 @@ describe("a Go ChatCLI user's saved sessions (spawned binary, mock LLM)", () => 
     expect(await mode(dir)).toBe(0o700);
     expect(await mode(join(dir, "first.json"))).toBe(0o600);
     expect(await mode(join(dir, "first.chatcli"))).toBe(0o700);
+  });
+
+  test("compact --session on a Go legacy array: v2 out, the title sessions list showed kept, Go's messages after the cut unchanged", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    const { chatcli, project } = await writeGoHome(home.path);
+    const turns = Array.from({ length: 20 }, (_, i) => [
+      { role: "user", content: `question ${i} ${"lorem ipsum dolor ".repeat(20)}` },
+      { role: "assistant", content: `answer ${i} ${"sit amet ".repeat(30)}`, meta: { future: i } },
+    ]).flat();
+    const path = join(chatcli, "sessions", "bare.json");
+    await writeFile(path, JSON.stringify(turns, null, 2));
+    const env = baseEnv(home.path, { ...llm.env("openai"), TZ: "UTC" });
+    const listed = await runChatcli(["sessions", "list", "--json"], { env, cwd: project });
+    const title = (JSON.parse(listed.stdout) as Array<{ name: string; title: string }>).find(
+      (s) => s.name === "bare",
+    )?.title;
+    // ChatCLI's rule: the first question, whitespace collapsed, 60 runes + "…".
+    expect(title).toBe(`${turns[0]?.content.slice(0, 60)}…`);
+    llm.push({ text: "## Current Task State\n- Done: forty questions" });
+    const r = await runChatcli(["compact", "--session", "bare", "--budget", "1500"], {
+      env,
+      cwd: project,
+    });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(await readFile(path, "utf8"));
+    expect(doc.version).toBe(2);
+    expect(doc.title).toBe(title);
+    expect(doc.chat_history[0].meta).toEqual({ is_summary: true, summary_of: 30 });
+    expect(doc.chat_history.slice(1)).toEqual(turns.slice(30));
   });
 
   test("sessions list shows Go's sessions and skips cost snapshots and other JSON", async () => {
