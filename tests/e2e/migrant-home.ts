@@ -150,6 +150,14 @@ export const GO_MEMORY: Record<string, string> = {
   "memory/compactor_state.json": '{"last_compaction":"2026-11-29T01:00:00.123456789-03:00"}',
   "memory/MEMORY.md": "# Long-term Memory\n\n## Preference\n\n- User prefers Go for CLI tools\n\n",
   "memory/202607/20260730.md": "\n## 10:12\n\n- Modified cli/x.go\n",
+  // An extraction Go could not do (provider down), queued for whoever runs next.
+  "memory/pending/seg-01795000000000000000.json": JSON.stringify({
+    created_at: "2026-11-28T10:00:00.123456789-03:00",
+    messages: [
+      { role: "user", content: "I switched from vim to neovim last week" },
+      { role: "assistant", content: "Noted." },
+    ],
+  }),
 };
 
 /** Files other subsystems own (and Go-only memory features): never deleted or rewritten. */

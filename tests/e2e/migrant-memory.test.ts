@@ -218,4 +218,54 @@ describe("the memory of a Go ChatCLI user (spawned binary)", () => {
       (await changed(before, chatcli)).filter((p) => p !== "memory/memory_index.json"),
     ).toEqual([]);
   });
+
+  test("ask --memory write: Go's queued segment is extracted first, then the turn; Go's entries keep their nulls and keys", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    const { chatcli, project } = await writeGoHome(home.path);
+    const mem = join(chatcli, "memory");
+    const before = await snapshot(chatcli);
+    llm.push(
+      { text: "Use lazy.nvim." },
+      {
+        text: "## LONGTERM\n- [preference] User edits code with neovim\n## TOPICS\nEditors: moved to neovim",
+      },
+      {
+        text: "## DAILY\n- asked how to manage neovim plugins\n## PROJECTS\nproject_name=chatcli\nproject_technologies=Bun",
+      },
+    );
+    const env = baseEnv(home.path, { ...llm.env("openai"), TZ: "UTC" });
+    const today = new Date().toISOString().slice(0, 10).replaceAll("-", "");
+    const r = await runChatcli(["ask", "--memory", "write", "how do I manage neovim plugins?"], {
+      env,
+      cwd: project,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("Use lazy.nvim.\n");
+    expect(JSON.stringify(llm.requests[1]?.body)).toContain("I switched from vim to neovim");
+    expect(JSON.stringify(llm.requests[2]?.body)).toContain("how do I manage neovim plugins?");
+    expect(await readdir(join(mem, "pending"))).toEqual([]);
+
+    const topics = JSON.parse(await readFile(join(mem, "topics.json"), "utf8")) as Json[];
+    expect(topics[0]).toEqual(JSON.parse(before.get("memory/topics.json") as string)[0]);
+    expect(topics[1]).toMatchObject({ name: "Editors", mentions: 1, summary: "moved to neovim" });
+    const projects = JSON.parse(await readFile(join(mem, "projects.json"), "utf8")) as Json[];
+    expect(projects).toHaveLength(1);
+    expect(projects[0]).toMatchObject({
+      name: "chatcli",
+      path: "/home/ana/src/chatcli",
+      technologies: ["Go", "Bubble Tea", "Bun"],
+      key_files: null,
+      metadata: null,
+      priority: 0,
+    });
+    expect(projects[0]?.["last_active"]).toMatch(GO_TIME);
+    const note = await readFile(join(mem, today.slice(0, 6), `${today}.md`), "utf8");
+    expect(note).toMatch(/^\n## \d{2}:\d{2}\n\n- asked how to manage neovim plugins\n$/);
+    const facts = JSON.parse(await readFile(join(mem, "memory_index.json"), "utf8")) as Json[];
+    expect(facts.map((f) => f["content"])).toContain("User edits code with neovim");
+    for (const rel of Object.keys(FOREIGN)) {
+      expect(await readFile(join(chatcli, rel), "utf8")).toBe(FOREIGN[rel] as string);
+    }
+  });
 });
