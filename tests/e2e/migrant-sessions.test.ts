@@ -106,6 +106,27 @@ describe("a Go ChatCLI user's saved sessions (spawned binary, mock LLM)", () => 
     });
   });
 
+  test("ask --session on a Go session with tool calls, Anthropic: no tool blocks in a request without tools", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    const { project } = await writeGoHome(home.path);
+    llm.push({ text: "Use HTTPS_PROXY for git too." });
+    const env = baseEnv(home.path, { ...llm.env("anthropic"), TZ: "UTC" });
+    const r = await runChatcli(["ask", "--session", "go-v2", "--memory", "off", "and for git?"], {
+      env,
+      cwd: project,
+    });
+    expect(r.code).toBe(0);
+    const body = llm.requests[0]?.body as { tools?: unknown; messages: unknown[] } | undefined;
+    expect(body?.tools).toBeUndefined();
+    const wire = JSON.stringify(body?.messages);
+    expect(wire).not.toContain('"tool_use"');
+    expect(wire).not.toContain('"tool_result"');
+    expect(wire).toContain('[tool call read_file {\\"file\\":\\"proxy.go\\"}]');
+    expect(wire).toContain("[tool result (error)]\\nno such file");
+    expect(JSON.stringify(body)).not.toContain("ACTIVE MODE: /agent");
+  });
+
   test("agent --session on a Go session: Go's agent prompt is not sent, and is still in the file afterwards", async () => {
     await using home = await tempDir();
     await using llm = await startMockLlm();
