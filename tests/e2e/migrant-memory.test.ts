@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readdir, readFile, rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { baseEnv, requireBinary, runChatcli } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
@@ -267,5 +268,68 @@ describe("the memory of a Go ChatCLI user (spawned binary)", () => {
     for (const rel of Object.keys(FOREIGN)) {
       expect(await readFile(join(chatcli, rel), "utf8")).toBe(FOREIGN[rel] as string);
     }
+  });
+
+  test("memory compact (LLM) on Go's facts: dropped ones appended to Go's archive, kept ones keep their metadata", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    const { chatcli, project } = await writeGoHome(home.path);
+    const mem = join(chatcli, "memory");
+    const id = (c: string) =>
+      createHash("sha256").update(c.trim().toLowerCase()).digest("hex").slice(0, 24);
+    const facts = Array.from({ length: 12 }, (_, i) => {
+      const content = `Service ${i} deploys with helm chart v${i}`;
+      return {
+        id: id(content),
+        content,
+        category: "project",
+        tags: null,
+        created_at: "2026-07-30T10:12:44.518233101-03:00",
+        last_accessed: "2026-11-01T09:03:10.004-03:00",
+        access_count: i,
+        score: 1.5,
+        source_project: "/home/ana/src/infra",
+        confidence: 0.7,
+        provenance: "extraction",
+        x_go_new: { i },
+      };
+    });
+    await writeFile(join(mem, "memory_index.json"), JSON.stringify(facts, null, 2));
+    const archivedBefore = JSON.parse(await readFile(join(mem, "memory_archive.json"), "utf8"));
+    llm.push({
+      text: facts
+        .slice(0, 8)
+        .map((f) => `- [project] ${f.content}`)
+        .join("\n"),
+    });
+    const env = baseEnv(home.path, { ...llm.env("openai"), TZ: "UTC" });
+    const r = await runChatcli(["memory", "compact"], { env, cwd: project });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Facts: 12 -> 8");
+    const index = JSON.parse(await readFile(join(mem, "memory_index.json"), "utf8")) as Json[];
+    expect(index).toHaveLength(8);
+    for (const f of index) {
+      const original = facts.find((o) => o.content === f["content"]);
+      expect(f).toMatchObject({
+        id: original?.id,
+        created_at: original?.created_at,
+        access_count: original?.access_count,
+        source_project: "/home/ana/src/infra",
+        confidence: 0.7,
+        provenance: "extraction",
+        x_go_new: original?.x_go_new,
+      });
+    }
+    const archive = JSON.parse(await readFile(join(mem, "memory_archive.json"), "utf8")) as Json[];
+    expect(archive.slice(0, archivedBefore.length)).toEqual(archivedBefore);
+    expect(archive.slice(archivedBefore.length).map((f) => f["content"])).toEqual(
+      expect.arrayContaining(facts.slice(8).map((f) => f.content)),
+    );
+    expect(archive).toHaveLength(archivedBefore.length + 4);
+    const state = await readFile(join(mem, "compactor_state.json"), "utf8");
+    expect(state).toMatch(/^\{"last_compaction":"[^"]+"\}$/);
+    expect(JSON.parse(state).last_compaction).toMatch(GO_TIME);
+    const tombstones = JSON.parse(await readFile(join(mem, "memory_tombstones.json"), "utf8"));
+    for (const f of facts.slice(8)) expect(tombstones[f.id]).toMatch(GO_TIME);
   });
 });
