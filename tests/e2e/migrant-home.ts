@@ -249,3 +249,15 @@ export async function snapshot(dir: string): Promise<Map<string, string>> {
   await walk(dir);
   return out;
 }
+
+/** Go's time.Time JSON: RFC 3339, up to nanoseconds, `Z` or an offset. */
+export const GO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+export type Json = Record<string, unknown>;
+
+/** Relative paths under `dir` whose bytes differ from `before` (or appeared, or went away). */
+export async function changed(before: Map<string, string>, dir: string): Promise<string[]> {
+  const after = await snapshot(dir);
+  const keys = new Set([...before.keys(), ...after.keys()]);
+  return [...keys].filter((k) => before.get(k) !== after.get(k)).sort();
+}
