@@ -116,4 +116,38 @@ describe("chatcli chat in a Go ChatCLI home", () => {
       expect(llm.requests).toHaveLength(first + 4);
     },
   );
+
+  tmuxTest(
+    "/agent in a loaded Go session: Go's agent prompt is not sent and stays in the file",
+    async () => {
+      await using home = await tempDir();
+      const { chatcli } = await writeGoHome(home.path);
+      const first = llm.requests.length;
+      llm.push(
+        { tool_calls: [{ name: "list_directory", arguments: { path: "." } }] },
+        { text: "Listed it." },
+      );
+      {
+        await using t = chatTerm(home.path, llm, {
+          args: ["--session", "go-v2"],
+          env: { CHATCLI_SESSION_AUTOSAVE: "false" },
+        });
+        await t.waitForText(PROMPT_READY);
+        submit(t, "/agent list the files here");
+        await t.waitForText(/Listed it\.\n❯$/m);
+        t.sendKeys("C-d");
+        expect(await t.waitForExit()).toBe(0);
+      }
+      const sent = llm.requests.slice(first).map((r) => JSON.stringify(r.body));
+      expect(sent).toHaveLength(2);
+      for (const body of sent) {
+        expect(body).not.toContain("ACTIVE MODE: /agent");
+        expect(body).toContain("Use HTTPS_PROXY.");
+      }
+      const doc = JSON.parse(readFileSync(join(chatcli, "sessions", "go-v2.json"), "utf8"));
+      expect(doc.chat_history.slice(0, 5)).toEqual(GO_SESSION.chat_history);
+      expect(doc.chat_history.at(-1)).toEqual({ role: "assistant", content: "Listed it." });
+      expect(doc.x_future).toEqual(GO_SESSION.x_future);
+    },
+  );
 });
