@@ -7,6 +7,7 @@ import { validateSessionName } from "../lib/history/session-file.ts";
 import { type ColorChoice, shouldColor } from "../lib/output/terminal.ts";
 import {
   appendInputHistory,
+  goInputHistoryPath,
   inputHistoryPath,
   loadInputHistory,
 } from "../lib/repl/history-file.ts";
@@ -74,7 +75,7 @@ export async function runChat(ctx: Ctx, opts: ChatOptions): Promise<number> {
   const historyPath = inputHistoryPath(env);
   return runRepl(ctx, services, {
     color: shouldColor(ctx.stdout, env, opts.color ?? "auto"),
-    history: await loadInputHistory(historyPath),
+    history: await loadInputHistory(historyPath, goInputHistoryPath(env, ctx.cwd)),
     saveHistory: (entries) => appendInputHistory(historyPath, entries, env, ctx.now()),
   });
 }

@@ -111,13 +111,16 @@ export async function loadSessionHistory(
     },
   );
   w.session = session;
-  return { sessionId: session.name, history: session.messages.slice(), notices: session.notices };
+  // A Go ChatCLI session's system messages (its own /agent or /coder prompt) stay in the file but
+  // are not sent: this run's system prompt is chatcli's, as for ask and chat.
+  const history = session.messages.filter((m) => m.role !== "system");
+  return { sessionId: session.name, history, notices: session.notices };
 }
 
 /** Saves the run's messages into its session (no-op when ephemeral). */
 export async function saveSessionHistory(w: WiringContext, messages: ChatMessage[]): Promise<void> {
   if (!w.session) return;
-  w.session.replaceMessages(messages);
+  w.session.replaceTurns(messages);
   await w.session.save();
 }
 
@@ -158,7 +161,7 @@ export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
     async beforeRequest(messages, turn, signal) {
       const session = w.session;
       if (session) {
-        session.replaceMessages(messages);
+        session.replaceTurns(messages);
         const record = await session.checkpoint(turn === 1 ? w.task : `${w.task} (turn ${turn})`);
         count++;
         last = record.id;

@@ -22,8 +22,8 @@ export type PromptMode = "ask" | "agent" | "coder" | "chat";
 /** Anthropic accepts at most this many cache breakpoints per request. */
 export const MAX_CACHE_BREAKPOINTS = 4;
 
-/** How blocks are joined when a provider takes the system prompt as one string. */
-export const SYSTEM_BLOCK_SEPARATOR = "\n\n---\n\n";
+/** How blocks are joined when a provider takes the system prompt as one string (as Go's agent does). */
+export const SYSTEM_BLOCK_SEPARATOR = "\n\n";
 
 export interface SystemContextInput {
   env: Env;
@@ -96,16 +96,26 @@ export async function buildSystemContext(input: SystemContextInput): Promise<Sys
     rulesText = guard(renderRules(applied), scan, "path rules", warnings);
   }
   const memory = input.bare ? undefined : input.memory;
+  // Go injects bootstrap files, memory and rules as one workspace part joined by `\n\n---\n\n`
+  // (§1.5); here they are separate blocks joined by `\n\n`, so each part after the first carries the
+  // rule itself. The `[MEMORY AUTO-RECALL]` block belongs to Go's dynamic part: no rule before it.
+  const workspace = rulePrefixer();
+  const bootstrapPart = workspace(bootstrapText);
+  const indexPart = workspace(memory?.stable);
+  const memoryPart = memory?.volatile?.startsWith("[")
+    ? memory.volatile
+    : workspace(memory?.volatile);
+  const rulesPart = workspace(rulesText);
   const stable: SystemBlock[] = [
     block("core", input.corePrompt, true),
     block("tools", input.toolCatalogue, true),
-    block("bootstrap", bootstrapText, true),
+    block("bootstrap", bootstrapPart, true),
     block("attachments", renderAttachments(input.attachments ?? []), true),
-    block("memory_index", memory?.stable, true),
+    block("memory_index", indexPart, true),
   ].filter((b): b is SystemBlock => b !== undefined);
   const volatile: SystemBlock[] = [
-    block("memory", memory?.volatile, false),
-    block("rules", rulesText, false),
+    block("memory", memoryPart, false),
+    block("rules", rulesPart, false),
     block(
       "dynamic",
       dynamicContext(input.now, input.cwd, workspaceRoot, { utc: localZoneIsUtc(input.env) }),
@@ -121,6 +131,17 @@ export async function buildSystemContext(input: SystemContextInput): Promise<Sys
     workspaceRoot,
     globalDir,
     bootstrapEnabled: enabled,
+  };
+}
+
+/** Prefixes `---\n\n` to every non-blank part after the first one it was given. */
+function rulePrefixer(): (text: string | undefined) => string | undefined {
+  let seen = false;
+  return (text) => {
+    if (text === undefined || text.trim() === "") return text;
+    const out = seen ? `---\n\n${text}` : text;
+    seen = true;
+    return out;
   };
 }
 

@@ -118,6 +118,8 @@ export class CheckpointStore {
       this.memoryState = state;
       return out;
     }
+    // Conversations are private: the folder is 0700 like the sessions dir (ChatCLI §5.3).
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     return withLock(this.statePath, async () => {
       const state = await this.read();
       const out = await fn(state);

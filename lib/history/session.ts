@@ -1,5 +1,5 @@
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { mkdir, stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import type { Ctx } from "../core/ctx.ts";
 import { ChatcliError, UsageError } from "../core/errors.ts";
 import { readJsonFile, readTextIfExists, toGoJson, withLock, writeFileAtomic } from "../core/fs.ts";
@@ -72,9 +72,11 @@ export class Session {
     doc: { title: string; messages: ChatMessage[]; extra: Record<string, unknown> },
   ) {
     this.messages = doc.messages;
-    this.title = doc.title;
     this.extra = doc.extra;
     this.secrets = configuredSecrets(ctx.env);
+    // A file without a title (ChatCLI's legacy arrays) keeps the one `sessions list` showed, taken
+    // from its first question, even after compaction or a rewind replaces that message.
+    this.title = doc.title || this.derivedTitle();
     const persistent = !ephemeral && name !== null;
     this.store = new CheckpointStore(
       persistent ? sessionDataDir(ctx.env, name) : null,
@@ -96,10 +98,25 @@ export class Session {
     this.messages = messages;
   }
 
+  /**
+   * Replaces the conversation after a turn whose request left the system messages out (the system
+   * prompt is rebuilt each turn): the session's own system messages — the Go REPL's
+   * `[ACTIVE MODE: /agent]` prompts among them — stay in front instead of being dropped from the file.
+   */
+  replaceTurns(messages: ChatMessage[]): void {
+    if (messages.some((m) => m.role === "system")) {
+      this.messages = messages;
+      return;
+    }
+    this.messages = [...this.messages.filter((m) => m.role === "system"), ...messages];
+  }
+
   /** Writes the session (v2, redacted, atomic, 0600, under a lock) and chatcli's state beside it. */
   async save(): Promise<void> {
     const path = this.path;
     if (path === null) return;
+    // ChatCLI creates the sessions dir 0700 (files 0600); an existing dir keeps its mode.
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await withLock(path, async () => {
       if ((await fileStamp(path)) !== this.stamp) await this.adoptConcurrentTurns();
       const doc = sessionJson({

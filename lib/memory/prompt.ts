@@ -1,6 +1,7 @@
 import type { Env } from "../core/ctx.ts";
 import { readTextIfExists } from "../core/fs.ts";
 import { DIGEST_RUNES, type MemoryMode, memoryModeOf } from "./config.ts";
+import { episodesSection, loadEpisodes } from "./episodes.ts";
 import type { FactState } from "./facts.ts";
 import { recentNotes } from "./notes.ts";
 import { markAccessed } from "./ops.ts";
@@ -113,7 +114,7 @@ export function autoRecall(
   return ids.length ? { text, ids } : { text: "", ids: [] };
 }
 
-/** §2.14 assemble: profile > projects > topics > facts > recent notes > usage, within the budget. */
+/** §2.14 assemble: profile > projects > topics > facts > recent notes > episodes > usage, within the budget. */
 export async function retrieveText(
   mem: Memory,
   hints: readonly string[],
@@ -173,6 +174,11 @@ export async function retrieveText(
     const section = `## Recent Activity\n\n${parts.join("\n\n")}`;
     if (bytes(section) <= remaining) sections.push(section);
     else if (remaining > 300) sections.push(cutTo(section, remaining));
+  }
+  // 5b: the Go timeline's recent (or matching) episodes, from what is left of the budget.
+  if (remaining > 250) {
+    const ep = episodesSection(await loadEpisodes(mem), hints, nowMs);
+    if (ep) offer(ep);
   }
   if (remaining > 100) {
     const ut = usageText(usage);

@@ -1,5 +1,6 @@
 import type { CompactionResult } from "./compact.ts";
 import type { Fact } from "./facts.ts";
+import { localDate, localHHMM, parseGoTime } from "./gotime.ts";
 import type { MemoryFiles, MemoryStats } from "./inventory.ts";
 import type { Profile } from "./profile.ts";
 import { PROFILE_LABELS } from "./profile-format.ts";
@@ -92,8 +93,10 @@ export function renderProfile(p: Profile): string {
   }
   if (lines.length === 0)
     return "No profile data yet. Interact more and the system will learn about you.\n";
-  const updated = dayOf(p["last_updated"]);
-  if (updated) lines.push("", `  Last updated: ${updated}`);
+  // Go's panel: `Last updated: YYYY-MM-DD HH:MM` (local time).
+  const updated = parseGoTime(p["last_updated"]);
+  if (updated !== undefined)
+    lines.push("", `  Last updated: ${localDate(updated)} ${localHHMM(new Date(updated))}`);
   return panel("User Profile", lines);
 }
 
@@ -200,19 +203,55 @@ export function renderFiles(f: MemoryFiles): string {
 
 /** `memory stats`. */
 export function renderStats(s: MemoryStats): string {
-  const cats = Object.entries(s.facts_by_category).map(([c, k]) => `${c} ${k}`);
+  // As the index digest: most facts first, then by name.
+  const cats = Object.entries(s.facts_by_category)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([c, k]) => `${c} ${k}`);
   return panel("Memory System Stats", [
     `  Facts: ${s.facts}${cats.length ? ` (${cats.join(", ")})` : ""}`,
     `  Topics: ${s.topics}`,
     `  Projects: ${s.projects}`,
     `  Sessions: ${n(s.usage["session_count"])}`,
     `  Total messages: ${n(s.usage["total_messages"])}`,
+    ...(n(s.usage["avg_session_secs"]) > 0
+      ? [`  Avg session: ${Math.round(n(s.usage["avg_session_secs"]) / 60)} min`]
+      : []),
     ...usageText(s.usage)
       .split("\n")
-      .filter((l) => l && !l.startsWith("Sessions:"))
+      .filter((l) => l.startsWith("Peak hours:"))
       .map((l) => `  ${l}`),
+    ...counted("Top commands", s.usage["command_frequency"], 5),
+    ...counted("Features", s.usage["feature_usage"]),
+    ...commonErrors(s.usage["common_errors"]),
     ...(dayOf(s.usage["last_session"])
       ? [`  Last session: ${dayOf(s.usage["last_session"])}`]
       : []),
   ]);
+}
+
+/** `  Label: a(3), b(1)` from a Go `map[string]int`, most used first; nothing when empty. */
+function counted(label: string, value: unknown, limit = Infinity): string[] {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return [];
+  const items = Object.entries(value as Record<string, unknown>)
+    .filter(([, k]) => n(k) > 0)
+    .sort(([a, x], [b, y]) => n(y) - n(x) || a.localeCompare(b))
+    .slice(0, limit)
+    .map(([name, k]) => `${name}(${n(k)})`);
+  return items.length ? [`  ${label}: ${items.join(", ")}`] : [];
+}
+
+/** Go's `common_errors` (`[{pattern, count, resolution?, last_seen}]`), most frequent first. */
+function commonErrors(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  const rows = value
+    .filter((e): e is Record<string, unknown> => !!e && typeof e === "object")
+    .filter((e) => typeof e["pattern"] === "string" && e["pattern"] !== "")
+    .sort((a, b) => n(b["count"]) - n(a["count"]))
+    .slice(0, 5)
+    .map((e) => {
+      const fix =
+        typeof e["resolution"] === "string" && e["resolution"] ? ` → ${e["resolution"]}` : "";
+      return `    ${e["pattern"]} (${n(e["count"])}x)${fix}`;
+    });
+  return rows.length ? ["  Common errors:", ...rows] : [];
 }

@@ -160,7 +160,12 @@ async function writeState(mem: Memory, state: FactState, markdown: boolean): Pro
   const tomb: Record<string, string> = {};
   for (const id of [...state.tombstones.keys()].sort())
     tomb[id] = state.tombstones.get(id) as string;
-  await writeStoreJson(mem, TOMBSTONES, tomb);
+  // Like Go, the tombstones file is written when a deletion changed it, not on every index write.
+  const onDisk = await readTombstones(mem);
+  const same =
+    onDisk.size === state.tombstones.size &&
+    [...state.tombstones].every(([id, at]) => onDisk.get(id) === at);
+  if (!same) await writeStoreJson(mem, TOMBSTONES, tomb);
   const ranked = rankedFacts(state.facts.values(), now.getTime());
   await writeStoreJson(mem, INDEX, ranked.map(factToJson));
   if (markdown) await writeMarkdown(mem, state);

@@ -167,6 +167,25 @@ export async function recordUsage(mem: Memory, messages: number, feature: string
   });
 }
 
+/**
+ * The REPL's session bookkeeping, as Go's: at start `session_count++` and `last_session=now`; at exit
+ * (`durationSecs` given) the running average `avg += (duration − avg) / session_count`.
+ */
+export async function recordReplSession(mem: Memory, durationSecs?: number): Promise<void> {
+  await lockStore(mem, "usage_stats.json", async () => {
+    const u = await loadUsage(mem);
+    if (durationSecs === undefined) {
+      u["session_count"] = num(u["session_count"]) + 1;
+      u["last_session"] = formatGoTime(mem.now());
+    } else {
+      const count = Math.max(1, num(u["session_count"]));
+      const avg = num(u["avg_session_secs"]);
+      u["avg_session_secs"] = avg + (durationSecs - avg) / count;
+    }
+    await writeStoreJson(mem, "usage_stats.json", u);
+  });
+}
+
 /** `## Usage Patterns` body text ("" when there is nothing to say). */
 export function usageText(u: Row): string {
   const lines: string[] = [];

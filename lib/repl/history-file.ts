@@ -17,12 +17,34 @@ export function inputHistoryPath(env: Env): string | undefined {
   return join(chatcliHome(env), ".chatcli_history");
 }
 
-/** Loads the saved inputs, oldest first (one per line; a missing file is an empty history). */
-export async function loadInputHistory(path: string | undefined): Promise<string[]> {
-  if (!path) return [];
-  const text = await readTextIfExists(path).catch(() => undefined);
-  if (!text) return [];
-  return text.split("\n").filter((line) => line.trim() !== "");
+/**
+ * The Go ChatCLI's default input history, `.chatcli_history` in the working directory (reference
+ * §5.6): read for ↑ recall so a migrating user keeps it, never written. undefined with `HISTORY_FILE`
+ * (both tools then share that file) or when history is disabled.
+ */
+export function goInputHistoryPath(env: Env, cwd: string): string | undefined {
+  if (envBool(env, "CHATCLI_DISABLE_HISTORY", false) || env["HISTORY_FILE"]) return undefined;
+  return join(cwd, ".chatcli_history");
+}
+
+/**
+ * Loads the saved inputs, oldest first (one per line; a missing file is an empty history). With a
+ * Go history file too, its lines come first (older), and the combined list has no repeated entry.
+ */
+export async function loadInputHistory(
+  path: string | undefined,
+  goPath?: string,
+): Promise<string[]> {
+  const read = async (p: string | undefined) => {
+    const text = p ? await readTextIfExists(p).catch(() => undefined) : undefined;
+    return text ? text.split("\n").filter((line) => line.trim() !== "") : [];
+  };
+  const own = await read(path);
+  if (!goPath || goPath === path) return own;
+  const go = await read(goPath);
+  if (go.length === 0) return own;
+  const seen = new Set(own);
+  return [...go.filter((line) => !seen.has(line)), ...own];
 }
 
 /**

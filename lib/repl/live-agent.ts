@@ -46,7 +46,7 @@ export async function runReplAgent(
   await binding.checkpoint(`/${mode} ${task}`);
   try {
     const result = await runLoop(input, binding.session, mode, task, callbacks, signal);
-    binding.session.replaceMessages(result.messages);
+    binding.session.replaceTurns(result.messages);
     await binding.persist();
     await binding.refresh();
     return result;

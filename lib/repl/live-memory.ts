@@ -8,6 +8,7 @@ import { extractionChain } from "../memory/llm-chain.ts";
 import { memoryForPrompt } from "../memory/prompt.ts";
 import { openMemory } from "../memory/store.ts";
 import { runMemoryTool } from "../memory/tool.ts";
+import { recordReplSession } from "../memory/tracking.ts";
 import { MemoryWorker } from "./memory-worker.ts";
 
 /** What the REPL needs from lib/memory: prompt text, the /memory command, the tool backend, the worker. */
@@ -19,6 +20,8 @@ export interface ReplMemory {
   command(args: string, signal: AbortSignal): Promise<string>;
   backend?: MemoryBackend;
   nudge(history: readonly ChatMessage[]): void;
+  /** An opened conversation's messages are not extracted again. */
+  baseline(history: readonly ChatMessage[]): void;
   /** Starts the worker's 3-minute ticker over the live history (long sessions between turns). */
   startTicker(history: () => readonly ChatMessage[]): void;
   drainNotices(): string[];
@@ -39,6 +42,9 @@ export function createReplMemory(input: {
 }): ReplMemory {
   const { ctx, env, workspace } = input;
   const options = { env, cwd: ctx.cwd, workspace, now: ctx.now };
+  // usage_stats.json counts REPL sessions and their average length, shared with the Go ChatCLI.
+  const started = ctx.now().getTime();
+  const sessionStart = recordReplSession(openMemory(options)).catch(() => {});
   const worker = new MemoryWorker({
     now: ctx.now,
     async extract(segment, signal) {
@@ -93,7 +99,10 @@ export function createReplMemory(input: {
       });
       return { stable: result.stable, volatile: result.volatile };
     },
-    command: input.command,
+    command: async (args, signal) => {
+      await sessionStart;
+      return input.command(args, signal);
+    },
     backend: {
       remember: (content, category) => backendCall("remember", { content, category }),
       profile: (fields) => backendCall("profile", { fields }),
@@ -104,11 +113,15 @@ export function createReplMemory(input: {
       worker.nudge(history);
       maybeCompact();
     },
+    baseline: (history) => worker.baseline(history.length),
     startTicker: (history) => worker.startTicker(history),
     drainNotices: () => worker.drainNotices(),
     stop: async () => {
       await worker.stop();
       await scheduling;
+      await sessionStart;
+      const seconds = (ctx.now().getTime() - started) / 1000;
+      await recordReplSession(openMemory(options), seconds).catch(() => {});
     },
   };
 }

@@ -74,8 +74,9 @@ class LiveServices implements S.ReplServices {
     return this.binding.session;
   }
 
-  open(name?: string): Promise<void> {
-    return this.binding.open(name);
+  async open(name?: string): Promise<void> {
+    await this.binding.open(name);
+    this.mem?.baseline(this.session.messages);
   }
 
   /** The provider chain (built once per model); its notices go to `onLine` for this operation. */
@@ -162,7 +163,7 @@ class LiveServices implements S.ReplServices {
     });
     this.meter.add(this.ref, usage);
     if (signal.aborted) throw new Error("cancelled");
-    this.session.replaceMessages([...messages, { role: "assistant", content: text }]);
+    this.session.replaceTurns([...messages, { role: "assistant", content: text }]);
     await this.binding.persist();
     await this.binding.refresh();
     return { text, usage };
@@ -259,8 +260,9 @@ class LiveServices implements S.ReplServices {
   saveSession(name: string): Promise<void> {
     return this.binding.saveAs(name);
   }
-  loadSession(name: string): Promise<void> {
-    return this.binding.open(name, true);
+  async loadSession(name: string): Promise<void> {
+    await this.binding.open(name, true);
+    this.mem?.baseline(this.session.messages);
   }
   listSessions(): Promise<S.SessionEntry[]> {
     return this.binding.list();

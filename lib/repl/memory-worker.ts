@@ -42,6 +42,15 @@ export class MemoryWorker {
     this.timer.unref?.();
   }
 
+  /**
+   * A conversation was opened (`--session`, `/session load`): its `length` messages count as already
+   * extracted — they were, when they happened (the reference's suggestion over Go's index watermark,
+   * which re-extracts a whole loaded session and re-counts its notes and topics).
+   */
+  baseline(length: number): void {
+    this.watermark = length;
+  }
+
   /** Starts an extraction in the background when the gate allows; returns whether it started. */
   nudge(history: readonly ChatMessage[]): boolean {
     if (this.running || this.controller.signal.aborted) return false;

@@ -168,7 +168,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
         const note = partial.trim()
           ? [{ role: "assistant" as const, content: `${partial}\n\n[answer interrupted]` }]
           : [];
-        session.replaceMessages([...messages, ...note]);
+        session.replaceTurns([...messages, ...note]);
         await session.save();
       };
     }
@@ -205,7 +205,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     const stopped = stop.stopError();
     if (stopped) await saveInterrupted?.(answer.text);
     if (!stopped && keep) {
-      session.replaceMessages([...messages, { role: "assistant", content: answer.text }]);
+      session.replaceTurns([...messages, { role: "assistant", content: answer.text }]);
       await session.save();
       const checkpoints = await session.listCheckpoints();
       envelope.checkpoints = { count: checkpoints.length, last: checkpoints.at(-1)?.id ?? null };

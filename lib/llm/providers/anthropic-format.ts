@@ -147,6 +147,10 @@ export function toAnthropicBody(request: LlmRequest): AnthropicBody {
     description: t.description,
     input_schema: t.input_schema,
   }));
+  // The API rejects tool_use/tool_result blocks in a request that defines no tools ("must define
+  // tools"): a tool-less turn on a conversation that had tool calls (`ask --session` after an agent
+  // run, a Go ChatCLI session) carries them as text.
+  if (tools.length === 0) for (const m of converted.messages) m.content = m.content.map(asText);
   let budget = MAX_BREAKPOINTS;
   const lastTool = tools.at(-1);
   if (lastTool) {
@@ -177,6 +181,17 @@ export function toAnthropicBody(request: LlmRequest): AnthropicBody {
   if (tools.length > 0) body.tools = tools;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   return body;
+}
+
+function asText(block: AnthropicBlock): AnthropicBlock {
+  if (block.type === "tool_use")
+    return { type: "text", text: `[tool call ${block.name} ${JSON.stringify(block.input)}]` };
+  if (block.type === "tool_result")
+    return {
+      type: "text",
+      text: `[tool result${block.is_error ? " (error)" : ""}]\n${block.content || "(empty)"}`,
+    };
+  return block;
 }
 
 /** Maps Anthropic's stop_reason to chatcli's stop reason. */

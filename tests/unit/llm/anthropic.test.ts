@@ -115,6 +115,7 @@ describe("anthropic provider: what reaches the wire", () => {
     await using llm = await startMockLlm();
     const p = await provider(mockRef("anthropic", llm.url));
     const req: LlmRequest = request({
+      tools: [tool("read_file")],
       messages: [
         { role: "user", content: "look at both" },
         {
@@ -153,6 +154,41 @@ describe("anthropic provider: what reaches the wire", () => {
       },
     ]);
     expect(body.system.at(-1)).toEqual({ type: "text", text: "Summary of earlier turns." });
+  });
+
+  test("a request without tools carries earlier tool calls and results as text (the API rejects the blocks)", async () => {
+    await using llm = await startMockLlm();
+    const p = await provider(mockRef("anthropic", llm.url));
+    await complete(
+      p,
+      request({
+        messages: [
+          {
+            role: "assistant",
+            content: "",
+            tool_calls: [{ id: "t1", name: "read_file", arguments: { path: "a" } }],
+          },
+          { role: "tool", tool_call_id: "t1", content: "no such file", is_error: true },
+          { role: "user", content: "and now?" },
+        ],
+      }),
+      signal(),
+    );
+    const body = llm.requests[0]?.body;
+    expect(body.tools).toBeUndefined();
+    expect(body.messages).toEqual([
+      {
+        role: "assistant",
+        content: [{ type: "text", text: '[tool call read_file {"path":"a"}]' }],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "[tool result (error)]\nno such file" },
+          { type: "text", text: "and now?", cache_control: { type: "ephemeral" } },
+        ],
+      },
+    ]);
   });
 
   test("API key and OAuth token are sent as credentials", async () => {

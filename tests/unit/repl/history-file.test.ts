@@ -3,6 +3,7 @@ import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   appendInputHistory,
+  goInputHistoryPath,
   inputHistoryPath,
   loadInputHistory,
   redactHistoryLine,
@@ -15,6 +16,20 @@ describe("input history file", () => {
     expect(inputHistoryPath({ HOME: "/h", CHATCLI_HOME: "/c" })).toBe("/c/.chatcli_history");
     expect(inputHistoryPath({ HOME: "/h", HISTORY_FILE: "~/hist" })).toBe("/h/hist");
     expect(inputHistoryPath({ HOME: "/h", CHATCLI_DISABLE_HISTORY: "true" })).toBeUndefined();
+  });
+
+  test("the Go ChatCLI's ./.chatcli_history is recalled first (older), without repeats", async () => {
+    await using dir = await tempDir();
+    expect(goInputHistoryPath({ HOME: "/h" }, "/w")).toBe("/w/.chatcli_history");
+    expect(goInputHistoryPath({ HOME: "/h", HISTORY_FILE: "/x" }, "/w")).toBeUndefined();
+    expect(goInputHistoryPath({ CHATCLI_DISABLE_HISTORY: "true" }, "/w")).toBeUndefined();
+    const own = join(dir.path, "own");
+    const go = join(dir.path, "go");
+    await writeFile(go, "go one\nshared\n");
+    expect(await loadInputHistory(own, go)).toEqual(["go one", "shared"]);
+    await writeFile(own, "shared\nmine\n");
+    expect(await loadInputHistory(own, go)).toEqual(["go one", "shared", "mine"]);
+    expect(await loadInputHistory(own, join(dir.path, "missing"))).toEqual(["shared", "mine"]);
   });
 
   test("appends redacted one-line entries, 0600, and loads them back", async () => {

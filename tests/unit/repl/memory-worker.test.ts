@@ -38,6 +38,15 @@ describe("MemoryWorker", () => {
     ]);
   });
 
+  test("baseline: an opened conversation's messages are not extracted again", async () => {
+    const { segments, worker } = setup([undefined]);
+    worker.baseline(10);
+    expect(worker.nudge(msgs(13))).toBe(false);
+    expect(worker.nudge(msgs(14))).toBe(true);
+    await worker.idle();
+    expect(segments).toEqual([["m10", "m11", "m12", "m13"]]);
+  });
+
   test("2-minute cooldown after an attempt; one run at a time", async () => {
     const { clock, worker } = setup([undefined, undefined]);
     expect(worker.nudge(msgs(4))).toBe(true);
