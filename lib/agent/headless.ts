@@ -3,14 +3,14 @@ import { ChatcliError, ConfigError, EXIT, UsageError } from "../core/errors.ts";
 import { readPromptInput } from "../core/input.ts";
 import { configuredSecrets } from "../core/redact.ts";
 import { envInt, loadSettings } from "../core/settings.ts";
-import { modelLabel, resolveFallbacks, resolveModel } from "../llm/models.ts";
-import { createProvider } from "../llm/registry.ts";
-import { withResilience } from "../llm/retry.ts";
-import type { Provider } from "../llm/types.ts";
+import { costOf as priceOf } from "../llm/cost.ts";
+import { modelLabel, resolveModel } from "../llm/models.ts";
+import type { Provider, Usage } from "../llm/types.ts";
 import { newEnvelope, settle } from "../output/envelope.ts";
 import { type OutputFormat, Reporter } from "../output/reporter.ts";
 import { stripControl } from "../output/terminal.ts";
 import { defaultMemoryAccess, RunMemory } from "../run/memory.ts";
+import { answeredBy, buildProviderChain } from "../run/provider.ts";
 import type { AskRequest } from "./approval.ts";
 import { runAgent } from "./loop.ts";
 import { invalidRules, resolvePermissionMode } from "./permissions.ts";
@@ -112,25 +112,14 @@ export async function runAgentCli(
 
     const ref = resolveModel(opts.model, env, settings.config.model);
     envelope.model = modelLabel(ref);
-    const deps = { fetch: ctx.fetch, fakeResponsesPath: opts.fakeResponses };
-    const chain = [opts.provider ?? (await createProvider(ref, deps))];
-    if (!opts.provider)
-      for (const fb of resolveFallbacks(env)) chain.push(await createProvider(fb, deps));
-    const provider = withResilience(chain, {
-      maxRetries: opts.maxRetries ?? envInt(env, "CHATCLI_MAX_RETRIES", 4),
-      onRetry: (n) => {
-        reporter.event("retry", {
-          attempt: n.attempt,
-          delay_ms: n.delayMs,
-          provider: n.provider,
-          model: n.model,
-          error: n.error.message,
-          fallback: n.isFallback,
-        });
-        reporter.info(
-          `chatcli: ${n.isFallback ? `falling back to ${n.provider}/${n.model}` : `retrying in ${Math.round(n.delayMs / 100) / 10} s`} (${n.error.message})`,
-        );
-      },
+    // the same chain as ask: retries, CHATCLI_FALLBACK_PROVIDERS, idle timeout, retry events
+    const provider = await buildProviderChain(ref, {
+      env,
+      fetch: ctx.fetch,
+      fakeResponsesPath: opts.fakeResponses,
+      maxRetries: opts.maxRetries,
+      reporter,
+      primary: opts.provider,
     });
     const w: wiring.WiringContext = {
       env,
@@ -170,7 +159,8 @@ export async function runAgentCli(
     };
     const tools = toolsFor(mode, { memory: memoryMode !== "off" });
     const maxTurns = opts.maxTurns ?? defaultMaxTurns(env);
-    const costOf = wiring.costFunction(ref);
+    // priced per request by the model that answered it (a fallback's price after a fallback)
+    const costOf = wiring.costFunction(ref) && ((u: Usage) => priceOf(answeredBy(provider), u));
     if (!costOf)
       reporter.warn(
         "unpriced_model",
@@ -236,6 +226,7 @@ export async function runAgentCli(
     if (!opts.ephemeral) await wiring.saveSessionHistory(w, result.messages);
     envelope.result = stripControl(result.finalText) || null;
     envelope.num_turns = result.numTurns;
+    if (result.numTurns > 0) envelope.model = answeredBy(provider).label;
     envelope.usage = result.usage;
     envelope.duration_api_ms = result.durationApiMs;
     envelope.total_cost_usd =

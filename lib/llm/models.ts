@@ -199,19 +199,40 @@ function missingKey(provider: string, keyEnv: string): never {
   });
 }
 
-/** `CHATCLI_FALLBACK_PROVIDERS`: comma-separated ChatCLI provider names or provider/model specs. */
-export function resolveFallbacks(env: Env, variable = "CHATCLI_FALLBACK_PROVIDERS"): ModelRef[] {
+/**
+ * `CHATCLI_FALLBACK_PROVIDERS`: ChatCLI provider names (`CLAUDEAI`, `OPENAI`, …) or provider/model
+ * specs, separated by commas or semicolons (as ChatCLI). An entry that names no known provider, or
+ * whose provider has no credentials, is skipped; why goes into `skipped` (for a warning).
+ */
+export function resolveFallbacks(
+  env: Env,
+  variable = "CHATCLI_FALLBACK_PROVIDERS",
+  skipped?: string[],
+): ModelRef[] {
   const raw = env[variable]?.trim();
   if (!raw) return [];
   const out: ModelRef[] = [];
   for (const item of raw
-    .split(",")
+    .split(/[,;]/)
     .map((s) => s.trim())
     .filter(Boolean)) {
+    const slash = item.indexOf("/");
+    if (!item.startsWith("mock:") && !providerFromName(slash > 0 ? item.slice(0, slash) : item)) {
+      skipped?.push(
+        `${variable} entry ${JSON.stringify(item)} is not a provider (use ${Object.values(PROVIDERS)
+          .map((p) => p.envName)
+          .join(", ")} or provider/model)`,
+      );
+      continue;
+    }
     try {
       out.push(resolveModel(item, env));
-    } catch {
+    } catch (error) {
       // a fallback without credentials is skipped, as ChatCLI does
+      const hint = error instanceof ConfigError && error.hint ? `; ${error.hint}` : "";
+      skipped?.push(
+        `${variable} entry ${JSON.stringify(item)} skipped: ${(error as Error).message}${hint}`,
+      );
     }
   }
   return out;

@@ -55,6 +55,8 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
  * Wraps a chain [primary, ...fallbacks] into one Provider. A retryable error before any event was
  * yielded is retried with backoff (bounded by maxRetries and maxTotalMs), then the next provider is
  * tried; an error after output started is rethrown (replaying would duplicate output).
+ * `name` and `model` are those of the provider that answered the latest request (the primary until a
+ * fallback answers), so envelopes and prices name the model that really produced the answer.
  */
 export function withResilience(
   chain: readonly Provider[],
@@ -64,9 +66,14 @@ export function withResilience(
   if (!first) throw new Error("withResilience needs at least one provider");
   const sleep = options.sleep ?? abortableSleep;
   const now = options.now ?? Date.now;
+  let active: Provider = first;
   return {
-    name: first.name,
-    model: first.model,
+    get name() {
+      return active.name;
+    },
+    get model() {
+      return active.model;
+    },
     async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent> {
       let lastError: ProviderError | undefined;
       for (const [index, provider] of chain.entries()) {
@@ -88,6 +95,7 @@ export function withResilience(
             const req = index === 0 ? request : { ...request, model: provider.model };
             for await (const event of provider.stream(req, signal)) {
               yielded = true;
+              active = provider;
               yield event;
             }
             return;

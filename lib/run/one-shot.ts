@@ -1,7 +1,7 @@
 import { showSystemContext } from "../bootstrap/show.ts";
 import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
 import type { Ctx } from "../core/ctx.ts";
-import { ChatcliError, toChatcliError } from "../core/errors.ts";
+import { toChatcliError } from "../core/errors.ts";
 import { readPromptInput } from "../core/input.ts";
 import { configuredSecrets } from "../core/redact.ts";
 import { loadSettings } from "../core/settings.ts";
@@ -14,7 +14,7 @@ import type { Reporter } from "../output/reporter.ts";
 import { runSignal } from "./abort.ts";
 import { compactForRequest } from "./compaction.ts";
 import { defaultMemoryAccess, type MemoryAccess, RunMemory } from "./memory.ts";
-import { buildProviderChain } from "./provider.ts";
+import { answeredBy, buildProviderChain } from "./provider.ts";
 import { partialOf, streamAnswer } from "./stream-answer.ts";
 
 export interface AskOptions {
@@ -198,6 +198,9 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     }
     usage = addUsage(usage, answer.usage);
     envelope.usage = usage;
+    // after a CHATCLI_FALLBACK_PROVIDERS fallback answered, name and price the model that did
+    const answered = answeredBy(provider);
+    envelope.model = answered.label;
     envelope.result = answer.text;
     reporter.endText();
     reporter.event("message.completed", { role: "assistant", text: answer.text });
@@ -210,7 +213,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       const checkpoints = await session.listCheckpoints();
       envelope.checkpoints = { count: checkpoints.length, last: checkpoints.at(-1)?.id ?? null };
     }
-    priceRun(reporter, ref, usage);
+    priceRun(reporter, answered, usage);
     if (!stopped && envelope.memory) {
       envelope.memory.facts_written = await memory.extract(
         [
