@@ -53,7 +53,7 @@ describe("CHATCLI_FALLBACK_PROVIDERS in a CI job", () => {
     expect(env.result).toBe("from haiku");
     expect(env.model).toBe("anthropic/claude-haiku-4-5");
     expect(llm.requests.map((q) => q.path)).toEqual(["/v1/chat/completions", "/v1/messages"]);
-    expect((llm.requests[1]?.body as { model: string }).model).toBe("claude-haiku-4-5");
+    expect(llm.requests[1]?.body).toMatchObject({ model: "claude-haiku-4-5" });
     // priced as haiku ($1/M in, $5/M out per the table), not as gpt-5.4
     const usage = (JSON.parse(r.stdout) as { usage: Record<string, number> }).usage;
     const haiku =
