@@ -146,3 +146,28 @@ export function acceptOutputFormat(command: CommandUnknownOpts): void {
       if (format === "json" || format === "stream-json" || jsonl) self.setOptionValue("json", true);
     });
 }
+
+/** The `--help` footer of ask/agent/coder: what a script needs besides the flags. */
+export function runHelpFooter(command: "ask" | "agent" | "coder"): string {
+  const tools =
+    command === "ask"
+      ? ""
+      : "\n  4 --max-turns   5 --max-budget-usd   6 --on-ask fail blocked   7 stagnation";
+  return `
+Model selection (when -m is not given), from the environment, a .env file (CHATCLI_DOTENV or ./.env)
+or the "env" object of ~/.chatcli/config.json:
+  LLM_PROVIDER=OPENAI|CLAUDEAI|OLLAMA|OPENROUTER|XAI, OPENAI_API_KEY, OPENAI_MODEL,
+  OPENAI_API_URL (full chat-completions URL), OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_MODEL,
+  ANTHROPIC_BASE_URL, OLLAMA_BASE_URL, OLLAMA_MODEL, OPENROUTER_API_KEY, XAI_API_KEY
+  CHATCLI_FALLBACK_PROVIDERS=CLAUDEAI,openai/gpt-5.4   tried in order after retries are exhausted
+  CHATCLI_MAX_RETRIES (4)   CHATCLI_STREAM_IDLE_TIMEOUT_MS (120000: a stalled stream fails)
+
+stdout carries only the answer (text) or the result envelope (--json, last line of stream-json);
+progress, warnings and errors go to stderr.
+
+Exit codes:
+  0 ok   1 provider/API error after retries   2 usage or input   3 config or auth${tools}
+  8 context overflow compaction could not fix
+  124 --timeout   130/143 SIGINT/SIGTERM   141 stdout closed
+`;
+}
