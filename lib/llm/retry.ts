@@ -31,7 +31,8 @@ export function backoffDelay(
 ): number {
   const base = options.baseDelayMs ?? 500;
   const max = options.maxDelayMs ?? 8000;
-  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, max * 2);
+  // the server's wait is honoured as sent; the caller gives up when it exceeds the time budget
+  if (retryAfterMs !== undefined) return retryAfterMs;
   const cap = Math.min(max, base * 2 ** (attempt - 1));
   return Math.round(cap / 2 + Math.random() * (cap / 2));
 }
@@ -76,6 +77,10 @@ export function withResilience(
     },
     async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent> {
       let lastError: ProviderError | undefined;
+      let attempts = 0;
+      /** Why the last provider stopped being retried (for the final error). */
+      let gaveUp = "";
+      const maxTotalMs = options.maxTotalMs ?? 30_000;
       for (const [index, provider] of chain.entries()) {
         if (index > 0 && lastError) {
           options.onRetry?.({
@@ -88,9 +93,11 @@ export function withResilience(
           });
         }
         const started = now();
+        gaveUp = "";
         const maxRetries = options.maxRetries ?? 4;
         for (let attempt = 0; ; attempt++) {
           let yielded = false;
+          attempts++;
           try {
             const req = index === 0 ? request : { ...request, model: provider.model };
             for await (const event of provider.stream(req, signal)) {
@@ -110,7 +117,17 @@ export function withResilience(
             }
             const delayMs = backoffDelay(attempt + 1, options, error.retryAfterMs);
             const elapsed = now() - started;
-            if (attempt >= maxRetries || elapsed + delayMs > (options.maxTotalMs ?? 30_000)) break;
+            if (attempt >= maxRetries) {
+              gaveUp = ` after ${attempt + 1} attempt(s) (max retries ${maxRetries})`;
+              break;
+            }
+            if (elapsed + delayMs > maxTotalMs) {
+              gaveUp =
+                error.retryAfterMs !== undefined && error.retryAfterMs > maxTotalMs - elapsed
+                  ? `: the provider asked to wait ${seconds(error.retryAfterMs)} (retry-after), beyond the ${seconds(maxTotalMs)} retry budget`
+                  : ` after ${attempt + 1} attempt(s) in ${seconds(elapsed)} (retry budget ${seconds(maxTotalMs)})`;
+              break;
+            }
             options.onRetry?.({
               attempt: attempt + 1,
               delayMs,
@@ -123,7 +140,23 @@ export function withResilience(
           }
         }
       }
-      throw lastError ?? new Error("no provider answered");
+      if (!lastError) throw new Error("no provider answered");
+      if (!ERROR_TABLE[lastError.kind].retry || !gaveUp) throw lastError;
+      // say how long it was tried and what would help, instead of only the last HTTP error
+      const tried = chain.length > 1 ? ` (${chain.length} providers, ${attempts} requests)` : "";
+      throw new ProviderError(lastError.kind, `${lastError.message} — gave up${gaveUp}${tried}`, {
+        status: lastError.status,
+        retryAfterMs: lastError.retryAfterMs,
+        provider: lastError.provider,
+        hint:
+          lastError.hint ??
+          "retry later, raise --max-retries / CHATCLI_MAX_RETRIES or CHATCLI_RETRY_MAX_MS, or set CHATCLI_FALLBACK_PROVIDERS",
+        cause: lastError,
+      });
     },
   };
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
