@@ -87,6 +87,7 @@ export async function runAgentCli(
       envelope,
       secrets: configuredSecrets(env),
     });
+    for (const w of settings.warnings) reporter.warn(w.code, w.message);
     const resolved = resolvePermissionMode(opts.permissionMode, settings.config.permissions?.mode);
     if ("error" in resolved) {
       if (opts.permissionMode) throw new UsageError(resolved.error);

@@ -105,7 +105,8 @@ function isAvailable(provider: string, env: Env): boolean {
 
 const NO_PROVIDER_HINT =
   "set OPENAI_API_KEY or ANTHROPIC_API_KEY (optionally LLM_PROVIDER=OPENAI|CLAUDEAI|OLLAMA|OPENROUTER|XAI " +
-  "and OPENAI_MODEL/ANTHROPIC_MODEL), or pass -m provider/model";
+  "and OPENAI_MODEL/ANTHROPIC_MODEL) in the environment, ./.env (or the file CHATCLI_DOTENV names) or the " +
+  '"env" object of ~/.chatcli/config.json, or pass -m provider/model';
 
 /**
  * Resolves `-m provider/model` (or `mock:echo`), else ChatCLI's env (LLM_PROVIDER + per-provider vars),

@@ -58,6 +58,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
   try {
     const workspaceRoot = detectWorkspaceRoot(ctx.cwd);
     const settings = await loadSettings(ctx, { workspaceRoot });
+    for (const w of settings.warnings) reporter.warn(w.code, w.message);
     reporter.addSecrets(configuredSecrets(settings.env));
     const ref = resolveModel(options.model, settings.env, settings.config.model);
     envelope.model = modelLabel(ref);

@@ -1,0 +1,133 @@
+/**
+ * How a CI job configures the provider without flags (built binary, mock LLM): ChatCLI's env names,
+ * a `.env` (CHATCLI_DOTENV or ./.env, CRLF as saved on Windows), `~/.chatcli/config.json` and the
+ * workspace's `.chatcli/config.json` — and what a job sees when that set-up is wrong.
+ */
+import { beforeAll, describe, expect, test } from "bun:test";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { baseEnv, requireBinary, runChatcli } from "../support/binary.ts";
+import { tempDir } from "../support/ctx.ts";
+import { startMockLlm } from "../support/mock-llm.ts";
+
+beforeAll(() => {
+  requireBinary();
+});
+
+describe("provider selection from the environment and files", () => {
+  test("LLM_PROVIDER=OLLAMA with OLLAMA_BASE_URL: the OpenAI-compatible /v1/chat/completions path", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    llm.push({ text: "local answer" });
+    const r = await runChatcli(["ask", "hi", "--json"], {
+      env: baseEnv(home.path, {
+        LLM_PROVIDER: "OLLAMA",
+        OLLAMA_BASE_URL: `${llm.url}/`,
+        OLLAMA_MODEL: "llama3.2",
+      }),
+      cwd: home.path,
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      model: "ollama/llama3.2",
+      result: "local answer",
+    });
+    expect(llm.requests.map((q) => q.path)).toEqual(["/v1/chat/completions"]);
+    expect(llm.requests[0]?.body).toMatchObject({ model: "llama3.2" });
+  });
+
+  test("OPENAI_API_URL is used as the full chat-completions URL", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    llm.push({ text: "gateway answer" });
+    const r = await runChatcli(["ask", "hi"], {
+      env: baseEnv(home.path, {
+        LLM_PROVIDER: "OPENAI",
+        OPENAI_API_KEY: "sk-test-gateway-000000000000000000",
+        OPENAI_API_URL: `${llm.url}/gateway/openai/chat/completions`,
+      }),
+      cwd: home.path,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("gateway answer\n");
+    expect(llm.requests.map((q) => q.path)).toEqual(["/gateway/openai/chat/completions"]);
+  });
+
+  test("CHATCLI_DOTENV with CRLF lines, export, quotes and comments selects the provider", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    llm.push({ text: "from dotenv" });
+    const file = join(home.path, "ci.env");
+    await writeFile(
+      file,
+      `# CI secrets\r\nexport LLM_PROVIDER=CLAUDEAI\r\nANTHROPIC_API_KEY="sk-ant-dotenv-0000000000000000"\r\nANTHROPIC_BASE_URL='${llm.url}'\r\nANTHROPIC_MODEL=claude-haiku-4-5 # cheap\r\n`,
+    );
+    const r = await runChatcli(["ask", "hi", "--json"], {
+      env: baseEnv(home.path, { CHATCLI_DOTENV: file }),
+      cwd: home.path,
+    });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ model: "anthropic/claude-haiku-4-5", result: "from dotenv" });
+    const auth = `${llm.requests[0]?.headers["x-api-key"] ?? ""}${llm.requests[0]?.headers["authorization"] ?? ""}`;
+    expect(auth).toContain("sk-ant-dotenv-0000000000000000");
+    // the key from the file is a configured secret: never in the JSON output
+    expect(r.stdout).not.toContain("sk-ant-dotenv");
+  });
+
+  test("a CHATCLI_DOTENV that does not exist is a warning, and the no-provider error points at the files", async () => {
+    await using home = await tempDir();
+    const r = await runChatcli(["ask", "hi", "--json"], {
+      env: baseEnv(home.path, { CHATCLI_DOTENV: join(home.path, "missing.env") }),
+      cwd: home.path,
+    });
+    expect(r.code).toBe(3);
+    const out = JSON.parse(r.stdout);
+    expect(out.warnings).toEqual([
+      {
+        code: "dotenv_missing",
+        message: expect.stringContaining(`cannot read ${join(home.path, "missing.env")}`),
+      },
+    ]);
+    expect(out.error.hint).toContain("./.env (or the file CHATCLI_DOTENV names)");
+    expect(out.error.hint).toContain("~/.chatcli/config.json");
+    expect(r.stderr).toContain("warning: CHATCLI_DOTENV=");
+  });
+
+  test("~/.chatcli/config.json: model and env pick the provider when nothing else does", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    llm.push({ text: "from config" });
+    await mkdir(join(home.path, ".chatcli"), { recursive: true });
+    await writeFile(
+      join(home.path, ".chatcli", "config.json"),
+      JSON.stringify({
+        model: "openai/gpt-5.4-mini",
+        env: { OPENAI_API_KEY: "sk-config-000000000000000000", OPENAI_BASE_URL: `${llm.url}/v1` },
+      }),
+    );
+    const r = await runChatcli(["ask", "hi", "--json"], {
+      env: baseEnv(home.path),
+      cwd: home.path,
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      model: "openai/gpt-5.4-mini",
+      result: "from config",
+    });
+  });
+
+  test("agent: a dotenv warning is in the envelope too", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    llm.push({ text: "nothing to do" });
+    const r = await runChatcli(["agent", "look around", "--json"], {
+      env: baseEnv(home.path, { ...llm.env("openai"), CHATCLI_DOTENV: "/nonexistent/ci.env" }),
+      cwd: home.path,
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).warnings.map((w: { code: string }) => w.code)).toContain(
+      "dotenv_missing",
+    );
+  });
+});
