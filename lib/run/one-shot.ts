@@ -236,7 +236,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     reporter.endText();
     const partial = partialOf(error);
     if (partial) {
-      envelope.result = partial.text;
+      envelope.result = partial.text || null; // nothing arrived: null, as agent (CONTRACT §2)
       envelope.usage = addUsage(usage, partial.usage);
       envelope.duration_api_ms = partial.apiMs;
     }

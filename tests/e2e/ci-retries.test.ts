@@ -30,6 +30,7 @@ describe("retries in a CI job", () => {
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({
       exit_code: 1,
+      result: null,
       terminal_reason: "rate_limited",
       error: { code: "rate_limited", retryable: true },
     });
@@ -77,5 +78,31 @@ describe("retries in a CI job", () => {
     expect(llm.requests).toHaveLength(2);
     expect(r.stderr).toContain("502 bad gateway — gave up after 2 attempt(s) (max retries 1)");
     expect(r.stderr).toContain("raise --max-retries / CHATCLI_MAX_RETRIES");
+  });
+
+  test("401: no retry, exit 3, and result is null (nothing arrived), as agent reports it", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    llm.push(
+      { error: { status: 401, message: "bad key" } },
+      { error: { status: 401, message: "bad key" } },
+    );
+    const ask = await runChatcli(["ask", "hi", "--json"], {
+      env: env(llm, home.path),
+      cwd: home.path,
+    });
+    const agent = await runChatcli(["agent", "hi", "--json"], {
+      env: env(llm, home.path),
+      cwd: home.path,
+    });
+    expect(llm.requests).toHaveLength(2);
+    for (const r of [ask, agent]) {
+      expect(r.code).toBe(3);
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        result: null,
+        terminal_reason: "auth_error",
+        error: { code: "auth_error", hint: expect.stringContaining("OPENAI_API_KEY") },
+      });
+    }
   });
 });
