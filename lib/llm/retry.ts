@@ -23,6 +23,11 @@ export interface ResilienceOptions {
   now?: () => number;
 }
 
+/** A provider chain: the primary's name and model, and the provider that answered last. */
+export interface ResilientProvider extends Provider {
+  readonly answered: Provider;
+}
+
 /** Exponential backoff with full jitter, honouring retry-after when the server sent it. */
 export function backoffDelay(
   attempt: number,
@@ -56,24 +61,24 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
  * Wraps a chain [primary, ...fallbacks] into one Provider. A retryable error before any event was
  * yielded is retried with backoff (bounded by maxRetries and maxTotalMs), then the next provider is
  * tried; an error after output started is rethrown (replaying would duplicate output).
- * `name` and `model` are those of the provider that answered the latest request (the primary until a
- * fallback answers), so envelopes and prices name the model that really produced the answer.
+ * `answered` is the provider that answered the latest request (the primary until a fallback answers),
+ * so envelopes and prices name the model that really produced the answer; `name` and `model` stay the
+ * primary's (requests carry the primary's model id).
  */
 export function withResilience(
   chain: readonly Provider[],
   options: ResilienceOptions = {},
-): Provider {
+): ResilientProvider {
   const first = chain[0];
   if (!first) throw new Error("withResilience needs at least one provider");
   const sleep = options.sleep ?? abortableSleep;
   const now = options.now ?? Date.now;
   let active: Provider = first;
   return {
-    get name() {
-      return active.name;
-    },
-    get model() {
-      return active.model;
+    name: first.name,
+    model: first.model,
+    get answered() {
+      return active;
     },
     async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent> {
       let lastError: ProviderError | undefined;

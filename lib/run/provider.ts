@@ -2,7 +2,7 @@ import type { Env } from "../core/ctx.ts";
 import { envInt } from "../core/settings.ts";
 import { type ModelRef, modelLabel, resolveFallbacks } from "../llm/models.ts";
 import { createProvider } from "../llm/registry.ts";
-import { type RetryNotice, withResilience } from "../llm/retry.ts";
+import { type ResilientProvider, type RetryNotice, withResilience } from "../llm/retry.ts";
 import type { Provider } from "../llm/types.ts";
 import type { Reporter } from "../output/reporter.ts";
 
@@ -20,7 +20,7 @@ export interface ProviderChainOptions {
 export async function buildProviderChain(
   ref: ModelRef,
   options: ProviderChainOptions,
-): Promise<Provider> {
+): Promise<ResilientProvider> {
   const deps = {
     fetch: options.fetch,
     fakeResponsesPath: options.fakeResponsesPath,
@@ -47,10 +47,13 @@ export async function buildProviderChain(
 }
 
 /** The model that answered the latest request of a chain (a fallback's, after one answered). */
-export function answeredBy(provider: Provider): { provider: string; model: string; label: string } {
-  const label =
-    provider.name === "mock" ? `mock:${provider.model}` : `${provider.name}/${provider.model}`;
-  return { provider: provider.name, model: provider.model, label };
+export function answeredBy(chain: ResilientProvider): {
+  provider: string;
+  model: string;
+  label: string;
+} {
+  const { name, model } = chain.answered;
+  return { provider: name, model, label: name === "mock" ? `mock:${model}` : `${name}/${model}` };
 }
 
 function reportRetry(

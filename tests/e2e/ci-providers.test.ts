@@ -120,4 +120,29 @@ describe("CHATCLI_FALLBACK_PROVIDERS in a CI job", () => {
     expect(result.model).toBe("anthropic/claude-sonnet-4-6");
     expect(result.warnings.map((w) => w.code)).toContain("provider_fallback");
   });
+
+  test("agent: after a fallback answered one turn, the next turn asks the primary again with its own model", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    llm.push(
+      { error: { status: 500, message: "down for a moment" } },
+      { tool_calls: [{ name: "list_directory", arguments: {} }] },
+      { text: "all good" },
+    );
+    const r = await runChatcli(["agent", "look around", "--json"], {
+      env: ciEnv(llm, home.path, "anthropic/claude-haiku-4-5"),
+      cwd: home.path,
+    });
+    expect(r.code).toBe(0);
+    expect(llm.requests.map((q) => [q.path, (q.body as { model: string }).model])).toEqual([
+      ["/v1/chat/completions", "gpt-5.4"],
+      ["/v1/messages", "claude-haiku-4-5"],
+      ["/v1/chat/completions", "gpt-5.4"],
+    ]);
+    const env = JSON.parse(r.stdout) as Envelope;
+    expect(env.result).toBe("all good");
+    expect(env.model).toBe("openai/gpt-5.4");
+    expect(env.total_cost_usd).not.toBeNull();
+    expect(env.warnings.map((w) => w.code)).toEqual(["provider_fallback"]);
+  });
 });

@@ -127,6 +127,7 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
         {
           provider,
           cause: error,
+          hint: "the provider stopped sending mid-request; CHATCLI_STREAM_IDLE_TIMEOUT_MS sets how long to wait (ms), --timeout bounds the whole run",
         },
       );
     }

@@ -170,12 +170,17 @@ test("running out of retries names the attempts in the error", async () => {
   });
 });
 
-test("the provider that answered is the chain's name and model", async () => {
+test("answered names the provider that answered the latest request", async () => {
   const r = withResilience([flaky("a", ["server"]), flaky("b", [], "from b")], {
     ...fast,
     maxRetries: 0,
   });
-  expect(r.model).toBe("a-model");
+  expect(r.answered.model).toBe("a-model");
   expect(await collect(r)).toBe("from b");
-  expect({ name: r.name, model: r.model }).toEqual({ name: "b", model: "b-model" });
+  expect({ name: r.answered.name, model: r.answered.model }).toEqual({
+    name: "b",
+    model: "b-model",
+  });
+  // requests keep naming the primary's model; the chain swaps it for each fallback itself
+  expect({ name: r.name, model: r.model }).toEqual({ name: "a", model: "a-model" });
 });
