@@ -131,3 +131,26 @@ describe("provider selection from the environment and files", () => {
     );
   });
 });
+
+describe("an endpoint that is not there", () => {
+  test("OLLAMA_BASE_URL pointing at a closed port: exit 1 naming the URL it tried, without credentials", async () => {
+    await using home = await tempDir();
+    const closed = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
+    const port = closed.port;
+    await closed.stop(true);
+    const r = await runChatcli(["ask", "hi", "--json"], {
+      env: baseEnv(home.path, {
+        LLM_PROVIDER: "OLLAMA",
+        OLLAMA_BASE_URL: `http://user:pw@127.0.0.1:${port}`,
+        CHATCLI_MAX_RETRIES: "0",
+      }),
+      cwd: home.path,
+    });
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out.terminal_reason).toBe("provider_error");
+    expect(out.error.message).toContain(`(http://127.0.0.1:${port}/v1/chat/completions)`);
+    expect(r.stderr).toContain(`http://127.0.0.1:${port}/v1/chat/completions`);
+    expect(r.stdout + r.stderr).not.toContain("user:pw");
+  });
+});

@@ -78,6 +78,16 @@ function midStreamKind(error: SdkErrorShape): ProviderErrorKind | undefined {
 
 const CONTEXT_HINT = /context length|context window|prompt is too long/i;
 
+/** The URL without credentials or query (it goes into messages and the envelope). */
+function endpointOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return "";
+  }
+}
+
 /** Creates the guard for one request; call `dispose()` when the stream ends. */
 export function guardRequest(outer: AbortSignal, options: GuardOptions): RequestGuard {
   const controller = new AbortController();
@@ -98,7 +108,10 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
   }
   touch();
 
+  /** Where the request went (for network errors: which endpoint could not be reached). */
+  let target = "";
   const guardedFetch = (async (input: string | URL | Request, init?: RequestInit) => {
+    target = input instanceof Request ? input.url : String(input);
     const response = await options.fetch(input, init);
     touch();
     if (!response.body) return response;
@@ -155,7 +168,9 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
     }
     if (status === undefined) {
       const cause = shape.cause instanceof Error ? `: ${shape.cause.message}` : "";
-      return new ProviderError("network", `${provider}: ${detailOf(shape)}${cause}`, {
+      const endpoint = target ? endpointOf(target) : "";
+      const where = endpoint ? ` (${endpoint})` : "";
+      return new ProviderError("network", `${provider}: ${detailOf(shape)}${cause}${where}`, {
         provider,
         cause: error,
       });
