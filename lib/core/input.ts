@@ -46,7 +46,7 @@ export async function readStdin(stdin: Stdin, options: StdinOptions): Promise<St
     if (options.hasPrompt) {
       warnings.push({
         code: "stdin_no_data",
-        message: `stdin is an open pipe with no data after ${options.firstByteTimeoutMs} ms; continuing without it (use --no-stdin to skip the wait)`,
+        message: `stdin is an open pipe with no data after ${options.firstByteTimeoutMs} ms; continuing without it (a slow producer needs a larger --stdin-timeout; --no-stdin skips the wait)`,
       });
     }
     return { text: undefined, bytes: 0, warnings };
