@@ -113,7 +113,9 @@ export async function requestTurn(
       stop,
     };
   }
-  if (!useTools) return { text, calls: [], native: false, usage, stop };
+  // mock:echo's answer is the request as JSON (tool definitions, the prompt's call example): never a call
+  const echo = provider.name === "mock" && provider.model === "echo";
+  if (!useTools || echo) return { text, calls: [], native: false, usage, stop };
   const parsed = parseToolCalls(text, new Set(tools.keys()));
   const textCalls = parsed.map((p, i): ToolCall => {
     const norm = normaliseToolName(p.name, typeof p.args === "string" ? {} : p.args);
