@@ -9,6 +9,7 @@ import type { Provider, Usage } from "../llm/types.ts";
 import { newEnvelope, settle } from "../output/envelope.ts";
 import { type OutputFormat, Reporter } from "../output/reporter.ts";
 import { stripControl } from "../output/terminal.ts";
+import { readStopSignal } from "../run/abort.ts";
 import { defaultMemoryAccess, RunMemory } from "../run/memory.ts";
 import { answeredBy, buildProviderChain } from "../run/provider.ts";
 import type { AskRequest } from "./approval.ts";
@@ -102,13 +103,16 @@ export async function runAgentCli(
     ) as "off" | "read" | "write";
     if (!["off", "read", "write"].includes(memoryMode))
       throw new UsageError("--memory must be off, read or write");
+    // SIGINT/SIGTERM and --timeout also end a wait on a producer that never closes stdin
+    const stdinStop = readStopSignal(ctx, opts.timeoutMs);
     const { text: task, warnings: stdinWarnings } = await readPromptInput(ctx.stdin, opts.prompt, {
       noStdin: opts.noStdin,
       firstByteTimeoutMs: opts.stdinTimeoutMs,
       maxBytes: opts.maxInputBytes,
       truncate: opts.truncateInput,
       what: "task",
-    });
+      signal: stdinStop.signal,
+    }).finally(() => stdinStop.dispose());
     for (const w of stdinWarnings) reporter.warn(w.code, w.message);
 
     const ref = resolveModel(opts.model, env, settings.config.model);

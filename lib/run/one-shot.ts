@@ -67,6 +67,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       firstByteTimeoutMs: options.stdinTimeoutMs,
       maxBytes: options.maxInputBytes,
       truncate: options.truncateInput,
+      signal: stop.signal,
     });
     for (const w of warnings) reporter.warn(w.code, w.message);
     // ask keeps no session unless asked to: --session NAME or -c (and not --ephemeral).
