@@ -153,4 +153,20 @@ describe("an endpoint that is not there", () => {
     expect(r.stderr).toContain(`http://127.0.0.1:${port}/v1/chat/completions`);
     expect(r.stdout + r.stderr).not.toContain("user:pw");
   });
+
+  test("a model the endpoint does not know (404): exit 3 with a hint naming the model variables and the URL", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    llm.push({ error: { status: 404, message: "The model gpt-9 does not exist" } });
+    const r = await runChatcli(["ask", "hi", "--json"], {
+      env: baseEnv(home.path, { ...llm.env("openai"), OPENAI_MODEL: "gpt-9" }),
+      cwd: home.path,
+    });
+    expect(r.code).toBe(3);
+    const out = JSON.parse(r.stdout);
+    expect(out.terminal_reason).toBe("config_error");
+    expect(out.error.hint).toContain("OPENAI_MODEL");
+    expect(out.error.hint).toContain(`${llm.url}/v1/chat/completions`);
+    expect(llm.requests).toHaveLength(1);
+  });
 });

@@ -184,7 +184,12 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
       provider,
       status,
       retryAfterMs: parseRetryAfter(headers),
-      hint: kind === "auth" ? options.authHint : undefined,
+      hint:
+        kind === "auth"
+          ? options.authHint
+          : kind === "not_found"
+            ? `check the model name (-m, or OPENAI_MODEL / ANTHROPIC_MODEL / OLLAMA_MODEL) and the endpoint${target ? ` (${endpointOf(target)})` : ""}`
+            : undefined,
       cause: error,
     });
   }
