@@ -265,7 +265,8 @@ export async function runAgentCli(
     }
     if (result.error) {
       const code = result.terminalReason === "cancelled" ? cancelCode(ctx) : result.error.exitCode;
-      reporter.fail(result.error, code);
+      // `| head` closing stdout is normal shell use: no message (as ask)
+      reporter.fail(result.error, code, { quiet: code === EXIT.sigpipe });
       if (result.finalText && opts.format === "text") reporter.print(result.finalText);
       return finish(code);
     }
@@ -278,7 +279,7 @@ export async function runAgentCli(
         ? error
         : new ChatcliError("internal_error", String((error as Error)?.message ?? error));
     const code = failure.reason === "cancelled" ? cancelCode(ctx) : failure.exitCode;
-    reporter.fail(failure, code);
+    reporter.fail(failure, code, { quiet: code === EXIT.sigpipe });
     return finish(code);
   }
 }
