@@ -159,8 +159,10 @@ or the "env" object of ~/.chatcli/config.json:
   LLM_PROVIDER=OPENAI|CLAUDEAI|OLLAMA|OPENROUTER|XAI, OPENAI_API_KEY, OPENAI_MODEL,
   OPENAI_API_URL (full chat-completions URL), OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_MODEL,
   ANTHROPIC_BASE_URL, OLLAMA_BASE_URL, OLLAMA_MODEL, OPENROUTER_API_KEY, XAI_API_KEY
-  CHATCLI_FALLBACK_PROVIDERS=CLAUDEAI,openai/gpt-5.4   tried in order after retries are exhausted
-  CHATCLI_MAX_RETRIES (4)   CHATCLI_STREAM_IDLE_TIMEOUT_MS (120000: a stalled stream fails)
+  CHATCLI_FALLBACK_PROVIDERS=CLAUDEAI,openai/gpt-5.4   tried in order once retries run out
+  CHATCLI_MAX_RETRIES=4                   retries per provider on 429/5xx/network errors
+  CHATCLI_RETRY_MAX_MS=30000              retry budget per provider; a longer retry-after gives up
+  CHATCLI_STREAM_IDLE_TIMEOUT_MS=120000   a stream silent this long fails (a stall)
 
 stdout carries only the answer (text) or the result envelope (--json, last line of stream-json);
 progress, warnings and errors go to stderr.

@@ -73,6 +73,7 @@ describe("--help of the commands CI runs", () => {
         "CHATCLI_DOTENV",
         "CHATCLI_FALLBACK_PROVIDERS",
         "CHATCLI_STREAM_IDLE_TIMEOUT_MS",
+        "CHATCLI_RETRY_MAX_MS",
       ])
         expect(text).toContain(name);
     }
