@@ -17,6 +17,8 @@ export interface ModelRef {
   baseURL?: string;
   /** A full chat-completions URL (ChatCLI's OPENAI_API_URL); wins over baseURL. */
   chatUrl?: string;
+  /** ChatCLI's `<PROVIDER>_MAX_TOKENS`: the output cap of requests that set none (--max-tokens wins). */
+  maxTokens?: number;
 }
 
 /** `provider/model` as printed in envelopes. */
@@ -170,6 +172,10 @@ function build(provider: string, model: string | undefined, env: Env): ModelRef 
     protocol: info.protocol,
     model: model || env[info.modelEnv]?.trim() || info.defaultModel,
   };
+  // OPENAI_MAX_TOKENS, ANTHROPIC_MAX_TOKENS, OLLAMA_MAX_TOKENS, … as ChatCLI reads them
+  const capEnv = `${provider === "anthropic" ? "ANTHROPIC" : info.envName}_MAX_TOKENS`;
+  const cap = Number(env[capEnv]?.trim());
+  if (env[capEnv]?.trim() && Number.isInteger(cap) && cap > 0) ref.maxTokens = cap;
   if (provider === "openai") {
     ref.apiKey = env["OPENAI_API_KEY"];
     if (env["OPENAI_API_URL"]) ref.chatUrl = env["OPENAI_API_URL"];

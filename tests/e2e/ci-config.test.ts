@@ -169,4 +169,26 @@ describe("an endpoint that is not there", () => {
     expect(out.error.hint).toContain(`${llm.url}/v1/chat/completions`);
     expect(llm.requests).toHaveLength(1);
   });
+
+  test("ChatCLI's <PROVIDER>_MAX_TOKENS caps output on the wire (ask and agent); --max-tokens wins", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    llm.push({ text: "a" }, { text: "b" }, { text: "c" }, { text: "d" });
+    await writeFile(join(home.path, ".env"), "ANTHROPIC_MAX_TOKENS=1234\nOPENAI_MAX_TOKENS=777\n");
+    const anthropic = baseEnv(home.path, llm.env("anthropic"));
+    const openai = baseEnv(home.path, llm.env("openai"));
+    for (const [args, env] of [
+      [["ask", "hi"], anthropic],
+      [["agent", "hi"], anthropic],
+      [["ask", "hi", "--max-tokens", "50"], anthropic],
+      [["ask", "hi"], openai],
+    ] as const) {
+      const r = await runChatcli([...args], { env, cwd: home.path });
+      expect(r.code).toBe(0);
+    }
+    const bodies = llm.requests.map((q) => q.body as Record<string, unknown>);
+    expect(bodies.map((b) => b["max_tokens"] ?? b["max_completion_tokens"])).toEqual([
+      1234, 1234, 50, 777,
+    ]);
+  });
 });
