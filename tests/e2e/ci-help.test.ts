@@ -74,6 +74,7 @@ describe("--help of the commands CI runs", () => {
         "CHATCLI_FALLBACK_PROVIDERS",
         "CHATCLI_STREAM_IDLE_TIMEOUT_MS",
         "CHATCLI_RETRY_MAX_MS",
+        "ANTHROPIC_MAX_TOKENS",
       ])
         expect(text).toContain(name);
     }
