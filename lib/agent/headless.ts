@@ -255,7 +255,7 @@ export async function runAgentCli(
     if (result.permissionDenials.length) {
       const lines = result.permissionDenials.map(
         (d) =>
-          `  ${d.tool} ${JSON.stringify(d.input)}: ${d.reason}${"suggestion" in d ? ` — allow with ${(d as { suggestion: string }).suggestion}` : ""}`,
+          `  ${d.tool} ${JSON.stringify(d.input)}: ${d.reason}${"suggestion" in d ? ` — ${fixOf((d as { suggestion: string }).suggestion)}` : ""}`,
       );
       ctx.stderr.write(
         stripControl(
@@ -287,4 +287,11 @@ export async function runAgentCli(
 function cancelCode(ctx: Ctx): number {
   const name = ctx.signalName();
   return name === "SIGTERM" ? EXIT.sigterm : name === "SIGPIPE" ? EXIT.sigpipe : EXIT.sigint;
+}
+
+/** The stderr fix for a denial: a flag to add, or a deny rule (flag or config) to drop. */
+function fixOf(suggestion: string): string {
+  return suggestion.startsWith("remove the rule")
+    ? `${suggestion} (a --deny-tool flag, or "permissions.deny" in .chatcli/config.json or ~/.chatcli/config.json)`
+    : `allow with ${suggestion}`;
 }

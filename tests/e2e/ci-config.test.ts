@@ -192,3 +192,43 @@ describe("an endpoint that is not there", () => {
     ]);
   });
 });
+
+describe("permissions from config files in an agent CI run", () => {
+  test("~/.chatcli allow lets npm test run under --on-ask fail; a deny there beats the workspace's allow, and stderr says where to drop it", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    const call = { tool_calls: [{ name: "run_command", arguments: { cmd: "npm test" } }] };
+    llm.push(call, { text: "tests ran" }, call, { text: "could not run them" });
+    const repo = join(home.path, "repo");
+    await mkdir(join(repo, ".chatcli"), { recursive: true });
+    await writeFile(join(repo, "package.json"), JSON.stringify({ scripts: { test: "echo ok" } }));
+    await mkdir(join(home.path, ".chatcli"), { recursive: true });
+    const global = join(home.path, ".chatcli", "config.json");
+    await writeFile(global, JSON.stringify({ permissions: { allow: ["run_command(npm test*)"] } }));
+    const env = baseEnv(home.path, llm.env("openai"));
+    const allowed = await runChatcli(["agent", "run the tests", "--json", "--on-ask", "fail"], {
+      env,
+      cwd: repo,
+    });
+    expect(allowed.code).toBe(0);
+    expect(JSON.parse(allowed.stdout)).toMatchObject({
+      result: "tests ran",
+      tools: { calls: 1, failed: 0, denied: 0 },
+    });
+
+    await writeFile(global, JSON.stringify({ permissions: { deny: ["run_command(npm *)"] } }));
+    await writeFile(
+      join(repo, ".chatcli", "config.json"),
+      JSON.stringify({ permissions: { allow: ["run_command(npm test*)"] } }),
+    );
+    const denied = await runChatcli(["agent", "run the tests", "--json"], { env, cwd: repo });
+    expect(denied.code).toBe(0);
+    expect(JSON.parse(denied.stdout).permission_denials).toMatchObject([
+      { tool: "run_command", input: "npm test", reason: "denied by rule run_command(npm *)" },
+    ]);
+    expect(denied.stderr).toContain(
+      'remove the rule run_command(npm *) (a --deny-tool flag, or "permissions.deny" in',
+    );
+    expect(denied.stderr).not.toContain("allow with remove");
+  });
+});
