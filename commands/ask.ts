@@ -89,6 +89,7 @@ export function askCommand(ctx: Ctx, state: RunState) {
       envelope: newEnvelope("ask", ctx.version),
       secrets: configuredSecrets(ctx.env),
     });
+    reporter.holdUntilSessionStarted();
     const options: AskOptions = {
       prompt: promptFromArgs(words),
       model: opts.model,

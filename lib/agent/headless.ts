@@ -73,6 +73,7 @@ export async function runAgentCli(
     envelope,
     secrets: configuredSecrets(ctx.env),
   });
+  reporter.holdUntilSessionStarted();
   const finish = (code: number) => {
     envelope.duration_ms = Math.round(performance.now() - started);
     reporter.finish();
@@ -88,6 +89,7 @@ export async function runAgentCli(
       envelope,
       secrets: configuredSecrets(env),
     });
+    reporter.holdUntilSessionStarted();
     for (const w of settings.warnings) reporter.warn(w.code, w.message);
     const resolved = resolvePermissionMode(opts.permissionMode, settings.config.permissions?.mode);
     if ("error" in resolved) {

@@ -232,3 +232,32 @@ describe("permissions from config files in an agent CI run", () => {
     expect(denied.stderr).not.toContain("allow with remove");
   });
 });
+
+describe("stream-json with warnings raised before the run starts", () => {
+  for (const command of ["ask", "agent"]) {
+    test(`${command}: the first line is still session.started (schema_version); the warnings follow it`, async () => {
+      await using home = await tempDir();
+      const r = await runChatcli([command, "-m", "mock:echo", "hi", "--jsonl"], {
+        env: baseEnv(home.path, {
+          CHATCLI_DOTENV: join(home.path, "missing.env"),
+          CHATCLI_FALLBACK_PROVIDERS: "nope",
+        }),
+        cwd: home.path,
+      });
+      expect(r.code).toBe(0);
+      const lines = r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      expect(lines[0]).toMatchObject({ type: "session.started", seq: 0, schema_version: 1 });
+      expect(lines.slice(1, 3).map((e) => [e.type, e.code, e.seq])).toEqual([
+        ["warning", "dotenv_missing", 1],
+        ["warning", "fallback_skipped", 2],
+      ]);
+      expect(lines.at(-1).warnings.map((w: { code: string }) => w.code)).toEqual([
+        "dotenv_missing",
+        "fallback_skipped",
+      ]);
+    });
+  }
+});
