@@ -45,6 +45,15 @@ export function outputFormatOf(opts: {
   return distinct[0] ?? "text";
 }
 
+/** Parses an integer ≥ 1 (a cap where 0 would make every request fail, e.g. --max-tokens). */
+export function parseAtLeastOne(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a whole number ≥ 1`);
+    return n;
+  };
+}
+
 /** Parses a positive integer flag value (for commander's argParser). */
 export function parsePositiveInt(name: string) {
   return (value: string): number => {

@@ -9,6 +9,7 @@ import {
   FORMAT_CHOICES,
   isInteractive,
   outputFormatOf,
+  parseAtLeastOne,
   parseDuration,
   parsePositiveInt,
   promptFromArgs,
@@ -26,7 +27,11 @@ export function askCommand(ctx: Ctx, state: RunState) {
       "model, e.g. anthropic/claude-sonnet-4-6, openai/gpt-5.4, mock:echo",
     )
     .option("-s, --system <text>", "extra system instructions")
-    .option("--max-tokens <n>", "cap on output tokens", parsePositiveInt("--max-tokens"))
+    .option(
+      "--max-tokens <n>",
+      "cap on output tokens (default: <PROVIDER>_MAX_TOKENS, else the model's)",
+      parseAtLeastOne("--max-tokens"),
+    )
     .option(
       "--timeout <duration>",
       "give up after this long (exit 124), e.g. 30s, 5m (default: none)",

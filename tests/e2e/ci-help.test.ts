@@ -80,3 +80,16 @@ describe("--help of the commands CI runs", () => {
     }
   });
 });
+
+test("ask --max-tokens 0 is a usage error (exit 2) before any request, not a provider 400", async () => {
+  await using home = await tempDir();
+  const r = await runChatcli(["ask", "-m", "mock:echo", "hi", "--max-tokens", "0", "--json"], {
+    env: baseEnv(home.path),
+    cwd: home.path,
+  });
+  expect(r.code).toBe(2);
+  expect(JSON.parse(r.stdout).error).toMatchObject({
+    code: "usage_error",
+    message: "--max-tokens must be a whole number ≥ 1",
+  });
+});
