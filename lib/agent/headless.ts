@@ -13,6 +13,7 @@ import { readStopSignal } from "../run/abort.ts";
 import { defaultMemoryAccess, RunMemory } from "../run/memory.ts";
 import { answeredBy, buildProviderChain } from "../run/provider.ts";
 import type { AskRequest } from "./approval.ts";
+import { denialSummary } from "./denials.ts";
 import { runAgent } from "./loop.ts";
 import { invalidRules, resolvePermissionMode } from "./permissions.ts";
 import { toolsFor } from "./tools/registry.ts";
@@ -254,17 +255,7 @@ export async function runAgentCli(
       });
       await w.memory.scheduleCompaction();
     }
-    if (result.permissionDenials.length) {
-      const lines = result.permissionDenials.map(
-        (d) =>
-          `  ${d.tool} ${JSON.stringify(d.input)}: ${d.reason}${"suggestion" in d ? ` — ${fixOf((d as { suggestion: string }).suggestion)}` : ""}`,
-      );
-      ctx.stderr.write(
-        stripControl(
-          `chatcli: ${result.permissionDenials.length} tool call(s) denied:\n${lines.join("\n")}\n`,
-        ),
-      );
-    }
+    if (result.permissionDenials.length) ctx.stderr.write(denialSummary(result.permissionDenials));
     if (result.error) {
       const code = result.terminalReason === "cancelled" ? cancelCode(ctx) : result.error.exitCode;
       // `| head` closing stdout is normal shell use: no message (as ask)
@@ -272,6 +263,8 @@ export async function runAgentCli(
       if (result.finalText && opts.format === "text") reporter.print(result.finalText);
       return finish(code);
     }
+    if (envelope.result === null)
+      reporter.warn("empty_answer", "the model ended the run with an empty final message");
     settle(envelope, "completed");
     if (opts.format === "text") reporter.print(result.finalText);
     return finish(EXIT.ok);
@@ -289,11 +282,4 @@ export async function runAgentCli(
 function cancelCode(ctx: Ctx): number {
   const name = ctx.signalName();
   return name === "SIGTERM" ? EXIT.sigterm : name === "SIGPIPE" ? EXIT.sigpipe : EXIT.sigint;
-}
-
-/** The stderr fix for a denial: a flag to add, or a deny rule (flag or config) to drop. */
-function fixOf(suggestion: string): string {
-  return suggestion.startsWith("remove the rule")
-    ? `${suggestion} (a --deny-tool flag, or "permissions.deny" in .chatcli/config.json or ~/.chatcli/config.json)`
-    : `allow with ${suggestion}`;
 }

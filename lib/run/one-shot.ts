@@ -232,7 +232,11 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       await memory.scheduleCompaction();
     }
     if (stopped) reporter.fail(stopped.error, stopped.exitCode, { quiet: stopped.quiet });
-    else settle(envelope, "completed");
+    else {
+      if (!answer.text.trim())
+        reporter.warn("empty_answer", 'the model returned an empty answer (exit 0, result "")');
+      settle(envelope, "completed");
+    }
   } catch (error) {
     reporter.endText();
     const partial = partialOf(error);

@@ -105,4 +105,26 @@ describe("retries in a CI job", () => {
       });
     }
   });
+
+  test("an empty answer is exit 0 with warning empty_answer (ask and agent), so a script can tell", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    llm.push({ text: "" }, { text: "" });
+    const ask = await runChatcli(["ask", "hi", "--json"], {
+      env: env(llm, home.path),
+      cwd: home.path,
+    });
+    const agent = await runChatcli(["agent", "hi", "--json"], {
+      env: env(llm, home.path),
+      cwd: home.path,
+    });
+    for (const r of [ask, agent]) {
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.warnings.map((w: { code: string }) => w.code)).toEqual(["empty_answer"]);
+      expect(r.stderr).toContain("warning: the model");
+    }
+    expect(JSON.parse(ask.stdout).result).toBe("");
+    expect(JSON.parse(agent.stdout).result).toBeNull();
+  });
 });
