@@ -45,6 +45,15 @@ export function outputFormatOf(opts: {
   return distinct[0] ?? "text";
 }
 
+/** Parses an integer ≥ 1 (a cap where 0 would make every request fail, e.g. --max-tokens). */
+export function parseAtLeastOne(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a whole number ≥ 1`);
+    return n;
+  };
+}
+
 /** Parses a positive integer flag value (for commander's argParser). */
 export function parsePositiveInt(name: string) {
   return (value: string): number => {
@@ -145,4 +154,32 @@ export function acceptOutputFormat(command: CommandUnknownOpts): void {
       const jsonl = self.getOptionValue("jsonl") === true;
       if (format === "json" || format === "stream-json" || jsonl) self.setOptionValue("json", true);
     });
+}
+
+/** The `--help` footer of ask/agent/coder: what a script needs besides the flags. */
+export function runHelpFooter(command: "ask" | "agent" | "coder"): string {
+  const tools =
+    command === "ask"
+      ? ""
+      : "\n  4 --max-turns   5 --max-budget-usd   6 --on-ask fail blocked   7 stagnation";
+  return `
+Model selection (when -m is not given), from the environment, a .env file (CHATCLI_DOTENV or ./.env)
+or the "env" object of ~/.chatcli/config.json:
+  LLM_PROVIDER=OPENAI|CLAUDEAI|OLLAMA|OPENROUTER|XAI, OPENAI_API_KEY, OPENAI_MODEL,
+  OPENAI_API_URL (full chat-completions URL), OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_MODEL,
+  ANTHROPIC_BASE_URL, OLLAMA_BASE_URL, OLLAMA_MODEL, OPENROUTER_API_KEY, XAI_API_KEY,
+  OPENAI_MAX_TOKENS, ANTHROPIC_MAX_TOKENS, OLLAMA_MAX_TOKENS, … (output cap without --max-tokens)
+  CHATCLI_FALLBACK_PROVIDERS=CLAUDEAI,openai/gpt-5.4   tried in order once retries run out
+  CHATCLI_MAX_RETRIES=4                   retries per provider on 429/5xx/network errors
+  CHATCLI_RETRY_MAX_MS=30000              retry budget per provider; a longer retry-after gives up
+  CHATCLI_STREAM_IDLE_TIMEOUT_MS=120000   a stream silent this long fails (a stall)
+
+stdout carries only the answer (text) or the result envelope (--json, last line of stream-json);
+progress, warnings and errors go to stderr.
+
+Exit codes:
+  0 ok   1 provider/API error after retries   2 usage or input   3 config or auth${tools}
+  8 context overflow compaction could not fix
+  124 --timeout   130/143 SIGINT/SIGTERM   141 stdout closed
+`;
 }

@@ -10,6 +10,7 @@ import {
   parseDuration,
   parsePositiveInt,
   promptFromArgs,
+  runHelpFooter,
 } from "./_shared.ts";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -45,7 +46,7 @@ export function buildAgentLikeCommand(
       "model, e.g. anthropic/claude-sonnet-4-6 or mock:script",
     )
     .addOption(
-      new Option("--output-format <format>", "text, json or stream-json").choices([
+      new Option("--output-format <format>", "text, json or stream-json (default text)").choices([
         "text",
         "json",
         "stream-json",
@@ -56,40 +57,48 @@ export function buildAgentLikeCommand(
     .addOption(
       new Option(
         "--permission-mode <mode>",
-        "read-only, edit, auto or bypass (default read-only)",
+        'read-only (reads and read-only shell), edit (+ file edits in the workspace), auto (+ other shell), bypass (everything) (default read-only, or "permissions"."mode" of config.json)',
       ).choices(["read-only", "edit", "auto", "bypass"]),
     )
     .option(
       "--allow-tool <pattern>",
-      "allow a tool call, e.g. 'run_command(npm test*)' (repeatable)",
+      "allow a tool call, e.g. 'run_command(npm test*)', 'write_file(src/**)' (repeatable; adds to \"permissions\" in .chatcli/config.json)",
       collectRule("--allow-tool"),
       [] as string[],
     )
     .option(
       "--deny-tool <pattern>",
-      "deny a tool call pattern (repeatable)",
+      "deny a tool call pattern; deny beats allow beats --permission-mode (repeatable)",
       collectRule("--deny-tool"),
       [] as string[],
     )
     .addOption(
-      new Option("--on-ask <action>", "without a TTY, what an approval request does").choices([
-        "deny",
-        "fail",
-      ]),
+      new Option(
+        "--on-ask <action>",
+        "without a TTY, what an approval request does: deny it (the model is told) or fail the run (exit 6) (default deny)",
+      ).choices(["deny", "fail"]),
     )
     .option(
       "--max-turns <n>",
-      "stop after N model turns (default 50)",
+      "stop after N model turns (exit 4) (default 50, or CHATCLI_AGENT_PLUGIN_MAX_TURNS)",
       parsePositiveInt("--max-turns"),
     )
-    .option("--max-budget-usd <usd>", "stop when the run has cost this much", parseUsd)
-    .option("--timeout <duration>", "stop after this long (30s, 5m)", parseDuration("--timeout"))
+    .option(
+      "--max-budget-usd <usd>",
+      "stop when the run has cost this much (exit 5) (default: no limit)",
+      parseUsd,
+    )
+    .option(
+      "--timeout <duration>",
+      "stop after this long (exit 124), e.g. 30s, 5m (default: none)",
+      parseDuration("--timeout"),
+    )
     .option("--fake-responses <file>", "scripted turns for mock:script (JSONL)")
     .option("-s, --system <text>", "extra system instructions")
     .option("--no-stdin", "never read stdin")
     .option(
       "--stdin-timeout <duration>",
-      "wait this long for piped stdin (default 3s)",
+      "wait this long for the first byte of a piped stdin when a task is given (default 3s)",
       parseDuration("--stdin-timeout"),
     )
     .option(
@@ -119,13 +128,17 @@ export function buildAgentLikeCommand(
       [] as string[],
     )
     .addOption(
-      new Option("--memory <mode>", "off, read or write").choices(["off", "read", "write"]),
+      new Option(
+        "--memory <mode>",
+        "off, read or write (default: write on a TTY, read in CI and pipes)",
+      ).choices(["off", "read", "write"]),
     )
     .option(
       "--max-retries <n>",
-      "retries per provider on 429/5xx/network errors (default 4)",
+      "retries per provider on 429/5xx/network errors (default 4, or CHATCLI_MAX_RETRIES)",
       parsePositiveInt("--max-retries"),
     )
+    .addHelpText("after", runHelpFooter(name))
     .action(async (words, opts) => {
       if (opts.maxTurns === 0) throw new UsageError("--max-turns must be at least 1");
       state.exitCode = await runAgentCli(ctx, name, {

@@ -9,10 +9,12 @@ import {
   FORMAT_CHOICES,
   isInteractive,
   outputFormatOf,
+  parseAtLeastOne,
   parseDuration,
   parsePositiveInt,
   promptFromArgs,
   type RunState,
+  runHelpFooter,
 } from "./_shared.ts";
 
 /** `chatcli ask [PROMPT…]`: one answer; stdin is context or the prompt. */
@@ -25,16 +27,20 @@ export function askCommand(ctx: Ctx, state: RunState) {
       "model, e.g. anthropic/claude-sonnet-4-6, openai/gpt-5.4, mock:echo",
     )
     .option("-s, --system <text>", "extra system instructions")
-    .option("--max-tokens <n>", "cap on output tokens", parsePositiveInt("--max-tokens"))
+    .option(
+      "--max-tokens <n>",
+      "cap on output tokens (default: <PROVIDER>_MAX_TOKENS, else the model's)",
+      parseAtLeastOne("--max-tokens"),
+    )
     .option(
       "--timeout <duration>",
-      "give up after this long (exit 124), e.g. 30s, 5m",
+      "give up after this long (exit 124), e.g. 30s, 5m (default: none)",
       parseDuration("--timeout"),
     )
     .option("--no-stdin", "never read stdin")
     .option(
       "--stdin-timeout <duration>",
-      "wait this long for the first byte of a piped stdin",
+      "wait this long for the first byte of a piped stdin when a prompt is given (default 3s)",
       parseDuration("--stdin-timeout"),
     )
     .option(
@@ -57,7 +63,7 @@ export function askCommand(ctx: Ctx, state: RunState) {
     .addOption(
       new Option(
         "--memory <access>",
-        "memory: off, read, or write (extract facts after the answer)",
+        "memory: off, read, or write (extract facts after the answer) (default: write on a TTY, read in CI and pipes)",
       ).choices(["off", "read", "write"] as const),
     )
     .option("--no-bootstrap", "same as --bare")
@@ -71,20 +77,24 @@ export function askCommand(ctx: Ctx, state: RunState) {
     .option("--fake-responses <file>", "scripted replies (JSONL) for -m mock:script")
     .option(
       "--max-retries <n>",
-      "retries per provider on 429/5xx/network errors",
+      "retries per provider on 429/5xx/network errors (default 4, or CHATCLI_MAX_RETRIES)",
       parsePositiveInt("--max-retries"),
     )
     .addOption(
-      new Option("--output-format <format>", "text, json or stream-json").choices(FORMAT_CHOICES),
+      new Option("--output-format <format>", "text, json or stream-json (default text)").choices(
+        FORMAT_CHOICES,
+      ),
     )
     .option("--json", "same as --output-format json")
-    .option("--jsonl", "same as --output-format stream-json");
+    .option("--jsonl", "same as --output-format stream-json")
+    .addHelpText("after", runHelpFooter("ask"));
   return command.action(async (words, opts) => {
     const reporter = new Reporter(ctx, {
       format: outputFormatOf(opts),
       envelope: newEnvelope("ask", ctx.version),
       secrets: configuredSecrets(ctx.env),
     });
+    reporter.holdUntilSessionStarted();
     const options: AskOptions = {
       prompt: promptFromArgs(words),
       model: opts.model,

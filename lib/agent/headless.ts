@@ -3,15 +3,17 @@ import { ChatcliError, ConfigError, EXIT, UsageError } from "../core/errors.ts";
 import { readPromptInput } from "../core/input.ts";
 import { configuredSecrets } from "../core/redact.ts";
 import { envInt, loadSettings } from "../core/settings.ts";
-import { modelLabel, resolveFallbacks, resolveModel } from "../llm/models.ts";
-import { createProvider } from "../llm/registry.ts";
-import { withResilience } from "../llm/retry.ts";
-import type { Provider } from "../llm/types.ts";
+import { costOf as priceOf } from "../llm/cost.ts";
+import { modelLabel, resolveModel } from "../llm/models.ts";
+import type { Provider, Usage } from "../llm/types.ts";
 import { newEnvelope, settle } from "../output/envelope.ts";
 import { type OutputFormat, Reporter } from "../output/reporter.ts";
 import { stripControl } from "../output/terminal.ts";
+import { readStopSignal } from "../run/abort.ts";
 import { defaultMemoryAccess, RunMemory } from "../run/memory.ts";
+import { answeredBy, buildProviderChain } from "../run/provider.ts";
 import type { AskRequest } from "./approval.ts";
+import { denialSummary } from "./denials.ts";
 import { runAgent } from "./loop.ts";
 import { invalidRules, resolvePermissionMode } from "./permissions.ts";
 import { toolsFor } from "./tools/registry.ts";
@@ -72,6 +74,7 @@ export async function runAgentCli(
     envelope,
     secrets: configuredSecrets(ctx.env),
   });
+  reporter.holdUntilSessionStarted();
   const finish = (code: number) => {
     envelope.duration_ms = Math.round(performance.now() - started);
     reporter.finish();
@@ -87,6 +90,8 @@ export async function runAgentCli(
       envelope,
       secrets: configuredSecrets(env),
     });
+    reporter.holdUntilSessionStarted();
+    for (const w of settings.warnings) reporter.warn(w.code, w.message);
     const resolved = resolvePermissionMode(opts.permissionMode, settings.config.permissions?.mode);
     if ("error" in resolved) {
       if (opts.permissionMode) throw new UsageError(resolved.error);
@@ -101,36 +106,28 @@ export async function runAgentCli(
     ) as "off" | "read" | "write";
     if (!["off", "read", "write"].includes(memoryMode))
       throw new UsageError("--memory must be off, read or write");
+    // SIGINT/SIGTERM and --timeout also end a wait on a producer that never closes stdin
+    const stdinStop = readStopSignal(ctx, opts.timeoutMs);
     const { text: task, warnings: stdinWarnings } = await readPromptInput(ctx.stdin, opts.prompt, {
       noStdin: opts.noStdin,
       firstByteTimeoutMs: opts.stdinTimeoutMs,
       maxBytes: opts.maxInputBytes,
       truncate: opts.truncateInput,
       what: "task",
-    });
+      signal: stdinStop.signal,
+    }).finally(() => stdinStop.dispose());
     for (const w of stdinWarnings) reporter.warn(w.code, w.message);
 
     const ref = resolveModel(opts.model, env, settings.config.model);
     envelope.model = modelLabel(ref);
-    const deps = { fetch: ctx.fetch, fakeResponsesPath: opts.fakeResponses };
-    const chain = [opts.provider ?? (await createProvider(ref, deps))];
-    if (!opts.provider)
-      for (const fb of resolveFallbacks(env)) chain.push(await createProvider(fb, deps));
-    const provider = withResilience(chain, {
-      maxRetries: opts.maxRetries ?? envInt(env, "CHATCLI_MAX_RETRIES", 4),
-      onRetry: (n) => {
-        reporter.event("retry", {
-          attempt: n.attempt,
-          delay_ms: n.delayMs,
-          provider: n.provider,
-          model: n.model,
-          error: n.error.message,
-          fallback: n.isFallback,
-        });
-        reporter.info(
-          `chatcli: ${n.isFallback ? `falling back to ${n.provider}/${n.model}` : `retrying in ${Math.round(n.delayMs / 100) / 10} s`} (${n.error.message})`,
-        );
-      },
+    // the same chain as ask: retries, CHATCLI_FALLBACK_PROVIDERS, idle timeout, retry events
+    const provider = await buildProviderChain(ref, {
+      env,
+      fetch: ctx.fetch,
+      fakeResponsesPath: opts.fakeResponses,
+      maxRetries: opts.maxRetries,
+      reporter,
+      primary: opts.provider,
     });
     const w: wiring.WiringContext = {
       env,
@@ -170,7 +167,8 @@ export async function runAgentCli(
     };
     const tools = toolsFor(mode, { memory: memoryMode !== "off" });
     const maxTurns = opts.maxTurns ?? defaultMaxTurns(env);
-    const costOf = wiring.costFunction(ref);
+    // priced per request by the model that answered it (a fallback's price after a fallback)
+    const costOf = wiring.costFunction(ref) && ((u: Usage) => priceOf(answeredBy(provider), u));
     if (!costOf)
       reporter.warn(
         "unpriced_model",
@@ -236,6 +234,7 @@ export async function runAgentCli(
     if (!opts.ephemeral) await wiring.saveSessionHistory(w, result.messages);
     envelope.result = stripControl(result.finalText) || null;
     envelope.num_turns = result.numTurns;
+    if (result.numTurns > 0) envelope.model = answeredBy(provider).label;
     envelope.usage = result.usage;
     envelope.duration_api_ms = result.durationApiMs;
     envelope.total_cost_usd =
@@ -256,23 +255,16 @@ export async function runAgentCli(
       });
       await w.memory.scheduleCompaction();
     }
-    if (result.permissionDenials.length) {
-      const lines = result.permissionDenials.map(
-        (d) =>
-          `  ${d.tool} ${JSON.stringify(d.input)}: ${d.reason}${"suggestion" in d ? ` — allow with ${(d as { suggestion: string }).suggestion}` : ""}`,
-      );
-      ctx.stderr.write(
-        stripControl(
-          `chatcli: ${result.permissionDenials.length} tool call(s) denied:\n${lines.join("\n")}\n`,
-        ),
-      );
-    }
+    if (result.permissionDenials.length) ctx.stderr.write(denialSummary(result.permissionDenials));
     if (result.error) {
       const code = result.terminalReason === "cancelled" ? cancelCode(ctx) : result.error.exitCode;
-      reporter.fail(result.error, code);
+      // `| head` closing stdout is normal shell use: no message (as ask)
+      reporter.fail(result.error, code, { quiet: code === EXIT.sigpipe });
       if (result.finalText && opts.format === "text") reporter.print(result.finalText);
       return finish(code);
     }
+    if (envelope.result === null)
+      reporter.warn("empty_answer", "the model ended the run with an empty final message");
     settle(envelope, "completed");
     if (opts.format === "text") reporter.print(result.finalText);
     return finish(EXIT.ok);
@@ -282,7 +274,7 @@ export async function runAgentCli(
         ? error
         : new ChatcliError("internal_error", String((error as Error)?.message ?? error));
     const code = failure.reason === "cancelled" ? cancelCode(ctx) : failure.exitCode;
-    reporter.fail(failure, code);
+    reporter.fail(failure, code, { quiet: code === EXIT.sigpipe });
     return finish(code);
   }
 }

@@ -1,3 +1,4 @@
+import { ERROR_TABLE, ProviderError } from "../llm/errors.ts";
 import type {
   ChatMessage,
   LlmRequest,
@@ -65,16 +66,40 @@ export async function requestTurn(
   useTools: boolean,
 ): Promise<TurnReply> {
   let text = "";
-  const calls: ToolCall[] = [];
+  let calls: ToolCall[] = [];
   let usage = emptyUsage();
   let stop: StopReason = "end";
-  for await (const event of abortable(provider.stream(request, signal), signal)) {
-    if (event.type === "text") {
-      text += event.text;
-      reporter.event("message.delta", { turn, text: stripControl(event.text) });
-    } else if (event.type === "tool_call") calls.push(event.call);
-    else if (event.type === "usage") usage = addUsage(usage, event.usage);
-    else stop = event.stop;
+  for (let restarted = false; ; restarted = true) {
+    try {
+      for await (const event of abortable(provider.stream(request, signal), signal)) {
+        if (event.type === "text") {
+          text += event.text;
+          reporter.event("message.delta", { turn, text: stripControl(event.text) });
+        } else if (event.type === "tool_call") calls.push(event.call);
+        else if (event.type === "usage") usage = addUsage(usage, event.usage);
+        else stop = event.stop;
+      }
+      break;
+    } catch (error) {
+      // A stream that stalls or breaks mid-reply is asked once more from the start, unless its
+      // deltas already went out as stream-json events (text and json show only complete turns).
+      const partial = text !== "" || calls.length > 0;
+      if (
+        restarted ||
+        !partial ||
+        signal.aborted ||
+        reporter.format === "stream-json" ||
+        !(error instanceof ProviderError) ||
+        !ERROR_TABLE[error.kind].retry
+      )
+        throw error;
+      reporter.warn(
+        "answer_restarted",
+        `${error.message} after part of turn ${turn}'s reply; asked again from the start`,
+      );
+      text = "";
+      calls = [];
+    }
   }
   if (signal.aborted) throw signal.reason ?? new Error("aborted");
   if (calls.length > 0) {
@@ -88,7 +113,9 @@ export async function requestTurn(
       stop,
     };
   }
-  if (!useTools) return { text, calls: [], native: false, usage, stop };
+  // mock:echo's answer is the request as JSON (tool definitions, the prompt's call example): never a call
+  const echo = provider.name === "mock" && provider.model === "echo";
+  if (!useTools || echo) return { text, calls: [], native: false, usage, stop };
   const parsed = parseToolCalls(text, new Set(tools.keys()));
   const textCalls = parsed.map((p, i): ToolCall => {
     const norm = normaliseToolName(p.name, typeof p.args === "string" ? {} : p.args);

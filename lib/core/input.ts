@@ -1,5 +1,5 @@
 import type { Stdin } from "./ctx.ts";
-import { UsageError } from "./errors.ts";
+import { ChatcliError, UsageError } from "./errors.ts";
 
 export interface StdinOptions {
   /** A prompt was given as an argument: stdin (if any) is context, and a silent pipe is not waited on. */
@@ -15,6 +15,11 @@ export interface StdinOptions {
   giveUpOnSilentPipe?: boolean;
   maxBytes: number;
   truncate?: boolean;
+  /**
+   * SIGINT/SIGTERM or --timeout: stops the read at once (a producer that never closes the pipe must
+   * not keep a cancelled run alive). Its reason is thrown when it is a ChatcliError, else `cancelled`.
+   */
+  signal?: AbortSignal;
 }
 
 export interface StdinResult {
@@ -30,7 +35,12 @@ export async function readStdin(stdin: Stdin, options: StdinOptions): Promise<St
   if (options.noStdin || stdin.kind === "tty" || stdin.kind === "null") {
     return { text: undefined, bytes: 0, warnings };
   }
-  const iterator = stdin.chunks()[Symbol.asyncIterator]();
+  const chunks = stdin.chunks()[Symbol.asyncIterator]();
+  const iterator: AsyncIterator<Uint8Array> = {
+    next: () => untilAborted(chunks.next(), options.signal, () => void chunks.return?.()),
+    return: (value?: unknown) =>
+      chunks.return?.(value) ?? Promise.resolve({ done: true as const, value: undefined }),
+  };
   const parts: Uint8Array[] = [];
   let total = 0;
   let truncated = false;
@@ -46,7 +56,7 @@ export async function readStdin(stdin: Stdin, options: StdinOptions): Promise<St
     if (options.hasPrompt) {
       warnings.push({
         code: "stdin_no_data",
-        message: `stdin is an open pipe with no data after ${options.firstByteTimeoutMs} ms; continuing without it (use --no-stdin to skip the wait)`,
+        message: `stdin is an open pipe with no data after ${options.firstByteTimeoutMs} ms; continuing without it (a slow producer needs a larger --stdin-timeout; --no-stdin skips the wait)`,
       });
     }
     return { text: undefined, bytes: 0, warnings };
@@ -88,6 +98,37 @@ export async function readStdin(stdin: Stdin, options: StdinOptions): Promise<St
   }
   if (text.length === 0) text = "";
   return { text: text.trim() === "" ? undefined : text, bytes: total, warnings };
+}
+
+/** Resolves like `promise`, or rejects as soon as `signal` aborts (after calling `onAbort`). */
+function untilAborted<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  onAbort: () => void,
+): Promise<T> {
+  if (!signal) return promise;
+  const stopped = () => {
+    onAbort();
+    const reason: unknown = signal.reason;
+    return reason instanceof ChatcliError
+      ? reason
+      : new ChatcliError("cancelled", "cancelled while reading stdin");
+  };
+  if (signal.aborted) return Promise.reject(stopped());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(stopped());
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", abort);
+        reject(error);
+      },
+    );
+  });
 }
 
 async function firstChunk(

@@ -20,6 +20,8 @@ export interface Settings {
   config: ChatcliConfig;
   /** Files that contributed, for `bootstrap show`/debugging. */
   sources: string[];
+  /** Problems worth a warning (an explicit CHATCLI_DOTENV that does not exist). */
+  warnings: Array<{ code: string; message: string }>;
 }
 
 /** Parses a dotenv file: KEY=VALUE, `export KEY=VALUE`, quotes, `#` comments. */
@@ -82,6 +84,13 @@ export async function loadSettings(
   const dotenvText = await readTextIfExists(dotenvPath).catch(() => undefined);
   const dotenv = dotenvText === undefined ? {} : parseDotenv(dotenvText);
   if (dotenvText !== undefined) sources.push(dotenvPath);
+  const warnings: Settings["warnings"] = [];
+  if (dotenvText === undefined && ctx.env["CHATCLI_DOTENV"]) {
+    warnings.push({
+      code: "dotenv_missing",
+      message: `CHATCLI_DOTENV=${ctx.env["CHATCLI_DOTENV"]}: cannot read ${dotenvPath}; no variables were loaded from it`,
+    });
+  }
   const config: ChatcliConfig = { ...global, ...workspace };
   if (global?.permissions || workspace?.permissions) {
     config.permissions = {
@@ -96,7 +105,7 @@ export async function loadSettings(
     ...dotenv,
   };
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
-  return { env, config, sources };
+  return { env, config, sources, warnings };
 }
 
 function stringRecord(value: unknown): Record<string, string> {

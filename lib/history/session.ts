@@ -219,6 +219,10 @@ function autosaveName(now: Date): string {
   return `autosave-${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
 }
 
+/**
+ * The first free `base`, `base-2`, … — reserved by creating its data folder (atomic), so runs that
+ * start in the same second (CI matrix jobs, `xargs -P`) never share and overwrite one session.
+ */
 async function freeName(ctx: SessionCtx, base: string): Promise<string> {
   for (let i = 1; ; i++) {
     const name = i === 1 ? base : `${base}-${i}`;
@@ -226,7 +230,16 @@ async function freeName(ctx: SessionCtx, base: string): Promise<string> {
       () => true,
       () => false,
     );
-    if (!taken) return name;
+    if (taken) continue;
+    const dir = sessionDataDir(ctx.env, name);
+    try {
+      await mkdir(dirname(dir), { recursive: true });
+      await mkdir(dir);
+      return name;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
+      return name; // cannot reserve (read-only home): saving reports the problem, as before
+    }
   }
 }
 

@@ -17,6 +17,8 @@ export interface ModelRef {
   baseURL?: string;
   /** A full chat-completions URL (ChatCLI's OPENAI_API_URL); wins over baseURL. */
   chatUrl?: string;
+  /** ChatCLI's `<PROVIDER>_MAX_TOKENS`: the output cap of requests that set none (--max-tokens wins). */
+  maxTokens?: number;
 }
 
 /** `provider/model` as printed in envelopes. */
@@ -105,7 +107,8 @@ function isAvailable(provider: string, env: Env): boolean {
 
 const NO_PROVIDER_HINT =
   "set OPENAI_API_KEY or ANTHROPIC_API_KEY (optionally LLM_PROVIDER=OPENAI|CLAUDEAI|OLLAMA|OPENROUTER|XAI " +
-  "and OPENAI_MODEL/ANTHROPIC_MODEL), or pass -m provider/model";
+  "and OPENAI_MODEL/ANTHROPIC_MODEL) in the environment, ./.env (or the file CHATCLI_DOTENV names) or the " +
+  '"env" object of ~/.chatcli/config.json, or pass -m provider/model';
 
 /**
  * Resolves `-m provider/model` (or `mock:echo`), else ChatCLI's env (LLM_PROVIDER + per-provider vars),
@@ -169,6 +172,10 @@ function build(provider: string, model: string | undefined, env: Env): ModelRef 
     protocol: info.protocol,
     model: model || env[info.modelEnv]?.trim() || info.defaultModel,
   };
+  // OPENAI_MAX_TOKENS, ANTHROPIC_MAX_TOKENS, OLLAMA_MAX_TOKENS, … as ChatCLI reads them
+  const capEnv = `${provider === "anthropic" ? "ANTHROPIC" : info.envName}_MAX_TOKENS`;
+  const cap = Number(env[capEnv]?.trim());
+  if (env[capEnv]?.trim() && Number.isInteger(cap) && cap > 0) ref.maxTokens = cap;
   if (provider === "openai") {
     ref.apiKey = env["OPENAI_API_KEY"];
     if (env["OPENAI_API_URL"]) ref.chatUrl = env["OPENAI_API_URL"];
@@ -199,19 +206,40 @@ function missingKey(provider: string, keyEnv: string): never {
   });
 }
 
-/** `CHATCLI_FALLBACK_PROVIDERS`: comma-separated ChatCLI provider names or provider/model specs. */
-export function resolveFallbacks(env: Env, variable = "CHATCLI_FALLBACK_PROVIDERS"): ModelRef[] {
+/**
+ * `CHATCLI_FALLBACK_PROVIDERS`: ChatCLI provider names (`CLAUDEAI`, `OPENAI`, …) or provider/model
+ * specs, separated by commas or semicolons (as ChatCLI). An entry that names no known provider, or
+ * whose provider has no credentials, is skipped; why goes into `skipped` (for a warning).
+ */
+export function resolveFallbacks(
+  env: Env,
+  variable = "CHATCLI_FALLBACK_PROVIDERS",
+  skipped?: string[],
+): ModelRef[] {
   const raw = env[variable]?.trim();
   if (!raw) return [];
   const out: ModelRef[] = [];
   for (const item of raw
-    .split(",")
+    .split(/[,;]/)
     .map((s) => s.trim())
     .filter(Boolean)) {
+    const slash = item.indexOf("/");
+    if (!item.startsWith("mock:") && !providerFromName(slash > 0 ? item.slice(0, slash) : item)) {
+      skipped?.push(
+        `${variable} entry ${JSON.stringify(item)} is not a provider (use ${Object.values(PROVIDERS)
+          .map((p) => p.envName)
+          .join(", ")} or provider/model)`,
+      );
+      continue;
+    }
     try {
       out.push(resolveModel(item, env));
-    } catch {
+    } catch (error) {
       // a fallback without credentials is skipped, as ChatCLI does
+      const hint = error instanceof ConfigError && error.hint ? `; ${error.hint}` : "";
+      skipped?.push(
+        `${variable} entry ${JSON.stringify(item)} skipped: ${(error as Error).message}${hint}`,
+      );
     }
   }
   return out;

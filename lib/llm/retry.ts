@@ -23,6 +23,11 @@ export interface ResilienceOptions {
   now?: () => number;
 }
 
+/** A provider chain: the primary's name and model, and the provider that answered last. */
+export interface ResilientProvider extends Provider {
+  readonly answered: Provider;
+}
+
 /** Exponential backoff with full jitter, honouring retry-after when the server sent it. */
 export function backoffDelay(
   attempt: number,
@@ -31,7 +36,8 @@ export function backoffDelay(
 ): number {
   const base = options.baseDelayMs ?? 500;
   const max = options.maxDelayMs ?? 8000;
-  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, max * 2);
+  // the server's wait is honoured as sent; the caller gives up when it exceeds the time budget
+  if (retryAfterMs !== undefined) return retryAfterMs;
   const cap = Math.min(max, base * 2 ** (attempt - 1));
   return Math.round(cap / 2 + Math.random() * (cap / 2));
 }
@@ -55,20 +61,31 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
  * Wraps a chain [primary, ...fallbacks] into one Provider. A retryable error before any event was
  * yielded is retried with backoff (bounded by maxRetries and maxTotalMs), then the next provider is
  * tried; an error after output started is rethrown (replaying would duplicate output).
+ * `answered` is the provider that answered the latest request (the primary until a fallback answers),
+ * so envelopes and prices name the model that really produced the answer; `name` and `model` stay the
+ * primary's (requests carry the primary's model id).
  */
 export function withResilience(
   chain: readonly Provider[],
   options: ResilienceOptions = {},
-): Provider {
+): ResilientProvider {
   const first = chain[0];
   if (!first) throw new Error("withResilience needs at least one provider");
   const sleep = options.sleep ?? abortableSleep;
   const now = options.now ?? Date.now;
+  let active: Provider = first;
   return {
     name: first.name,
     model: first.model,
+    get answered() {
+      return active;
+    },
     async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent> {
       let lastError: ProviderError | undefined;
+      let attempts = 0;
+      /** Why the last provider stopped being retried (for the final error). */
+      let gaveUp = "";
+      const maxTotalMs = options.maxTotalMs ?? 30_000;
       for (const [index, provider] of chain.entries()) {
         if (index > 0 && lastError) {
           options.onRetry?.({
@@ -81,13 +98,16 @@ export function withResilience(
           });
         }
         const started = now();
+        gaveUp = "";
         const maxRetries = options.maxRetries ?? 4;
         for (let attempt = 0; ; attempt++) {
           let yielded = false;
+          attempts++;
           try {
             const req = index === 0 ? request : { ...request, model: provider.model };
             for await (const event of provider.stream(req, signal)) {
               yielded = true;
+              active = provider;
               yield event;
             }
             return;
@@ -102,7 +122,17 @@ export function withResilience(
             }
             const delayMs = backoffDelay(attempt + 1, options, error.retryAfterMs);
             const elapsed = now() - started;
-            if (attempt >= maxRetries || elapsed + delayMs > (options.maxTotalMs ?? 30_000)) break;
+            if (attempt >= maxRetries) {
+              gaveUp = ` after ${attempt + 1} attempt(s) (max retries ${maxRetries})`;
+              break;
+            }
+            if (elapsed + delayMs > maxTotalMs) {
+              gaveUp =
+                error.retryAfterMs !== undefined && error.retryAfterMs > maxTotalMs - elapsed
+                  ? `: the provider asked to wait ${seconds(error.retryAfterMs)} (retry-after), beyond the ${seconds(maxTotalMs)} retry budget`
+                  : ` after ${attempt + 1} attempt(s) in ${seconds(elapsed)} (retry budget ${seconds(maxTotalMs)})`;
+              break;
+            }
             options.onRetry?.({
               attempt: attempt + 1,
               delayMs,
@@ -115,7 +145,23 @@ export function withResilience(
           }
         }
       }
-      throw lastError ?? new Error("no provider answered");
+      if (!lastError) throw new Error("no provider answered");
+      if (!ERROR_TABLE[lastError.kind].retry || !gaveUp) throw lastError;
+      // say how long it was tried and what would help, instead of only the last HTTP error
+      const tried = chain.length > 1 ? ` (${chain.length} providers, ${attempts} requests)` : "";
+      throw new ProviderError(lastError.kind, `${lastError.message} — gave up${gaveUp}${tried}`, {
+        status: lastError.status,
+        retryAfterMs: lastError.retryAfterMs,
+        provider: lastError.provider,
+        hint:
+          lastError.hint ??
+          "retry later, raise --max-retries / CHATCLI_MAX_RETRIES or CHATCLI_RETRY_MAX_MS, or set CHATCLI_FALLBACK_PROVIDERS",
+        cause: lastError,
+      });
     },
   };
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }

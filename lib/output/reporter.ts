@@ -26,6 +26,8 @@ export class Reporter {
   private wroteText = false;
   /** Set when stdout's reader went away (EPIPE): stop writing. */
   stdoutClosed = false;
+  /** Events held until `session.started` (see holdUntilSessionStarted). */
+  private held: Array<[string, Record<string, unknown>]> | undefined;
   /** Whether stderr progress lines are wanted (false under --quiet). */
   verbose = true;
 
@@ -51,9 +53,39 @@ export class Reporter {
     if (!this.stdout.write(text)) this.stdoutClosed = true;
   }
 
+  /**
+   * For runs that emit `session.started`: events raised before it (warnings about stdin, config, the
+   * fallback chain) are written right after it, so the stream's first line is always
+   * `session.started` with its schema_version. A run that fails earlier flushes them before `error`.
+   */
+  holdUntilSessionStarted(): void {
+    if (this.format === "stream-json") this.held = [];
+  }
+
+  private flushHeld(): void {
+    const held = this.held;
+    this.held = undefined;
+    for (const [type, data] of held ?? []) this.event(type, data);
+  }
+
   /** Emits one stream-json event (no-op in other formats). */
   event(type: string, data: Record<string, unknown> = {}): void {
     if (this.format !== "stream-json") return;
+    if (this.held) {
+      if (type !== "session.started" && type !== "error") {
+        this.held.push([type, data]);
+        return;
+      }
+      const held = this.held;
+      this.held = undefined;
+      if (type === "error") {
+        for (const [t, d] of held) this.event(t, d);
+      } else {
+        this.event(type, data);
+        for (const [t, d] of held) this.event(t, d);
+        return;
+      }
+    }
     const line = {
       type,
       seq: this.seq++,
@@ -126,6 +158,7 @@ export class Reporter {
 
   /** Writes the envelope (json: the only stdout line; stream-json: the last event). */
   finish(): void {
+    this.flushHeld();
     const env = stripControlDeep(redactDeep(this.envelope, this.secrets));
     if (this.format === "text") {
       this.endText();

@@ -57,3 +57,35 @@ export function runSignal(ctx: Pick<Ctx, "signal" | "signalName">, timeoutMs?: n
     },
   };
 }
+
+/**
+ * For work before a run's own limits start (reading stdin): aborts on SIGINT/SIGTERM with the process
+ * signal's reason, and after `timeoutMs` with a `timeout` error (exit 124).
+ */
+export function readStopSignal(
+  ctx: Pick<Ctx, "signal">,
+  timeoutMs?: number,
+): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(ctx.signal.reason);
+  if (ctx.signal.aborted) onAbort();
+  else ctx.signal.addEventListener("abort", onAbort, { once: true });
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          const seconds = (timeoutMs / 1000).toFixed(1).replace(/\.0$/, "");
+          controller.abort(
+            new ChatcliError("timeout", `timed out after ${seconds} s (--timeout) reading stdin`, {
+              hint: "raise --timeout, or check what feeds stdin",
+            }),
+          );
+        }, timeoutMs);
+  return {
+    signal: controller.signal,
+    dispose() {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener("abort", onAbort);
+    },
+  };
+}

@@ -14,7 +14,7 @@ import type { Reporter } from "../output/reporter.ts";
 import { runSignal } from "./abort.ts";
 import { compactForRequest } from "./compaction.ts";
 import { defaultMemoryAccess, type MemoryAccess, RunMemory } from "./memory.ts";
-import { buildProviderChain } from "./provider.ts";
+import { answeredBy, buildProviderChain } from "./provider.ts";
 import { partialOf, streamAnswer } from "./stream-answer.ts";
 
 export interface AskOptions {
@@ -58,6 +58,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
   try {
     const workspaceRoot = detectWorkspaceRoot(ctx.cwd);
     const settings = await loadSettings(ctx, { workspaceRoot });
+    for (const w of settings.warnings) reporter.warn(w.code, w.message);
     reporter.addSecrets(configuredSecrets(settings.env));
     const ref = resolveModel(options.model, settings.env, settings.config.model);
     envelope.model = modelLabel(ref);
@@ -66,6 +67,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       firstByteTimeoutMs: options.stdinTimeoutMs,
       maxBytes: options.maxInputBytes,
       truncate: options.truncateInput,
+      signal: stop.signal,
     });
     for (const w of warnings) reporter.warn(w.code, w.message);
     // ask keeps no session unless asked to: --session NAME or -c (and not --ephemeral).
@@ -198,6 +200,9 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     }
     usage = addUsage(usage, answer.usage);
     envelope.usage = usage;
+    // after a CHATCLI_FALLBACK_PROVIDERS fallback answered, name and price the model that did
+    const answered = answeredBy(provider);
+    envelope.model = answered.label;
     envelope.result = answer.text;
     reporter.endText();
     reporter.event("message.completed", { role: "assistant", text: answer.text });
@@ -210,7 +215,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       const checkpoints = await session.listCheckpoints();
       envelope.checkpoints = { count: checkpoints.length, last: checkpoints.at(-1)?.id ?? null };
     }
-    priceRun(reporter, ref, usage);
+    priceRun(reporter, answered, usage);
     if (!stopped && envelope.memory) {
       envelope.memory.facts_written = await memory.extract(
         [
@@ -227,12 +232,16 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       await memory.scheduleCompaction();
     }
     if (stopped) reporter.fail(stopped.error, stopped.exitCode, { quiet: stopped.quiet });
-    else settle(envelope, "completed");
+    else {
+      if (!answer.text.trim())
+        reporter.warn("empty_answer", 'the model returned an empty answer (exit 0, result "")');
+      settle(envelope, "completed");
+    }
   } catch (error) {
     reporter.endText();
     const partial = partialOf(error);
     if (partial) {
-      envelope.result = partial.text;
+      envelope.result = partial.text || null; // nothing arrived: null, as agent (CONTRACT §2)
       envelope.usage = addUsage(usage, partial.usage);
       envelope.duration_api_ms = partial.apiMs;
     }

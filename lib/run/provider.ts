@@ -2,7 +2,7 @@ import type { Env } from "../core/ctx.ts";
 import { envInt } from "../core/settings.ts";
 import { type ModelRef, modelLabel, resolveFallbacks } from "../llm/models.ts";
 import { createProvider } from "../llm/registry.ts";
-import { type RetryNotice, withResilience } from "../llm/retry.ts";
+import { type ResilientProvider, type RetryNotice, withResilience } from "../llm/retry.ts";
 import type { Provider } from "../llm/types.ts";
 import type { Reporter } from "../output/reporter.ts";
 
@@ -12,38 +12,64 @@ export interface ProviderChainOptions {
   fakeResponsesPath?: string;
   maxRetries?: number;
   reporter?: Reporter;
+  /** A ready primary provider (tests inject one); the fallbacks are still built from env. */
+  primary?: Provider;
 }
 
 /** The active provider wrapped with retries and the CHATCLI_FALLBACK_PROVIDERS chain. */
 export async function buildProviderChain(
   ref: ModelRef,
   options: ProviderChainOptions,
-): Promise<Provider> {
+): Promise<ResilientProvider> {
   const deps = {
     fetch: options.fetch,
     fakeResponsesPath: options.fakeResponsesPath,
     idleTimeoutMs: envInt(options.env, "CHATCLI_STREAM_IDLE_TIMEOUT_MS", 120_000),
   };
-  const refs = [
-    ref,
-    ...resolveFallbacks(options.env).filter((f) => modelLabel(f) !== modelLabel(ref)),
-  ];
-  const chain = await Promise.all(refs.map((r) => createProvider(r, deps)));
+  const skipped: string[] = [];
+  const fallbacks = resolveFallbacks(options.env, undefined, skipped).filter(
+    (f) => modelLabel(f) !== modelLabel(ref),
+  );
   const reporter = options.reporter;
+  for (const message of skipped) reporter?.warn("fallback_skipped", message);
+  const chain = await Promise.all([
+    options.primary ?? createProvider(ref, deps),
+    ...fallbacks.map((r) => createProvider(r, deps)),
+  ]);
+  const warned = new Set<string>();
   const maxRetries = options.maxRetries ?? envInt(options.env, "CHATCLI_MAX_RETRIES", 4);
   return withResilience(chain, {
     maxRetries,
     maxTotalMs: envInt(options.env, "CHATCLI_RETRY_MAX_MS", 30_000),
     baseDelayMs: envInt(options.env, "CHATCLI_RETRY_BASE_MS", 500),
-    onRetry: (notice: RetryNotice) => reportRetry(reporter, notice),
+    onRetry: (notice: RetryNotice) => reportRetry(reporter, notice, warned),
   });
 }
 
-function reportRetry(reporter: Reporter | undefined, notice: RetryNotice): void {
+/** The model that answered the latest request of a chain (a fallback's, after one answered). */
+export function answeredBy(chain: ResilientProvider): {
+  provider: string;
+  model: string;
+  label: string;
+} {
+  const { name, model } = chain.answered;
+  return { provider: name, model, label: name === "mock" ? `mock:${model}` : `${name}/${model}` };
+}
+
+function reportRetry(
+  reporter: Reporter | undefined,
+  notice: RetryNotice,
+  warned: Set<string>,
+): void {
   if (!reporter) return;
   const what = notice.error.status ? `HTTP ${notice.error.status}` : notice.error.kind;
   if (notice.isFallback) {
-    reporter.info(`chatcli: ${what} — falling back to ${notice.provider}/${notice.model}`);
+    const target = `${notice.provider}/${notice.model}`;
+    const line = `${what} (${notice.error.message}) — falling back to ${target}`;
+    // once per fallback model in the envelope's warnings; later turns only on stderr
+    if (warned.has(target)) reporter.info(`chatcli: ${line}`);
+    else reporter.warn("provider_fallback", line);
+    warned.add(target);
   } else {
     reporter.info(
       `chatcli: ${what} from ${notice.provider} — retrying in ${(notice.delayMs / 1000).toFixed(1)} s (attempt ${notice.attempt})`,

@@ -1,4 +1,4 @@
-import { ProviderError } from "../llm/errors.ts";
+import { ERROR_TABLE, ProviderError } from "../llm/errors.ts";
 import { addUsage, emptyUsage, type LlmRequest, type Provider, type Usage } from "../llm/types.ts";
 import type { Reporter } from "../output/reporter.ts";
 
@@ -11,6 +11,8 @@ export interface StreamedAnswer {
 /**
  * Streams one text answer to the reporter. `onOverflow` is called once on a context-length error
  * raised before any output; it returns a smaller request to retry with (or undefined to give up).
+ * In json mode nothing reaches stdout before the envelope, so a retryable failure mid-answer (a stalled
+ * or broken stream) asks once more from the start instead of failing with half an answer.
  */
 export async function streamAnswer(
   provider: Provider,
@@ -26,6 +28,7 @@ export async function streamAnswer(
   let usage = emptyUsage();
   let apiMs = 0;
   let current = request;
+  let restarted = false;
   for (let attempt = 0; ; attempt++) {
     const started = Date.now();
     try {
@@ -46,6 +49,23 @@ export async function streamAnswer(
       return { text, usage, apiMs: apiMs + Date.now() - started };
     } catch (error) {
       apiMs += Date.now() - started;
+      if (
+        error instanceof ProviderError &&
+        ERROR_TABLE[error.kind].retry &&
+        text !== "" &&
+        !restarted &&
+        reporter.format === "json" &&
+        !options.signal.aborted
+      ) {
+        restarted = true;
+        reporter.endText();
+        reporter.warn(
+          "answer_restarted",
+          `${error.message} after part of the answer; asked again from the start`,
+        );
+        text = "";
+        continue;
+      }
       const overflow = error instanceof ProviderError && error.kind === "context_length";
       if (!overflow || text !== "" || attempt > 0 || !options.onOverflow) {
         throw Object.assign(error as object, { partial: { text, usage, apiMs } });

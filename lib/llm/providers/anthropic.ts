@@ -44,7 +44,11 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
         fetch: guard.fetch,
         maxRetries: 0,
       });
-      const body = toAnthropicBody({ ...request, model: request.model || ref.model });
+      const body = toAnthropicBody({
+        ...request,
+        model: request.model || ref.model,
+        maxTokens: request.maxTokens ?? ref.maxTokens,
+      });
       const blocks = new Map<number, OpenBlock>();
       let usage: AnthropicUsageWire = {};
       let stop: StopReason | undefined;

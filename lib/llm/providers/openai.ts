@@ -63,7 +63,11 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
         maxRetries: 0,
       });
       const body = toOpenAIBody(
-        { ...request, model: request.model || ref.model },
+        {
+          ...request,
+          model: request.model || ref.model,
+          maxTokens: request.maxTokens ?? ref.maxTokens,
+        },
         { legacyMaxTokens },
       );
       const tools = new ToolCallAccumulator();

@@ -78,6 +78,16 @@ function midStreamKind(error: SdkErrorShape): ProviderErrorKind | undefined {
 
 const CONTEXT_HINT = /context length|context window|prompt is too long/i;
 
+/** The URL without credentials or query (it goes into messages and the envelope). */
+function endpointOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return "";
+  }
+}
+
 /** Creates the guard for one request; call `dispose()` when the stream ends. */
 export function guardRequest(outer: AbortSignal, options: GuardOptions): RequestGuard {
   const controller = new AbortController();
@@ -98,7 +108,10 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
   }
   touch();
 
+  /** Where the request went (for network errors: which endpoint could not be reached). */
+  let target = "";
   const guardedFetch = (async (input: string | URL | Request, init?: RequestInit) => {
+    target = input instanceof Request ? input.url : String(input);
     const response = await options.fetch(input, init);
     touch();
     if (!response.body) return response;
@@ -127,6 +140,7 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
         {
           provider,
           cause: error,
+          hint: "the provider stopped sending mid-request; CHATCLI_STREAM_IDLE_TIMEOUT_MS sets how long to wait (ms), --timeout bounds the whole run",
         },
       );
     }
@@ -154,7 +168,9 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
     }
     if (status === undefined) {
       const cause = shape.cause instanceof Error ? `: ${shape.cause.message}` : "";
-      return new ProviderError("network", `${provider}: ${detailOf(shape)}${cause}`, {
+      const endpoint = target ? endpointOf(target) : "";
+      const where = endpoint ? ` (${endpoint})` : "";
+      return new ProviderError("network", `${provider}: ${detailOf(shape)}${cause}${where}`, {
         provider,
         cause: error,
       });
@@ -168,7 +184,12 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
       provider,
       status,
       retryAfterMs: parseRetryAfter(headers),
-      hint: kind === "auth" ? options.authHint : undefined,
+      hint:
+        kind === "auth"
+          ? options.authHint
+          : kind === "not_found"
+            ? `check the model name (-m, or OPENAI_MODEL / ANTHROPIC_MODEL / OLLAMA_MODEL) and the endpoint${target ? ` (${endpointOf(target)})` : ""}`
+            : undefined,
       cause: error,
     });
   }

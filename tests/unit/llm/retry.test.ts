@@ -103,3 +103,84 @@ test("the time bound stops retrying even with retries left", async () => {
   await expect(collect(r)).rejects.toMatchObject({ kind: "server" });
   expect(p.calls).toBeLessThanOrEqual(3);
 });
+
+test("a retry-after beyond the time budget gives up at once, saying why", async () => {
+  let calls = 0;
+  const p: Provider = {
+    name: "p",
+    model: "m",
+    async *stream() {
+      calls++;
+      if (calls > 0)
+        throw new ProviderError("rate_limit", "p: 429 slow", {
+          provider: "p",
+          status: 429,
+          retryAfterMs: 100_000,
+        });
+      yield { type: "text", text: "never" };
+    },
+  };
+  const slept: number[] = [];
+  const r = withResilience([p], {
+    maxTotalMs: 30_000,
+    sleep: async (ms) => {
+      slept.push(ms);
+    },
+  });
+  await expect(collect(r)).rejects.toMatchObject({
+    kind: "rate_limit",
+    exitCode: 1,
+    message: expect.stringContaining(
+      "asked to wait 100 s (retry-after), beyond the 30 s retry budget",
+    ),
+    hint: expect.stringContaining("CHATCLI_FALLBACK_PROVIDERS"),
+  });
+  expect(calls).toBe(1);
+  expect(slept).toEqual([]);
+});
+
+test("a retry-after within the budget is waited as sent (not capped)", async () => {
+  const slept: number[] = [];
+  let calls = 0;
+  const p: Provider = {
+    name: "p",
+    model: "m",
+    async *stream() {
+      if (calls++ === 0)
+        throw new ProviderError("rate_limit", "slow", { provider: "p", retryAfterMs: 20_000 });
+      yield { type: "text", text: "ok" };
+    },
+  };
+  const r = withResilience([p], {
+    sleep: async (ms) => {
+      slept.push(ms);
+    },
+  });
+  expect(await collect(r)).toBe("ok");
+  expect(slept).toEqual([20_000]);
+});
+
+test("running out of retries names the attempts in the error", async () => {
+  const r = withResilience([flaky("a", ["server", "server", "server"])], {
+    ...fast,
+    maxRetries: 2,
+  });
+  await expect(collect(r)).rejects.toMatchObject({
+    message: "server! — gave up after 3 attempt(s) (max retries 2)",
+  });
+});
+
+test("answered names the provider that answered the latest request", async () => {
+  const r = withResilience([flaky("a", ["server"]), flaky("b", [], "from b")], {
+    ...fast,
+    maxRetries: 0,
+  });
+  expect(r.answered.model).toBe("a-model");
+  expect(await collect(r)).toBe("from b");
+  expect({ name: r.answered.name, model: r.answered.model }).toEqual({
+    name: "b",
+    model: "b-model",
+  });
+  // requests keep naming the primary's model; the chain swaps it for each fallback itself
+  expect({ name: r.name, model: r.model }).toEqual({ name: "a", model: "a-model" });
+});
