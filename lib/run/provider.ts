@@ -37,7 +37,10 @@ export async function buildProviderChain(
     ...fallbacks.map((r) => createProvider(r, deps)),
   ]);
   const warned = new Set<string>();
-  const maxRetries = options.maxRetries ?? envInt(options.env, "CHATCLI_MAX_RETRIES", 4);
+  // CHATCLI_MAX_RETRIES, else the Go ChatCLI's MAX_RETRIES, else 4.
+  const maxRetries =
+    options.maxRetries ??
+    envInt(options.env, "CHATCLI_MAX_RETRIES", envInt(options.env, "MAX_RETRIES", 4));
   return withResilience(chain, {
     maxRetries,
     maxTotalMs: envInt(options.env, "CHATCLI_RETRY_MAX_MS", 30_000),

@@ -19,6 +19,10 @@ async function git(
     signal: ctx.signal,
   });
   if (result.exitCode !== 0) {
+    // `git log` on a repository without commits is not a failure the model should fix.
+    if (args[0] === "log" && /does not have any commits yet/.test(result.stderr)) {
+      return { output: "(no commits yet)", exitCode: 0 };
+    }
     return {
       ...toolError(result.stderr.trim() || `git exited ${result.exitCode}`),
       exitCode: result.exitCode,

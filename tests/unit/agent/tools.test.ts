@@ -171,6 +171,10 @@ describe("process tools", () => {
   test("git tools in a temp repo", async () => {
     await using d = await tempDir();
     git(d.path, "init", "-q", "-b", "main");
+    // A repository with no commits yet: git_log says so instead of failing.
+    expect(await gitLogTool.execute({}, toolCtx(d.path))).toMatchObject({
+      output: "(no commits yet)",
+    });
     await writeTree(d.path, { "a.txt": "1\n" });
     git(d.path, "add", ".");
     git(d.path, "commit", "-qm", "first commit");
