@@ -19,6 +19,8 @@ export interface Part {
   subject: string;
   reason?: string;
   abs?: string;
+  /** For a file a shell command writes: that command's text (an allow rule naming it covers the write). */
+  command?: string;
 }
 
 /** A written path: protected and outside-workspace paths are "outside", the rest an edit. */
@@ -131,7 +133,7 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
         });
         continue;
       }
-      parts.push(pathPart(policy, t.path, cwd ?? dir));
+      parts.push({ ...pathPart(policy, t.path, cwd ?? dir), command: text });
     }
     if (real[0] === "ln" || (real[0] === "cp" && real.some((a) => /^-[a-zA-Z]*[sl]/.test(a))))
       linked = true;

@@ -195,3 +195,16 @@ describe("permission matrix (CONTRACT §5)", () => {
     );
   });
 });
+
+describe("allow rules that name a command cover the files it writes in the workspace", () => {
+  test("run_command(touch *) allows touch y in read-only mode, not a write outside, not other commands", () => {
+    const allow = { allow: ["run_command(touch *)"] };
+    expect(shell("read-only", "touch y", allow).verdict).toBe("allow");
+    expect(shell("read-only", "touch ../../y", allow).verdict).toBe("deny");
+    expect(shell("read-only", "touch y && npm install", allow).verdict).toBe("ask");
+    // a deny rule on the path still wins
+    expect(
+      shell("read-only", "touch secret/y", { ...allow, deny: ["write_file(secret/**)"] }).verdict,
+    ).toBe("deny");
+  });
+});
