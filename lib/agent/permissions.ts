@@ -157,7 +157,9 @@ export function decide(
         (r) =>
           (ruleMatches(r, partTool, part.subject, part.abs) ||
             // `--allow-tool 'run_command(touch *)'` covers the files `touch` writes in the workspace
-            (part.cls === "edit" && part.command !== undefined && ruleMatches(r, tool, part.command))) &&
+            (part.cls === "edit" &&
+              part.command !== undefined &&
+              ruleMatches(r, tool, part.command))) &&
           // a bare `run_command` or `write_file(*)` never waves through rm -rf or /etc writes
           ((part.cls !== "dangerous" && part.cls !== "outside") || specific(r)),
       )
