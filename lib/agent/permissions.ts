@@ -189,6 +189,20 @@ export function decide(
   return worst;
 }
 
+/**
+ * The files inside the workspace a call will write, as far as the policy can tell (shell redirects,
+ * `touch`, `sed -i`, `tee`, …): snapshotted before it runs, so rewind can restore them.
+ */
+export function plannedWrites(
+  policy: PermissionPolicy,
+  tool: Tool,
+  args: Record<string, unknown>,
+): string[] {
+  return partsOf(policy, tool, args)
+    .filter((p) => p.cls === "edit" && p.abs !== undefined)
+    .map((p) => p.abs as string);
+}
+
 function suggest(part: Part, toolName: string): string {
   const rule = `--allow-tool '${toolName}(${part.subject.replace(/'/g, "")})'`;
   switch (part.cls) {

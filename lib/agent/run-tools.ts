@@ -6,7 +6,7 @@ import type { Reporter } from "../output/reporter.ts";
 import { stripControl } from "../output/terminal.ts";
 import { type AskRequest, judge } from "./approval.ts";
 import { capBatch, capText, RESULT_MAX_CHARS, TURN_BUDGET_CHARS } from "./output-cap.ts";
-import { type Decision, decide, type PermissionPolicy } from "./permissions.ts";
+import { type Decision, decide, type PermissionPolicy, plannedWrites } from "./permissions.ts";
 import { validateArgs } from "./schema.ts";
 import { withTreeChanges } from "./shell-changes.ts";
 import { isMemoryWrite } from "./tools/memory.ts";
@@ -282,7 +282,14 @@ export async function runBatch(
     if (again.verdict === "deny" || (again.verdict === "ask" && p.allowedBy !== "user")) {
       const reason = `${again.reason} (after earlier calls of this turn ran)`;
       p.result = deny(state, turn, p, p.tool, { ...again, reason });
-    } else p.result = await execute(p, p.tool, state, turn);
+    } else {
+      // Files a shell command writes are snapshotted first, like write_file's, so rewind restores them.
+      if (p.tool.kind === "shell") {
+        for (const abs of plannedWrites(state.policy, p.tool, p.args))
+          await state.toolCtx.beforeFileChange?.(abs);
+      }
+      p.result = await execute(p, p.tool, state, turn);
+    }
     i++;
   }
   const env = state.toolCtx.env;

@@ -88,6 +88,42 @@ describe("agent/coder against the mock LLM (spawned binary, real SDKs)", () => {
     expect(await readFile(join(dir.path, "sum.ts"), "utf8")).toBe(BUGGY);
   }, 60_000);
 
+  test("files a shell command writes are snapshotted: rewind --code restores them and removes what it created", async () => {
+    requireBinary();
+    await using dir = await tempDir();
+    await using llm = await startMockLlm();
+    await repo(dir.path);
+    llm.push(
+      {
+        tool_calls: [
+          {
+            name: "run_command",
+            arguments: { cmd: "sed -i 's/a - b/a * b/' sum.ts && echo made > new.txt" },
+          },
+        ],
+      },
+      { text: "Done." },
+    );
+    const env = baseEnv(dir.path, { ...llm.env("anthropic"), CHATCLI_MEMORY_ENABLED: "false" });
+    const r = await runChatcli(
+      ["agent", "change things", "--json", "--session", "sh", "--permission-mode", "auto"],
+      {
+        env,
+        cwd: dir.path,
+      },
+    );
+    expect(r.code).toBe(0);
+    expect(await readFile(join(dir.path, "sum.ts"), "utf8")).toContain("a * b");
+    expect(await Bun.file(join(dir.path, "new.txt")).exists()).toBe(true);
+    const rewind = await runChatcli(["rewind", "--session", "sh", "--to", "1", "--code"], {
+      env,
+      cwd: dir.path,
+    });
+    expect(rewind.code).toBe(0);
+    expect(await readFile(join(dir.path, "sum.ts"), "utf8")).toBe(BUGGY);
+    expect(await Bun.file(join(dir.path, "new.txt")).exists()).toBe(false);
+  }, 60_000);
+
   test("OpenAI: tools sorted on the wire; text mode prints only the final answer; --max-turns → 4", async () => {
     requireBinary();
     await using dir = await tempDir();
