@@ -45,6 +45,8 @@ export interface ShowOptions {
   prompt?: string;
   bare?: boolean;
   memory?: MemorySource;
+  /** The layered env when the caller already loaded settings (saves reading them twice). */
+  env?: Env;
 }
 
 /** The `bootstrap show --json` document. */
@@ -75,7 +77,7 @@ export async function showSystemContext(
   options: ShowOptions,
 ): Promise<{ context: SystemContext; document: ShowDocument; secrets: string[] }> {
   const workspaceRoot = detectWorkspaceRoot(ctx.cwd);
-  const { env } = await loadSettings(ctx, { workspaceRoot });
+  const env = options.env ?? (await loadSettings(ctx, { workspaceRoot })).env;
   const attached = loadAttachments(options.files, ctx.cwd, { env });
   const hints = [...attached.files.map((f) => f.path), ...extractPathHints(options.prompt ?? "")];
   const memoryMode = options.bare ? "off" : memoryModeFor(env, options.mode);

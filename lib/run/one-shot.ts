@@ -98,6 +98,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     });
     const { context, document } = await showSystemContext(ctx, {
       mode: "ask",
+      env: settings.env,
       files: options.files ?? [],
       prompt: input,
       bare: options.bare,

@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { BINARY, baseEnv, requireBinary, runChatcli, spawnChatcli } from "../support/binary.ts";
+import {
+  BINARY,
+  baseEnv,
+  requireBinary,
+  runChatcli,
+  runShell,
+  spawnChatcli,
+} from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 
@@ -246,17 +253,10 @@ describe("ask failure exit codes", () => {
     await using llm = await startMockLlm();
     llm.push({ text: "x".repeat(200_000) });
     const script = `"${BINARY}" ask hi | head -c1 >/dev/null; echo "rc=\${PIPESTATUS[0]}"`;
-    const proc = Bun.spawn(["bash", "-c", script], {
+    const { stdout: out, stderr: err } = await runShell(script, {
       env: openaiEnv(llm, home.path),
       cwd: home.path,
-      stdout: "pipe",
-      stderr: "pipe",
     });
-    const [out, err] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-    ]);
-    await proc.exited;
     expect(out.trim()).toBe("rc=141");
     expect(err).toBe("");
   });

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readFile } from "node:fs/promises";
-import { BINARY, baseEnv, requireBinary, spawnChatcli } from "../support/binary.ts";
+import { BINARY, baseEnv, requireBinary, runShell, spawnChatcli } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 
@@ -73,17 +73,10 @@ test("agent --jsonl | head -1: exit 141 and nothing on stderr (as ask)", async (
   await using llm = await startMockLlm();
   llm.push({ text: "x".repeat(200_000) });
   const script = `"${BINARY}" agent "summarise" --jsonl | head -1 >/dev/null; echo "rc=\${PIPESTATUS[0]}"`;
-  const proc = Bun.spawn(["bash", "-c", script], {
+  const { stdout: out, stderr: err } = await runShell(script, {
     env: baseEnv(home.path, llm.env("openai")),
     cwd: home.path,
-    stdout: "pipe",
-    stderr: "pipe",
   });
-  const [out, err] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-  ]);
-  await proc.exited;
   expect(out.trim()).toBe("rc=141");
   expect(err).toBe("");
 });

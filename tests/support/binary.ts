@@ -90,3 +90,17 @@ export function spawnChatcli(args: string[], options: SpawnOptions = {}): Spawne
 export async function runChatcli(args: string[], options: SpawnOptions = {}) {
   return spawnChatcli(args, options).done;
 }
+
+/** Runs `script` in bash (e.g. `chatcli … | head -c1; echo rc=${PIPESTATUS[0]}`): stdout and stderr. */
+export async function runShell(
+  script: string,
+  options: { env: Record<string, string>; cwd: string },
+): Promise<{ stdout: string; stderr: string }> {
+  const proc = Bun.spawn(["bash", "-c", script], { ...options, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+  ]);
+  await proc.exited;
+  return { stdout, stderr };
+}
