@@ -16,6 +16,7 @@ import type { AskRequest } from "./approval.ts";
 import { denialSummary } from "./denials.ts";
 import { runAgent } from "./loop.ts";
 import { invalidRules, resolvePermissionMode } from "./permissions.ts";
+import { protectedPaths } from "./protected-paths.ts";
 import { toolsFor } from "./tools/registry.ts";
 import { createTtyAsk } from "./tty-ask.ts";
 import * as wiring from "./wiring.ts";
@@ -215,6 +216,7 @@ export async function runAgentCli(
         cwd: ctx.cwd,
         home: env["HOME"],
         denylist: env["CHATCLI_AGENT_DENYLIST"],
+        protectedPaths: protectedPaths(env, settings.config),
       },
       limits: { maxTurns, maxBudgetUsd: opts.maxBudgetUsd, timeoutMs: opts.timeoutMs },
       costOf,

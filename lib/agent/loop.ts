@@ -50,6 +50,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       memory: input.memory,
       memoryMode: input.memoryMode,
       beforeFileChange: input.hooks?.beforeFileChange,
+      protectedPaths: input.policy.mode === "bypass" ? undefined : input.policy.protectedPaths,
     },
     stats: { calls: 0, failed: 0, denied: 0, by_name: {} },
     denials: [],

@@ -1,3 +1,4 @@
+import type { ProtectedPaths } from "./protected-paths.ts";
 import { type Cls, type Part, pathPart, shellParts } from "./shell-judge.ts";
 import type { Tool } from "./types.ts";
 import { isInside, toAbsolute } from "./workspace.ts";
@@ -17,6 +18,8 @@ export interface PermissionPolicy {
   home?: string;
   /** CHATCLI_AGENT_DENYLIST: `;`-separated regexes that make a command dangerous. */
   denylist?: string;
+  /** Paths nothing may read in any mode but bypass (lib/agent/protected-paths.ts). */
+  protectedPaths?: ProtectedPaths;
 }
 
 export type Verdict = "allow" | "ask" | "deny";

@@ -5,6 +5,7 @@ import type { PermissionDenial } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
 import type { AskRequest } from "./approval.ts";
 import type { PermissionPolicy } from "./permissions.ts";
+import type { ProtectedPaths } from "./protected-paths.ts";
 import type { ToolStats } from "./run-tools.ts";
 
 /** What kind of action a tool performs; decides the permission column (CONTRACT §5). */
@@ -33,6 +34,8 @@ export interface ToolContext {
   memoryMode?: "off" | "read" | "write";
   /** Called before a file is created or modified (checkpoint snapshot). */
   beforeFileChange?: (absPath: string) => Promise<void> | void;
+  /** Paths no tool reads (credentials, chatcli's home, /proc/<pid>/environ); absent in bypass mode. */
+  protectedPaths?: ProtectedPaths;
 }
 
 export interface FileChange {

@@ -1,6 +1,7 @@
 import { defaultMaxTurns } from "../agent/headless.ts";
 import { runAgent } from "../agent/loop.ts";
 import { type PermissionMode, resolvePermissionMode } from "../agent/permissions.ts";
+import { protectedPaths } from "../agent/protected-paths.ts";
 import { toolsFor } from "../agent/tools/registry.ts";
 import type { MemoryBackend } from "../agent/types.ts";
 import * as wiring from "../agent/wiring.ts";
@@ -106,6 +107,7 @@ async function runLoop(
       cwd: ctx.cwd,
       home: env["HOME"],
       denylist: env["CHATCLI_AGENT_DENYLIST"],
+      protectedPaths: protectedPaths(env, input.config),
     },
     limits: { maxTurns: defaultMaxTurns(env) },
     costOf: (usage) => costOf(input.ref, usage),

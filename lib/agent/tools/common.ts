@@ -1,4 +1,6 @@
 import { stat } from "node:fs/promises";
+import { relative } from "node:path";
+import { containsProtected, protectedMatch } from "../protected-paths.ts";
 import type { ToolContext, ToolOutcome } from "../types.ts";
 import {
   displayPath,
@@ -20,6 +22,9 @@ export function resolvePath(
 ): { abs: string; shown: string } | string {
   const abs = toAbsolute(ctx.cwd, path, ctx.env["HOME"]);
   if (isSensitivePath(abs)) return `${path} is a protected system or credentials path`;
+  const hit = ctx.protectedPaths && protectedMatch(ctx.protectedPaths, abs);
+  if (hit)
+    return `${path} is a protected path (${hit}: credentials, chatcli's home or a process environment); it is not read in any mode but bypass`;
   return { abs, shown: displayPath(ctx.workspaceRoot, abs) };
 }
 
@@ -37,6 +42,27 @@ export function resolveWritePath(
     return `${path} is outside the workspace ${ctx.workspaceRoot}`;
   }
   return resolved;
+}
+
+/** Whether a file found while walking a directory is protected (itself, or through a link). */
+export function isProtectedEntry(ctx: ToolContext, abs: string): boolean {
+  return ctx.protectedPaths !== undefined && protectedMatch(ctx.protectedPaths, abs) !== undefined;
+}
+
+/** ripgrep `--glob '!…'` exclusions for the protected paths inside a search root. */
+export function protectedGlobs(ctx: ToolContext, root: string): string[] {
+  if (!ctx.protectedPaths) return [];
+  const out: string[] = [];
+  for (const p of containsProtected(ctx.protectedPaths, root)) {
+    const rel = p.startsWith("/proc/<pid>")
+      ? `${relative(root, "/proc") || "."}/*/environ`
+      : relative(root, p);
+    if (!rel || rel.startsWith("..")) continue;
+    const clean = rel.replace(/^\.\//, "");
+    out.push(`!${clean}`, `!${clean}/**`);
+    if (p.startsWith("/proc/<pid>")) out.push(`!${clean.replace(/environ$/, "task/*/environ")}`);
+  }
+  return out;
 }
 
 /** What is at a path (links followed). */

@@ -1,7 +1,15 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Tool } from "../types.ts";
-import { fileKind, num, resolvePath, SKIP_DIRS, str, toolError } from "./common.ts";
+import {
+  fileKind,
+  isProtectedEntry,
+  num,
+  resolvePath,
+  SKIP_DIRS,
+  str,
+  toolError,
+} from "./common.ts";
 
 const MAX_ENTRIES = 2000;
 
@@ -41,6 +49,11 @@ export const listDirectoryTool: Tool = {
         }
         const isDir = entry.isDirectory();
         lines.push(`${"  ".repeat(depth)}${entry.name}${isDir ? "/" : ""}`);
+        const child = join(abs, entry.name);
+        if (isProtectedEntry(ctx, child)) {
+          lines[lines.length - 1] += " (protected, not listed)";
+          continue;
+        }
         if (isDir && depth + 1 < maxDepth && !SKIP_DIRS.has(entry.name)) {
           await walk(join(abs, entry.name), depth + 1);
         }

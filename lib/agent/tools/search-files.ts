@@ -1,7 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { Tool, ToolContext, ToolOutcome } from "../types.ts";
-import { fileKind, num, resolvePath, SKIP_DIRS, str, toolError } from "./common.ts";
+import {
+  fileKind,
+  isProtectedEntry,
+  num,
+  protectedGlobs,
+  resolvePath,
+  SKIP_DIRS,
+  str,
+  toolError,
+} from "./common.ts";
 import { scrubEnv, spawnCapture } from "./process.ts";
 
 const MAX_FILE_BYTES = 1_048_576;
@@ -22,12 +31,14 @@ async function builtinSearch(
   context: number,
   maxResults: number,
   hidden: boolean,
+  skip: (abs: string) => boolean = () => false,
 ): Promise<{ lines: string[]; matches: number }> {
   const scan = new Bun.Glob("**/*").scan({ cwd: root, onlyFiles: true, dot: hidden });
   const files: string[] = [];
   for await (const rel of scan) {
     const parts = rel.split("/");
     if (parts.some((p) => SKIP_DIRS.has(p))) continue;
+    if (skip(join(root, rel))) continue;
     if (
       globs.length &&
       !globs.some(
@@ -80,6 +91,7 @@ async function ripgrep(
   if (args.context > 0) argv.push("--context", String(args.context));
   if (args.hidden) argv.push("--hidden");
   for (const g of args.globs) argv.push("--glob", g);
+  for (const g of protectedGlobs(ctx, root)) argv.push("--glob", g);
   argv.push("--", args.term, ".");
   const result = await spawnCapture(argv, {
     cwd: root,
@@ -155,6 +167,7 @@ export const searchFilesTool: Tool = {
       context,
       maxResults,
       hidden,
+      (abs) => isProtectedEntry(ctx, abs),
     );
     if (matches === 0) return { output: "no matches", summary: "0 matches" };
     const base = relative(ctx.cwd, resolved.abs);

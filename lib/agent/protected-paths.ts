@@ -1,0 +1,92 @@
+import { isAbsolute, join, resolve, sep } from "node:path";
+import type { Env } from "../core/ctx.ts";
+import { chatcliHome, expandHome, userHome } from "../core/paths.ts";
+import { realPathLoose } from "./workspace.ts";
+
+/**
+ * The paths whose contents nothing the agent starts may read, in every mode but bypass (CONTRACT §5):
+ * credential stores, chatcli's own home (memory and sessions go through chatcli, never the shell),
+ * every process's environment, and what the user adds with `sandbox.deny_read`. One list, shared by
+ * the policy (shell judge, file tools) and the OS sandbox.
+ */
+export interface ProtectedPaths {
+  /** Absolute paths (directories or files); everything under a directory is protected too. */
+  paths: string[];
+  /** Shapes no read may reach whatever the pid (`/proc/<pid>/environ`). */
+  patterns: RegExp[];
+  /** Concrete examples of `patterns`, for matching a shell glob (`/pro[c]/$PPID/environ`) against them. */
+  samples: string[];
+}
+
+/** Credential stores under the home directory (CONTRACT §5). */
+export const HOME_CREDENTIAL_PATHS: readonly string[] = [
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".config/gcloud",
+  ".azure",
+  ".kube",
+  ".docker/config.json",
+  ".netrc",
+  ".npmrc",
+  ".config/gh",
+  ".git-credentials",
+];
+
+const PROC_ENVIRON = /^\/proc\/[^/]+\/(?:task\/[^/]+\/)?environ$/;
+const PROC_SAMPLES = ["/proc/self/environ", "/proc/1/environ", "/proc/1/task/1/environ"];
+
+/**
+ * The protected paths for this environment (HOME, XDG_CONFIG_HOME, CHATCLI_HOME) and user config
+ * (`{"sandbox": {"deny_read": ["~/secrets", "/opt/keys"]}}`; relative entries are under HOME).
+ */
+export function protectedPaths(env: Env, userConfig?: unknown): ProtectedPaths {
+  const home = userHome(env);
+  const paths = HOME_CREDENTIAL_PATHS.map((p) => join(home, p));
+  const xdg = env["XDG_CONFIG_HOME"];
+  if (xdg && isAbsolute(xdg)) paths.push(join(xdg, "gcloud"), join(xdg, "gh"));
+  paths.push(chatcliHome(env));
+  for (const extra of denyReadEntries(userConfig)) {
+    const expanded = expandHome(extra, env);
+    paths.push(isAbsolute(expanded) ? resolve(expanded) : resolve(home, expanded));
+  }
+  return { paths: [...new Set(paths)], patterns: [PROC_ENVIRON], samples: PROC_SAMPLES };
+}
+
+function denyReadEntries(config: unknown): string[] {
+  if (!config || typeof config !== "object") return [];
+  const sandbox = (config as Record<string, unknown>)["sandbox"];
+  if (!sandbox || typeof sandbox !== "object") return [];
+  const list = (sandbox as Record<string, unknown>)["deny_read"];
+  if (!Array.isArray(list)) return [];
+  return list.filter((e): e is string => typeof e === "string" && e.trim() !== "");
+}
+
+function under(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/**
+ * The protected entry `abs` reads (itself or through a symlink), if any. A read of a path inside a
+ * protected directory, or of the protected file itself, matches; a parent directory does not (see
+ * `containsProtected` for recursive readers).
+ */
+export function protectedMatch(list: ProtectedPaths, abs: string): string | undefined {
+  const candidates = [resolve(abs), realPathLoose(abs)];
+  for (const p of list.paths) {
+    const real = realPathLoose(p);
+    if (candidates.some((c) => under(p, c) || under(real, c))) return p;
+  }
+  for (const re of list.patterns) if (candidates.some((c) => re.test(c))) return abs;
+  return undefined;
+}
+
+/** The protected entries lying inside directory `abs` (what `grep -r X ~` would read). */
+export function containsProtected(list: ProtectedPaths, abs: string): string[] {
+  const roots = [resolve(abs), realPathLoose(abs)];
+  const inside = list.paths.filter((p) =>
+    roots.some((r) => under(r, p) || under(r, realPathLoose(p))),
+  );
+  if (roots.some((r) => list.samples.some((s) => under(r, s)))) inside.push("/proc/<pid>/environ");
+  return inside;
+}
