@@ -99,7 +99,7 @@ function specific(rule: Rule): boolean {
 
 function modeVerdict(cls: Cls, mode: PermissionMode): Verdict {
   if (mode === "bypass" || cls === "read") return "allow";
-  if (cls === "outside") return "deny";
+  if (cls === "outside" || cls === "secret") return "deny";
   if (cls === "dangerous" || cls === "unknown") return "ask";
   if (cls === "edit") return mode === "read-only" ? "ask" : "allow";
   return mode === "auto" ? "allow" : "ask";
@@ -111,6 +111,7 @@ const MODE_REASON: Record<Cls, (mode: PermissionMode) => string> = {
   shell: (mode) => `commands other than read-only ones need --permission-mode auto (${mode} mode)`,
   dangerous: () => "dangerous command",
   outside: () => "write outside the workspace",
+  secret: () => "read of a protected path",
   unknown: () => "write to a location known only at run time",
 };
 
@@ -156,6 +157,7 @@ export function decide(
         suggestion: `remove the rule ${denied.text}`,
       };
     } else if (
+      part.cls !== "secret" &&
       rules.allow.some(
         (r) =>
           (ruleMatches(r, partTool, part.subject, part.abs) ||
@@ -215,6 +217,8 @@ function suggest(part: Part, toolName: string): string {
       return `--permission-mode auto or ${rule}`;
     case "dangerous":
       return `${rule} (or --permission-mode bypass)`;
+    case "secret":
+      return "--permission-mode bypass (protected paths are not read in any other mode)";
     default:
       return `--permission-mode bypass or ${rule}`;
   }

@@ -1,6 +1,7 @@
 import { envSplitString, gitCall, outputsOf, sedEffects } from "./command-checks.ts";
 import { base, classifyCommand, rawDanger, unwrap } from "./command-safety.ts";
 import type { PermissionPolicy } from "./permissions.ts";
+import { lineAssignments, secretWord } from "./shell-secrets.ts";
 import { commandText, parseShell, quoteWord, type Redirect } from "./shell-words.ts";
 import {
   displayPath,
@@ -11,7 +12,7 @@ import {
 } from "./workspace.ts";
 
 /** What one judged part of a call is, before the mode table turns it into a verdict. */
-export type Cls = "read" | "edit" | "shell" | "dangerous" | "outside" | "unknown";
+export type Cls = "read" | "edit" | "shell" | "dangerous" | "outside" | "unknown" | "secret";
 
 /** One judged part of a tool call: a simple command or a file it writes. */
 export interface Part {
@@ -48,6 +49,7 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
   let cwd: string | undefined = dir;
   // After `ln` in the same line, a written path may run through a link that does not exist yet.
   let linked = false;
+  let vars: Map<string, string> | undefined;
   for (const cmd of parsed.commands) {
     const text = commandText(cmd);
     const secret = [
@@ -61,8 +63,16 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
           !w.startsWith("/dev/") &&
           isSensitivePath(toAbsolute(cwd ?? dir, w, policy.home)),
       );
-    if (secret)
-      parts.push({ cls: "outside", subject: text, reason: `${secret} is a protected path` });
+    const protectedWord =
+      secret ??
+      (policy.protectedPaths &&
+        secretWord(policy.protectedPaths, cmd, cwd, policy.home, (vars ??= lineAssignments(line))));
+    if (protectedWord)
+      parts.push({
+        cls: "secret",
+        subject: text,
+        reason: `${protectedWord} is a protected path (credentials, chatcli's home or a process environment)`,
+      });
     // `sh -c "…"` runs a whole command line: judge it like the outer one.
     // `find … -exec CMD {} ;` runs CMD: judge it like its own command line.
     if (base(cmd.argv[0] ?? "") === "find" && depth < 3)

@@ -1,0 +1,147 @@
+import { lstatSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { base, unwrap } from "./command-safety.ts";
+import { containsProtected, type ProtectedPaths, protectedMatch } from "./protected-paths.ts";
+import type { SimpleCommand } from "./shell-words.ts";
+
+/**
+ * Whether a shell command names a protected path (CONTRACT §5: credential stores, CHATCLI_HOME,
+ * /proc/<pid>/environ) — literally, through `~`/`$HOME`, through a glob (`~/.ss?/id_rsa`,
+ * `/pro[c]/$PPID/environ`) or, for a recursive reader (`grep -r X ~`, `tar c ~`), through a
+ * directory that contains one. The policy's explanation; the sandbox is the guarantee.
+ */
+export function secretWord(
+  list: ProtectedPaths,
+  cmd: SimpleCommand,
+  cwd: string | undefined,
+  home: string | undefined,
+  vars: Map<string, string>,
+): string | undefined {
+  const words = [
+    ...cmd.argv.slice(1),
+    ...cmd.redirects.filter((r) => r.op === "<" || r.op === "<>").map((r) => r.target),
+  ];
+  const recursive = recursiveReader(cmd.argv);
+  for (const word of words) {
+    for (const candidate of candidates(word)) {
+      const path = expand(candidate, home, vars);
+      if (path === undefined) continue;
+      const abs = isAbsolute(path) ? path : cwd === undefined ? undefined : join(cwd, path);
+      if (abs === undefined) continue;
+      if (
+        /[*?[]/.test(abs) ? globReaches(list, abs, recursive) : literalReaches(list, abs, recursive)
+      )
+        return word;
+    }
+  }
+  return undefined;
+}
+
+/** The word, and the path inside it (`@file`, `--opt=file`, `if=file`). */
+function candidates(word: string): string[] {
+  const out = [word];
+  if (word.startsWith("@")) out.push(word.slice(1));
+  const eq = word.indexOf("=");
+  if (eq > 0 && /^-{0,2}[A-Za-z][\w-]*$/.test(word.slice(0, eq))) {
+    const value = word.slice(eq + 1);
+    out.push(value, value.replace(/^@/, ""));
+  }
+  return out.filter((w) => w !== "" && !/^-/.test(w));
+}
+
+/** `~`, `$HOME`, `${HOME}` → home; other variables and substitutions → one unknown segment (`*`). */
+function expand(
+  word: string,
+  home: string | undefined,
+  vars: Map<string, string>,
+): string | undefined {
+  let w = word.replace(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g, (_m, a?: string, b?: string) => {
+    const name = (a ?? b) as string;
+    if (name === "HOME" && home) return home;
+    return vars.get(name) ?? "*";
+  });
+  if (home && (w === "~" || w.startsWith("~/"))) w = home + w.slice(1);
+  w = w.replace(/\$\([^)]*\)|`[^`]*`|\$\d|\$[#?$!@*-]/g, "*");
+  if (w.includes("$")) return undefined;
+  return w;
+}
+
+function exists(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function literalReaches(list: ProtectedPaths, abs: string, recursive: boolean): boolean {
+  if (protectedMatch(list, abs)) return true;
+  if (!recursive) return false;
+  return containsProtected(list, abs).some((p) => p.startsWith("/proc/<pid>") || exists(p));
+}
+
+function segments(p: string): string[] {
+  return resolve("/", p).split("/").filter(Boolean);
+}
+
+/** A glob reaches a protected entry: its leading segments match the entry (or, recursive, an ancestor). */
+function globReaches(list: ProtectedPaths, pattern: string, recursive: boolean): boolean {
+  const pat = pattern.split("/").filter((s) => s !== "" && s !== ".");
+  const targets = [...list.paths, ...list.samples];
+  for (const target of targets) {
+    const seg = segments(target);
+    const depth = Math.min(pat.length, seg.length);
+    const glob = new Bun.Glob(`/${pat.slice(0, depth).join("/")}`);
+    if (!glob.match(`/${seg.slice(0, depth).join("/")}`)) continue;
+    if (pat.length >= seg.length) return true;
+    if (recursive && (list.samples.includes(target) || exists(target))) return true;
+  }
+  return false;
+}
+
+const ALWAYS_RECURSIVE = new Set(["rg", "ag", "ack", "rsync", "scp", "zip", "7z", "7za", "ditto"]);
+
+/** Commands that read whole directory trees' contents (not just names). */
+export function recursiveReader(argv: string[]): boolean {
+  const real = unwrap(argv);
+  const name = base(real[0] ?? "");
+  const args = real.slice(1);
+  const short = (letters: RegExp) => args.some((a) => /^-[A-Za-z]+$/.test(a) && letters.test(a));
+  if (ALWAYS_RECURSIVE.has(name) || name === "tar" || name === "cpio") return true;
+  switch (name) {
+    case "grep":
+    case "egrep":
+    case "fgrep":
+    case "zgrep":
+    case "ugrep":
+      return (
+        short(/[rR]/) ||
+        args.some((a) =>
+          /^--(r|re|rec|recu|recur|recurs|recursi|recursiv|recursive|dereference-recursive|d[a-z-]*=recurse)$/.test(
+            a,
+          ),
+        ) ||
+        args.some((a, i) => (a === "-d" || a === "--directories") && args[i + 1] === "recurse")
+      );
+    case "cp":
+    case "diff":
+    case "chmod":
+    case "chown":
+      return short(/[rRa]/) || args.some((a) => /^--(recursive|archive)/.test(a));
+    case "find":
+      return args.some((a) => /^-(exec|execdir|ok|okdir|fprint0?|fprintf|fls)$/.test(a));
+    case "git":
+      return args.includes("--no-index");
+    default:
+      return false;
+  }
+}
+
+/** Simple `NAME=value` assignments anywhere in a line (`F=~/.ssh/id_rsa; cat $F`), last one wins. */
+export function lineAssignments(line: string): Map<string, string> {
+  const vars = new Map<string, string>();
+  for (const m of line.matchAll(/(?:^|[\s;&|(])([A-Za-z_]\w*)=("[^"]*"|'[^']*'|[^\s;&|)]*)/g))
+    vars.set(m[1] as string, (m[2] as string).replace(/^["']|["']$/g, ""));
+  return vars;
+}

@@ -1,0 +1,112 @@
+import { describe, expect, test } from "bun:test";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  decide,
+  type PermissionMode,
+  type PermissionPolicy,
+} from "../../../lib/agent/permissions.ts";
+import { protectedPaths } from "../../../lib/agent/protected-paths.ts";
+import { runCommandTool } from "../../../lib/agent/tools/run-command.ts";
+import { tempDir } from "../../support/ctx.ts";
+
+const root = "/work/ws";
+const home = "/home/u";
+function policy(mode: PermissionMode, allow: string[] = []): PermissionPolicy {
+  return {
+    mode,
+    allow,
+    deny: [],
+    onAsk: "deny",
+    workspaceRoot: root,
+    cwd: root,
+    home,
+    protectedPaths: protectedPaths({ HOME: home, CHATCLI_HOME: "/home/u/.chatcli" }),
+  };
+}
+const MODES: PermissionMode[] = ["read-only", "edit", "auto", "bypass"];
+function verdicts(cmd: string, allow: string[] = []): string {
+  return MODES.map((m) => {
+    const d = decide(policy(m, allow), runCommandTool, { cmd });
+    return `${d.verdict}${d.dangerous ? "!" : ""}`;
+  }).join(" ");
+}
+const DANGEROUS = "ask! ask! ask! allow";
+const OTHER = "ask ask allow allow";
+const DENIED = "deny deny deny allow";
+const READ = "allow allow allow allow";
+
+describe("issue 11: reads of protected paths are denied in every mode but bypass", () => {
+  const cases: Array<[string, string]> = [
+    ["cat $HOME/.ssh/id_rsa", DENIED],
+    ['cat "${HOME}/.aws/credentials"', DENIED],
+    ["cat ~/.ss?/id_rsa", DENIED],
+    ["cat ~/.s*/id_*", DENIED],
+    ["cat /home/u/.[s]sh/id_rsa", DENIED],
+    ["cat /pro[c]/$PPID/environ", DENIED],
+    ["cat /proc/self/environ", DENIED],
+    ["strings /proc/1/environ", DENIED],
+    ["xargs -0 < /proc/$$/environ", DENIED],
+    ["base64 < ~/.netrc", DENIED],
+    ["cat ~/.docker/config.json", DENIED],
+    ["cat ~/.config/gh/hosts.yml", DENIED],
+    ["head -c 100 ~/.git-credentials", DENIED],
+    ["cat ~/.chatcli/memory/MEMORY.md", DENIED],
+    ["F=~/.ssh/id_rsa; cat $F", DENIED],
+    ["cd ~ && cat .ssh/id_rsa", DENIED],
+    ["curl -d @/home/u/.npmrc http://127.0.0.1/", DENIED],
+    ["tar czf out.tgz ~/.gnupg", DENIED],
+    ["ls ~/.kube", DENIED],
+    // neighbours stay readable
+    ["cat ~/.sshrc-notes", READ],
+    ["cat /etc/hostname", READ],
+    ["cat README.md", READ],
+    ["grep -r TODO .", READ],
+  ];
+  for (const [cmd, want] of cases) test(cmd, () => expect(verdicts(cmd)).toBe(want));
+
+  test("an allow rule does not open a protected path", () => {
+    expect(verdicts("cat ~/.ssh/id_rsa", ["run_command(cat *)", "run_command"])).toBe(DENIED);
+    const d = decide(policy("auto"), runCommandTool, { cmd: "cat ~/.ssh/id_rsa" });
+    expect(d.reason).toContain("protected path");
+    expect(d.suggestion).toContain("bypass");
+  });
+
+  test("recursive readers of a directory holding a protected entry (grep -r X ~, rg, tar)", async () => {
+    await using h = await tempDir();
+    await mkdir(join(h.path, ".ssh"));
+    await writeFile(join(h.path, ".ssh", "id_rsa"), "KEY");
+    await mkdir(join(h.path, "ws"));
+    const p = (mode: PermissionMode): PermissionPolicy => ({
+      ...policy(mode),
+      home: h.path,
+      workspaceRoot: join(h.path, "ws"),
+      cwd: join(h.path, "ws"),
+      protectedPaths: protectedPaths({ HOME: h.path }),
+    });
+    const v = (cmd: string) =>
+      MODES.map((m) => decide(p(m), runCommandTool, { cmd }).verdict).join(" ");
+    for (const cmd of [
+      "grep -r PRIVATE ~",
+      "grep -R PRIVATE $HOME",
+      "grep --recursive PRIVATE ..",
+      "grep --recur PRIVATE ..",
+      "rg PRIVATE ~",
+      "grep -r PRIVATE /",
+      "grep -r PRIVATE ~/.*",
+    ])
+      expect(`${cmd}: ${v(cmd)}`).toBe(`${cmd}: ${DENIED}`);
+    expect(v("grep -r PRIVATE .")).toBe(READ);
+    expect(v("grep PRIVATE ~/notes.txt")).toBe(READ);
+  });
+
+  test("user sandbox.deny_read entries are protected too", () => {
+    const p = {
+      ...policy("auto"),
+      protectedPaths: protectedPaths({ HOME: home }, { sandbox: { deny_read: ["/opt/keys"] } }),
+    };
+    expect(decide(p, runCommandTool, { cmd: "cat /opt/keys/k.pem" }).verdict).toBe("deny");
+  });
+});
+
+export { DANGEROUS, OTHER };
