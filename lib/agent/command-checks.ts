@@ -208,14 +208,16 @@ function sedReadonly(args: string[]): boolean {
 }
 
 /** What a sed script does beyond printing: runs commands (`e`, `s///e`), writes files (`w F`, `s///w F`). */
-export function sedEffects(args: string[]): { runs: boolean; writes: string[] } {
-  const effects = { runs: false, writes: [] as string[] };
+export function sedEffects(args: string[]): { runs: boolean; writes: string[]; reads: string[] } {
+  const effects = { runs: false, writes: [] as string[], reads: [] as string[] };
   for (const script of sedScripts(args) ?? [])
     for (const raw of script.split(/[;\n]/)) {
       const body = raw.trim().replace(SED_PREFIX, "").trim();
       if (/^e(\s|$)/.test(body)) effects.runs = true;
       const w = /^[wW]\s*(\S.*)$/.exec(body);
       if (w) effects.writes.push((w[1] as string).trim());
+      const r = /^[rR]\s*(\S.*)$/.exec(body);
+      if (r) effects.reads.push((r[1] as string).trim());
       const sub = /^s(.)(?:(?!\1)[^\\]|\\.)*\1(?:(?!\1)[^\\]|\\.)*\1([a-zA-Z0-9]*)\s*(.*)$/.exec(
         body,
       );

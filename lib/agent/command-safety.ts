@@ -107,18 +107,45 @@ function dangerous(argv: string[], cmd: SimpleCommand): string | undefined {
       const sub = call.sub;
       const configDanger = gitConfigDanger(call);
       if (configDanger) return configDanger;
-      if (
-        sub === "push" &&
-        args.some(
-          (a) =>
-            /^(-f|--force|--force-with-lease.*|--mirror|--delete|-d)$/.test(a) || /^\+/.test(a),
+      if (sub === "push") {
+        const rest = call.rest;
+        if (
+          rest.some(
+            (a) =>
+              /^(--force|--force-with-lease|--force-if-includes|--mirror|--delete|--prune)(=|$)/.test(
+                a,
+              ) ||
+              (/^-[a-zA-Z]+$/.test(a) && /[fd]/.test(a)) ||
+              /^\+/.test(a),
+          )
         )
-      )
-        return "git push --force";
-      if (sub === "reset" && args.includes("--hard")) return "git reset --hard";
-      if (sub === "clean" && hasFlag(args, "f")) return "git clean -f";
+          return "git push --force";
+        // `git push origin :ref` (or `+a:b`, `:` alone) deletes or overwrites remote refs
+        if (rest.filter((a) => !a.startsWith("-")).some((a, i) => i > 0 && a.startsWith(":")))
+          return "git push :ref deletes a remote branch";
+      }
+      if (sub === "reset" && call.rest.some((a) => /^--(hard|merge|keep)$/.test(a)))
+        return "git reset --hard";
+      if (sub === "clean" && (hasFlag(call.rest, "f") || call.rest.includes("--force")))
+        return "git clean -f";
       const all = (a: string) => a === "." || a === ":/" || a === "*";
       if (sub === "checkout" && call.rest.some(all)) return "git checkout . discards changes";
+      if (
+        (sub === "checkout" || sub === "switch") &&
+        call.rest.some(
+          (a) =>
+            /^(--force|--discard-changes)$/.test(a) || (/^-[a-zA-Z]+$/.test(a) && a.includes("f")),
+        )
+      )
+        return `git ${sub} -f discards changes`;
+      if (sub === "stash" && /^(drop|clear)$/.test(call.rest.find((a) => !a.startsWith("-")) ?? ""))
+        return `git stash ${call.rest.find((a) => !a.startsWith("-"))} loses stashed work`;
+      if (
+        sub === "branch" &&
+        call.rest.some((a) => /^(-D|--delete=?.*)$/.test(a)) &&
+        call.rest.some((a) => /^(-D|-f|--force)$/.test(a))
+      )
+        return "git branch -D";
       if (
         sub === "restore" &&
         call.rest.some(all) &&
@@ -126,7 +153,6 @@ function dangerous(argv: string[], cmd: SimpleCommand): string | undefined {
           call.rest.some((a) => /^(--worktree|-W)$/.test(a)))
       )
         return "git restore . discards changes";
-      if (sub === "stash" && call.rest[0] === "clear") return "git stash clear";
       return undefined;
     }
     case "chmod":
@@ -213,8 +239,13 @@ function readonly(argv: string[]): boolean {
   }
   if (!READONLY.has(name)) return false;
   if (!argsStayReadonly(name, args)) return false;
-  if (name === "tail" || name === "less" || name === "more")
-    return !hasFlag(args, "f", "F") && !args.includes("--follow");
+  if (name === "less" || name === "more")
+    // -k/--lesskey-file, LESSOPEN from a key file, +commands, log files: not a plain read
+    return (
+      args.every((a) => !a.startsWith("-") || PAGER_SAFE.test(a)) &&
+      !args.some((a) => a.startsWith("+"))
+    );
+  if (name === "tail") return !hasFlag(args, "f", "F") && !args.includes("--follow");
   if (name === "env" || name === "time") return args.length === 0;
   return true;
 }
@@ -230,6 +261,16 @@ function gitListing(args: string[]): boolean {
   return false;
 }
 
+/** A word the shell expands into other words (`r[m]`, `/???/r?`, `{rm,-rf}`); `[` / `[[` are the test builtin. */
+function isPattern(word: string): boolean {
+  if (word === "[" || word === "[[") return false;
+  return /[*?]|\[[^\]]*\]|\{[^}]*,[^}]*\}|\{\w+\.\.\w+\}/.test(word);
+}
+
+/** Options of `less`/`more` that do not load key files, log files or preprocessors. */
+const PAGER_SAFE =
+  /^(-[NnRrSXFiIMmeEsqQJKcCdfLwW~]+|--(line-numbers|LINE-NUMBERS|raw-control-chars|RAW-CONTROL-CHARS|chop-long-lines|no-init|quit-if-one-screen|quit-at-eof|QUIT-AT-EOF|ignore-case|IGNORE-CASE|LONG-PROMPT|squeeze-blank-lines|quiet|QUIET|silent|SILENT|no-keypad|help|version)|-x\d+|--tabs=\d+)$/;
+
 /** Judges one simple command: read-only (auto-allowed), other, or dangerous (with why). */
 export function classifyCommand(cmd: SimpleCommand): CommandVerdict {
   if (cmd.argv.length === 0) return { cls: "readonly" };
@@ -237,6 +278,12 @@ export function classifyCommand(cmd: SimpleCommand): CommandVerdict {
   if (argv.length === 0) return { cls: "other", reason: "wrapper without a command" };
   if (/[$`]/.test(argv[0] as string) || /[$`]/.test(cmd.argv[0] as string))
     return { cls: "dangerous", reason: "command name known only at run time" };
+  const globbed = [argv[0] as string, cmd.argv[0] as string].find(isPattern);
+  if (globbed)
+    return {
+      cls: "dangerous",
+      reason: `command name ${globbed} is a glob or brace pattern (the shell picks the program)`,
+    };
   const danger = dangerous(argv, cmd) ?? (argv !== cmd.argv ? dangerous(cmd.argv, cmd) : undefined);
   if (danger) return { cls: "dangerous", reason: danger };
   if (argv !== cmd.argv && base(cmd.argv[0] as string) === "xargs") return { cls: "other" };

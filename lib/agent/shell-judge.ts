@@ -1,8 +1,10 @@
 import { envSplitString, gitCall, outputsOf, sedEffects } from "./command-checks.ts";
 import { base, classifyCommand, rawDanger, unwrap } from "./command-safety.ts";
+import { expandArgv } from "./long-options.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import { lineAssignments, secretWord } from "./shell-secrets.ts";
 import { commandText, parseShell, quoteWord, type Redirect } from "./shell-words.ts";
+import { moreWrites, targetDirectory, UNKNOWN_TARGET } from "./shell-writers.ts";
 import {
   displayPath,
   isInside,
@@ -49,9 +51,11 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
   let cwd: string | undefined = dir;
   // After `ln` in the same line, a written path may run through a link that does not exist yet.
   let linked = false;
-  let vars: Map<string, string> | undefined;
-  for (const cmd of parsed.commands) {
-    const text = commandText(cmd);
+  const vars = lineAssignments(line);
+  for (const original of parsed.commands) {
+    const text = commandText(original);
+    // `sed --e=S` is `sed --expression=S`: judge what the program will see
+    const cmd = { ...original, argv: spelledOut(original.argv) };
     const secret = [
       ...cmd.argv.slice(1),
       ...cmd.redirects.filter((r) => r.op === "<").map((r) => r.target),
@@ -65,8 +69,7 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
       );
     const protectedWord =
       secret ??
-      (policy.protectedPaths &&
-        secretWord(policy.protectedPaths, cmd, cwd, policy.home, (vars ??= lineAssignments(line))));
+      (policy.protectedPaths && secretWord(policy.protectedPaths, cmd, cwd, policy.home, vars));
     if (protectedWord)
       parts.push({
         cls: "secret",
@@ -114,12 +117,17 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
     const targets = cmd.redirects
       .filter((r) => r.op.includes(">") && !r.op.endsWith("&") && !HARMLESS_TARGETS.test(r.target))
       .map((r) => ({ path: r.target, dynamic: r.dynamic }));
-    const words =
-      cmd.argv[0] === "tee"
-        ? cmd.argv.slice(1).filter((a) => !a.startsWith("-"))
-        : writtenPaths(cmd.argv);
-    for (const w of words)
+    for (const w of writtenPaths(cmd.argv)) {
+      if (w === UNKNOWN_TARGET) {
+        parts.push({
+          cls: "unknown",
+          subject: text,
+          reason: `cannot tell which files ${base(unwrap(cmd.argv)[0] ?? "")} code writes`,
+        });
+        continue;
+      }
       if (!HARMLESS_TARGETS.test(w)) targets.push({ path: w, dynamic: /[$`*?]/.test(w) });
+    }
     const real = unwrap(cmd.argv);
     if (real[0] === "git") {
       const call = gitCall(real.slice(1));
@@ -158,6 +166,14 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
     }
   }
   return parts.length ? parts : [{ cls: "read", subject: line }];
+}
+
+/** The argv with GNU long-option abbreviations spelled out, for the wrapper and the command it runs. */
+function spelledOut(argv: string[]): string[] {
+  const outer = expandArgv(argv);
+  const real = unwrap(outer);
+  if (real.length === outer.length || real.length === 0) return outer;
+  return [...outer.slice(0, outer.length - real.length), ...expandArgv(real)];
 }
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh"]);
@@ -230,19 +246,23 @@ export function writtenPaths(argv: string[]): string[] {
     case "mkdir":
     case "rm":
     case "rmdir":
-    case "mv":
     case "truncate":
     case "shred":
     case "unlink":
       return operands;
+    case "mv":
+      return [...operands, ...targetDirectory(real.slice(1))];
     case "ln":
+      if (targetDirectory(real.slice(1)).length) return targetDirectory(real.slice(1));
       // a hard link makes its source writable through the new name
       return real.some((a) => /^(-[a-zA-Z]*s|--symbolic)/.test(a)) ? operands.slice(-1) : operands;
     case "cp":
       if (real.some((a) => /^(-[a-zA-Z]*l|--link)/.test(a))) return operands;
+      if (targetDirectory(real.slice(1)).length) return targetDirectory(real.slice(1));
       return operands.length > 1 ? operands.slice(-1) : [];
     case "install":
     case "rsync":
+      if (targetDirectory(real.slice(1)).length) return targetDirectory(real.slice(1));
       return operands.length > 1 ? operands.slice(-1) : [];
     case "tar":
     case "unzip":
@@ -260,6 +280,6 @@ export function writtenPaths(argv: string[]): string[] {
     case "dd":
       return real.filter((a) => a.startsWith("of=")).map((a) => a.slice(3));
     default:
-      return [];
+      return moreWrites(name, real);
   }
 }

@@ -1,5 +1,6 @@
 import { lstatSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import { sedEffects } from "./command-checks.ts";
 import { base, unwrap } from "./command-safety.ts";
 import { containsProtected, type ProtectedPaths, protectedMatch } from "./protected-paths.ts";
 import type { SimpleCommand } from "./shell-words.ts";
@@ -21,6 +22,9 @@ export function secretWord(
     ...cmd.argv.slice(1),
     ...cmd.redirects.filter((r) => r.op === "<" || r.op === "<>").map((r) => r.target),
   ];
+  const real = unwrap(cmd.argv);
+  // `sed 'r ~/.ssh/id_rsa' f` reads the file its script names
+  if (base(real[0] ?? "") === "sed") words.push(...sedEffects(real.slice(1)).reads);
   const recursive = recursiveReader(cmd.argv);
   for (const word of words) {
     for (const candidate of candidates(word)) {

@@ -96,7 +96,7 @@ describe("adversarial commands: read-only programs that write or run code", () =
     ["sed 's/a/b/w out.txt' f", OTHER],
     ["sed 's/a/b/e' f", DANGEROUS],
     ["sed -f script.sed f", OTHER],
-    ["git diff --output=/tmp/x", OTHER],
+    ["git diff --output=/tmp/x", DENIED],
     ["git grep -O'touch pwned' foo", OTHER],
     ["git log --ext-diff -p", OTHER],
     ["GIT_EXTERNAL_DIFF=./x git diff", OTHER],

@@ -39,6 +39,7 @@ const READ = "allow allow allow allow";
 describe("issue 11: reads of protected paths are denied in every mode but bypass", () => {
   const cases: Array<[string, string]> = [
     ["cat $HOME/.ssh/id_rsa", DENIED],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell line
     ['cat "${HOME}/.aws/credentials"', DENIED],
     ["cat ~/.ss?/id_rsa", DENIED],
     ["cat ~/.s*/id_*", DENIED],
@@ -57,6 +58,8 @@ describe("issue 11: reads of protected paths are denied in every mode but bypass
     ["curl -d @/home/u/.npmrc http://127.0.0.1/", DENIED],
     ["tar czf out.tgz ~/.gnupg", DENIED],
     ["ls ~/.kube", DENIED],
+    ["sed 'r /home/u/.ssh/id_rsa' f.txt", DENIED],
+    ["sed '1R ~/.netrc' f.txt", DENIED],
     // neighbours stay readable
     ["cat ~/.sshrc-notes", READ],
     ["cat /etc/hostname", READ],
@@ -109,4 +112,78 @@ describe("issue 11: reads of protected paths are denied in every mode but bypass
   });
 });
 
-export { DANGEROUS, OTHER };
+const UNKNOWN = "ask ask ask allow";
+
+describe("issue 11: the parser learns abbreviations, globbed names, writers and git forms", () => {
+  const cases: Array<[string, string]> = [
+    // GNU long options by unique prefix, as getopt_long
+    ["sed --e='1e touch pwned' p f.txt", DANGEROUS],
+    ["sed --expr '1e id' f.txt", DANGEROUS],
+    ["sed --in-pl 's/a/b/' f.txt", OTHER], // as sed -i
+    ["sed --in-pl 's/a/b/' /etc/passwd", DENIED],
+    ["sed --in-place=.bak 's/a/b/' /etc/passwd", DENIED],
+    ["sed -n 'w /tmp/leak' f.txt", DENIED],
+    ["sort --outp=/tmp/x f.txt", DENIED],
+    ["sort --o /tmp/x f.txt", DENIED],
+    ["sort --outp=out.txt f.txt", OTHER],
+    ["sort -r f.txt", READ],
+    ["git grep --open-files-in-pag='touch x' foo", OTHER],
+    ["git grep --open 'touch x' foo", OTHER],
+    ["git grep -n foo", READ],
+    ["tail --fol f.txt", OTHER],
+    ["env --split-s='rm -rf x'", DANGEROUS],
+    // readers that execute
+    ["less --lesskey-file=keys f.txt", OTHER],
+    ["less --lesskey-f=keys f.txt", OTHER],
+    ["less -k keys f.txt", OTHER],
+    ["LESSOPEN='|touch x %s' less f.txt", OTHER],
+    ["less '+!touch x' f.txt", OTHER],
+    ["less -N f.txt", READ],
+    // globbed command names
+    ["/usr/bin/r[m] -rf x", DANGEROUS],
+    ["/???/r? -rf x", DANGEROUS],
+    ["/usr/bin/rm* -rf x", DANGEROUS],
+    ["{rm,-rf,x}", DANGEROUS],
+    ["nice /bin/r? -rf x", DANGEROUS],
+    ["[ -f x ]", READ],
+    // writers
+    ["/usr/bin/tee /tmp/x", DENIED],
+    ["echo x | /usr/bin/tee -a /etc/x", DENIED],
+    ["cp --target-directory=/tmp f.txt", DENIED],
+    ["cp --target-dir=/tmp f.txt", DENIED],
+    ["cp -t /tmp f.txt", DENIED],
+    ["mv -t /tmp f.txt", DENIED],
+    ["uniq f.txt /tmp/out", DENIED],
+    ["uniq f.txt out.txt", OTHER],
+    ["perl -pi -e 's/a/b/' /etc/hosts", DENIED],
+    ["perl -i.bak -pe 's/a/b/' /etc/hosts", DENIED],
+    [`python3 -c 'open("/tmp/x","w").write("1")'`, DENIED],
+    [`python3 -c 'import pathlib; pathlib.Path("/tmp/x").write_text("1")'`, DENIED],
+    [`node -e 'require("fs").writeFileSync("/tmp/x","1")'`, DENIED],
+    [`python3 -c 'import sys; open(sys.argv[1],"w")' /tmp/x`, UNKNOWN],
+    ["python3 -c 'print(1)'", OTHER],
+    ["git init /tmp/repo", DENIED],
+    ["git init", OTHER],
+    ["zip /tmp/out.zip f.txt", DENIED],
+    ["gzip /tmp/f", DENIED],
+    ["git diff --output=/tmp/x", DENIED],
+    ["git diff --outp=/tmp/x", DENIED],
+    ["git log --text -p", READ],
+    // git forms that lose work
+    ["git push origin :main", DANGEROUS],
+    ["git push origin +main", DANGEROUS],
+    ["git push --forc origin main", DANGEROUS],
+    ["git push origin main", OTHER],
+    ["git reset --har HEAD~1", DANGEROUS],
+    ["git reset --hard", DANGEROUS],
+    ["git clean --force -d", DANGEROUS],
+    ["git clean --f", DANGEROUS],
+    ["git checkout -f main", DANGEROUS],
+    ["git checkout --force main", DANGEROUS],
+    ["git switch --discard-changes main", DANGEROUS],
+    ["git stash drop", DANGEROUS],
+    ["git stash clear", DANGEROUS],
+    ["git stash list", READ],
+  ];
+  for (const [cmd, want] of cases) test(cmd, () => expect(verdicts(cmd)).toBe(want));
+});
