@@ -1,5 +1,6 @@
 import { envSplitString, gitCall, outputsOf, sedEffects } from "./command-checks.ts";
 import { base, classifyCommand, rawDanger, unwrap } from "./command-safety.ts";
+import { foreignRepository } from "./git-repos.ts";
 import { expandArgv } from "./long-options.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import { lineAssignments, secretWord } from "./shell-secrets.ts";
@@ -90,8 +91,19 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
     }
     if (cmd.argv.length > 0) {
       const verdict = classifyCommand(cmd);
-      const cls: Cls =
+      let cls: Cls =
         verdict.cls === "readonly" ? "read" : verdict.cls === "dangerous" ? "dangerous" : "shell";
+      const gitArgv = unwrap(cmd.argv);
+      if (cls === "read" && base(gitArgv[0] ?? "") === "git") {
+        const here = cwd ?? dir;
+        const call = gitCall(gitArgv.slice(1));
+        const dirs = call.dirs.map((d) => toAbsolute(here, d, policy.home));
+        const nested = foreignRepository(policy.workspaceRoot, dirs[0] ?? here, dirs);
+        if (nested) {
+          cls = "shell";
+          verdict.reason = `git in ${displayPath(policy.workspaceRoot, nested)}, a repository inside the workspace whose config can run programs`;
+        }
+      }
       parts.push({
         cls,
         subject: text,

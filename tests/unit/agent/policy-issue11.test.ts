@@ -187,3 +187,34 @@ describe("issue 11: the parser learns abbreviations, globbed names, writers and 
   ];
   for (const [cmd, want] of cases) test(cmd, () => expect(verdicts(cmd)).toBe(want));
 });
+
+describe("issue 11: git in a repository committed inside the workspace is not a plain read", () => {
+  test("git status/log/diff in or at evil.git (bare shape) need auto; the workspace's own repo reads", async () => {
+    await using ws = await tempDir();
+    await mkdir(join(ws.path, ".git", "objects"), { recursive: true });
+    await mkdir(join(ws.path, ".git", "refs"));
+    await writeFile(join(ws.path, ".git", "HEAD"), "ref: refs/heads/main\n");
+    const evil = join(ws.path, "evil.git");
+    await mkdir(join(evil, "objects"), { recursive: true });
+    await mkdir(join(evil, "refs"));
+    await writeFile(join(evil, "HEAD"), "ref: refs/heads/main\n");
+    await writeFile(join(evil, "config"), "[core]\n\tfsmonitor = touch pwned\n");
+    const p = (mode: PermissionMode): PermissionPolicy => ({
+      ...policy(mode),
+      workspaceRoot: ws.path,
+      cwd: ws.path,
+    });
+    const v = (cmd: string) =>
+      MODES.map((m) => decide(p(m), runCommandTool, { cmd }).verdict).join(" ");
+    expect(v("git status")).toBe(READ);
+    for (const cmd of [
+      "git -C evil.git status",
+      "git --git-dir=evil.git log",
+      "cd evil.git && git log",
+      "cd evil.git/refs && git diff",
+    ])
+      expect(`${cmd}: ${v(cmd)}`).toBe(`${cmd}: ${OTHER}`);
+    const d = decide(p("read-only"), runCommandTool, { cmd: "git -C evil.git status" });
+    expect(d.reason).toContain("evil.git");
+  });
+});
