@@ -110,6 +110,10 @@ export function buildAgentLikeCommand(
     .option("--session <name>", "continue and save this session")
     .option("-c, --continue", "continue the latest session of this workspace")
     .option("--ephemeral", "do not save the session")
+    .option(
+      "--trust-workspace",
+      "honour this workspace's .chatcli/config.json and .env in full (else only what tightens applies)",
+    )
     .option("--bare", "no bootstrap files, no memory")
     .option("--no-bootstrap", "same as --bare")
     .option("--no-auto-compact", "never compact the conversation automatically")
@@ -167,6 +171,7 @@ export function buildAgentLikeCommand(
         memory: opts.memory,
         maxRetries: opts.maxRetries,
         interactive: isInteractive(ctx),
+        trustWorkspace: opts.trustWorkspace === true,
       });
     });
 }

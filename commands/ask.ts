@@ -59,6 +59,10 @@ export function askCommand(ctx: Ctx, state: RunState) {
     .option("--session <name>", "continue (or create) this saved conversation")
     .option("-c, --continue", "continue the latest session of this workspace")
     .option("--ephemeral", "write nothing (with --session or -c: read it, do not save)")
+    .option(
+      "--trust-workspace",
+      "honour this workspace's .chatcli/config.json and .env in full (else only what tightens applies)",
+    )
     .option("--no-auto-compact", "never compact the conversation automatically")
     .addOption(
       new Option(
@@ -112,6 +116,7 @@ export function askCommand(ctx: Ctx, state: RunState) {
       session: opts.session,
       continueLatest: opts.continue === true,
       ephemeral: opts.ephemeral === true,
+      trustWorkspace: opts.trustWorkspace === true,
       noAutoCompact: opts.autoCompact === false,
       memory: opts.memory,
       interactive: isInteractive(ctx),

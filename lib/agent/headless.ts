@@ -54,6 +54,8 @@ export interface AgentCliOptions {
   provider?: Provider;
   /** Tests inject a TTY answerer; otherwise it is built from ctx when interactive. */
   ask?: (request: AskRequest) => Promise<boolean>;
+  /** `--trust-workspace`: the workspace's .chatcli/config.json and .env count in full. */
+  trustWorkspace?: boolean;
 }
 
 /** CHATCLI_AGENT_PLUGIN_MAX_TURNS: unset/invalid/≤0 → 50, >200 → 200. */
@@ -83,13 +85,18 @@ export async function runAgentCli(
   };
   try {
     const workspaceRoot = wiring.detectWorkspaceRoot(ctx.cwd);
-    const settings = await loadSettings(ctx, { workspaceRoot });
+    const ttyAsk = !opts.ask && opts.interactive ? createTtyAsk(ctx) : undefined;
+    const settings = await loadSettings(ctx, {
+      workspaceRoot,
+      trustWorkspace: opts.trustWorkspace,
+      askTrust: ttyAsk?.trust,
+    });
     const env = settings.env;
-    // Keys from .env and config.json are secrets too: redact them from every event and the envelope.
+    // Keys from .env and config.json are secrets too (ignored ones included): redact them everywhere.
     reporter = new Reporter(ctx, {
       format: opts.format,
       envelope,
-      secrets: configuredSecrets(env),
+      secrets: configuredSecrets(settings.redactEnv),
     });
     reporter.holdUntilSessionStarted();
     for (const w of settings.warnings) reporter.warn(w.code, w.message);
@@ -228,7 +235,7 @@ export async function runAgentCli(
       env,
       fetch: ctx.fetch,
       now: ctx.now,
-      ask: opts.ask ?? (opts.interactive ? createTtyAsk(ctx) : undefined),
+      ask: opts.ask ?? ttyAsk,
       memory,
       memoryMode,
       scratchDir: wiring.scratchDirFor(w),

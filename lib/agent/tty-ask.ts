@@ -72,7 +72,7 @@ function lineReader(ctx: Pick<Ctx, "stdin" | "signal">) {
  */
 export function createTtyAsk(ctx: TtyIo) {
   const lines = lineReader(ctx);
-  return async (req: AskRequest): Promise<boolean> => {
+  const ask = async (req: AskRequest): Promise<boolean> => {
     const head = req.dangerous ? "⚠ dangerous action" : "🔒 permission needed";
     const choices = req.dangerous ? "type yes to run it, anything else skips" : "[y]es / [N]o";
     lines.discard();
@@ -83,4 +83,18 @@ export function createTtyAsk(ctx: TtyIo) {
     if (req.dangerous) return answer === "yes";
     return answer === "y" || answer === "yes";
   };
+  /** The one-time workspace-trust question (remembered by the caller when answered yes). */
+  const trust = async (q: {
+    workspace: string;
+    ignored: Array<{ file: string; key: string }>;
+  }): Promise<boolean> => {
+    lines.discard();
+    const keys = q.ignored.map((i) => `${i.key} (${i.file})`).slice(0, 8);
+    ctx.stderr.write(
+      `\n🔒 untrusted workspace: ${stripControl(q.workspace)}\n  its files set: ${stripControl(keys.join(", "))}${q.ignored.length > keys.length ? ", …" : ""}\n  they can change permissions, providers, endpoints or keys. Trust this workspace (remembered in ~/.chatcli/config.json)? [y/N]: `,
+    );
+    const answer = (await lines.read())?.trim().toLowerCase() ?? "";
+    return answer === "y" || answer === "yes";
+  };
+  return Object.assign(ask, { trust });
 }

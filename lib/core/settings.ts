@@ -1,8 +1,20 @@
-import { join } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import type { Ctx, Env } from "./ctx.ts";
 import { ConfigError } from "./errors.ts";
-import { readTextIfExists } from "./fs.ts";
+import { readTextIfExists, writeFileAtomic } from "./fs.ts";
 import { expandHome, globalConfigPath } from "./paths.ts";
+import {
+  decideTrust,
+  filterUntrustedConfig,
+  filterUntrustedDotenv,
+  type Ignored,
+  isCredentialVar,
+  isEndpointVar,
+  providerPrefix,
+  untrustedWarning,
+  type WorkspaceTrust,
+} from "./trust.ts";
 
 /** `config.json` (global `~/.chatcli/config.json`, then the workspace's `.chatcli/config.json`). */
 export interface ChatcliConfig {
@@ -22,6 +34,21 @@ export interface Settings {
   sources: string[];
   /** Problems worth a warning (an explicit CHATCLI_DOTENV that does not exist). */
   warnings: Array<{ code: string; message: string }>;
+  /** Whether the workspace's own files (`.chatcli/config.json`, `./.env`) count (CONTRACT §5). */
+  trust: WorkspaceTrust;
+  /** `env` plus the values of settings that were ignored, so their secrets are still redacted. */
+  redactEnv: Env;
+}
+
+export interface LoadSettingsOptions {
+  workspaceRoot?: string;
+  /** `--trust-workspace`. */
+  trustWorkspace?: boolean;
+  /**
+   * Asked once on a TTY when an untrusted workspace has settings that would be ignored; true is
+   * remembered in `trusted_workspaces` of the user's config.
+   */
+  askTrust?: (question: { workspace: string; ignored: Ignored[] }) => Promise<boolean>;
 }
 
 /** Parses a dotenv file: KEY=VALUE, `export KEY=VALUE`, quotes, `#` comments. */
@@ -63,28 +90,69 @@ async function readConfigFile(path: string): Promise<ChatcliConfig | undefined> 
   }
 }
 
-/** Layers the configuration: process env > .env > workspace config.json > global config.json. */
+/**
+ * Layers the configuration: process env > .env > workspace config.json > global config.json. The
+ * workspace's files (its `.chatcli/config.json`, `./.env` unless CHATCLI_DOTENV names the file) count
+ * fully only when the workspace is trusted; otherwise only what tightens applies (lib/core/trust.ts).
+ */
 export async function loadSettings(
   ctx: Pick<Ctx, "env" | "cwd">,
-  options: { workspaceRoot?: string } = {},
+  options: LoadSettingsOptions = {},
 ): Promise<Settings> {
   const sources: string[] = [];
   const globalPath = globalConfigPath(ctx.env);
   const global = await readConfigFile(globalPath);
   if (global) sources.push(globalPath);
   let workspace: ChatcliConfig | undefined;
+  let workspacePath: string | undefined;
   if (options.workspaceRoot) {
     const path = join(options.workspaceRoot, ".chatcli", "config.json");
-    workspace = await readConfigFile(path);
-    if (workspace) sources.push(path);
+    // the workspace is the home directory: that file is the user's own config, read once
+    if (resolve(path) !== resolve(globalPath)) {
+      workspace = await readConfigFile(path);
+      if (workspace) sources.push(path);
+      workspacePath = path;
+    }
   }
-  const dotenvPath = ctx.env["CHATCLI_DOTENV"]
-    ? expandHome(ctx.env["CHATCLI_DOTENV"], ctx.env)
+  const explicitDotenv = Boolean(ctx.env["CHATCLI_DOTENV"]);
+  const dotenvPath = explicitDotenv
+    ? expandHome(ctx.env["CHATCLI_DOTENV"] as string, ctx.env)
     : join(ctx.cwd, ".env");
   const dotenvText = await readTextIfExists(dotenvPath).catch(() => undefined);
-  const dotenv = dotenvText === undefined ? {} : parseDotenv(dotenvText);
+  let dotenv = dotenvText === undefined ? {} : parseDotenv(dotenvText);
   if (dotenvText !== undefined) sources.push(dotenvPath);
   const warnings: Settings["warnings"] = [];
+  const userEnv: Env = { ...stringRecord(global?.env), ...ctx.env };
+  const ignoredValues: Record<string, string> = {};
+  let trust = decideTrust(
+    options.workspaceRoot ?? ctx.cwd,
+    ctx.env,
+    global,
+    options.trustWorkspace,
+  );
+  if (!trust.trusted) {
+    const ignored: Ignored[] = [];
+    const filteredConfig =
+      workspace && workspacePath
+        ? filterUntrustedConfig(workspacePath, workspace, global, userEnv, ignored)
+        : undefined;
+    const filteredDotenv = explicitDotenv
+      ? dotenv
+      : filterUntrustedDotenv(dotenvPath, dotenv, userEnv, ignored);
+    if (ignored.length && options.askTrust) {
+      const root = options.workspaceRoot ?? ctx.cwd;
+      if (await options.askTrust({ workspace: root, ignored })) {
+        trust = { trusted: true, source: "prompt" };
+        await rememberTrusted(globalPath, root);
+      }
+    }
+    if (!trust.trusted) {
+      Object.assign(ignoredValues, stringRecord(workspace?.env), explicitDotenv ? {} : dotenv);
+      workspace = filteredConfig;
+      dotenv = filteredDotenv;
+      for (const item of ignored) warnings.push(untrustedWarning(item));
+    }
+  }
   if (dotenvText === undefined && ctx.env["CHATCLI_DOTENV"]) {
     warnings.push({
       code: "dotenv_missing",
@@ -104,8 +172,71 @@ export async function loadSettings(
     ...stringRecord(workspace?.env),
     ...dotenv,
   };
-  for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
-  return { env, config, sources, warnings };
+  if (!trust.trusted) {
+    // deny patterns from the workspace add to the user's, never replace them
+    const denies = [global?.env, ctx.env].map((e) => stringRecord(e)["CHATCLI_AGENT_DENYLIST"]);
+    const mine = denies.filter(Boolean).join(";");
+    if (mine && env["CHATCLI_AGENT_DENYLIST"] !== mine)
+      env["CHATCLI_AGENT_DENYLIST"] = [mine, env["CHATCLI_AGENT_DENYLIST"]]
+        .filter(Boolean)
+        .join(";");
+  }
+  // where each variable came from, for the credential/endpoint rule below
+  const origin = new Map<string, string>();
+  for (const k of Object.keys(stringRecord(global?.env))) origin.set(k, "user");
+  if (workspacePath)
+    for (const k of Object.keys(stringRecord(workspace?.env))) origin.set(k, workspacePath);
+  for (const k of Object.keys(dotenv)) origin.set(k, explicitDotenv ? "user" : dotenvPath);
+  for (const [k, v] of Object.entries(ctx.env)) {
+    if (v === undefined) continue;
+    if (k !== "CHATCLI_AGENT_DENYLIST" || trust.trusted) env[k] = v;
+    origin.set(k, "user");
+  }
+  warnings.push(...pairCredentials(env, origin, global));
+  return { env, config, sources, warnings, trust, redactEnv: { ...ignoredValues, ...env } };
+}
+
+/**
+ * A credential is sent only to an endpoint from the same place, or to the provider's default: a
+ * base URL a workspace file set is dropped when that provider's key came from elsewhere.
+ */
+function pairCredentials(
+  env: Record<string, string | undefined>,
+  origin: Map<string, string>,
+  global: ChatcliConfig | undefined,
+): Settings["warnings"] {
+  const out: Settings["warnings"] = [];
+  for (const name of Object.keys(env)) {
+    const from = origin.get(name);
+    if (!isEndpointVar(name) || from === undefined || from === "user") continue;
+    const prefix = providerPrefix(name);
+    const keys = Object.keys(env).filter(
+      (k) => providerPrefix(k) === prefix && isCredentialVar(k) && env[k] && origin.get(k) !== from,
+    );
+    if (!keys.length) continue;
+    const fallback = stringRecord(global?.env)[name];
+    if (fallback === undefined) delete env[name];
+    else env[name] = fallback;
+    out.push({
+      code: "credential_endpoint_mismatch",
+      message: `ignored ${name} from ${from}: ${keys.join(", ")} comes from elsewhere and is only sent to an endpoint set in the same place (or the provider's default)`,
+    });
+  }
+  return out;
+}
+
+/** Adds a workspace to `trusted_workspaces` in the user's config (other keys kept). */
+async function rememberTrusted(globalPath: string, root: string): Promise<void> {
+  const current = (await readConfigFile(globalPath).catch(() => undefined)) ?? {};
+  const list = Array.isArray(current["trusted_workspaces"])
+    ? (current["trusted_workspaces"] as unknown[])
+    : [];
+  if (!list.includes(root)) list.push(root);
+  await mkdir(dirname(globalPath), { recursive: true });
+  await writeFileAtomic(
+    globalPath,
+    `${JSON.stringify({ ...current, trusted_workspaces: list }, null, 2)}\n`,
+  );
 }
 
 function stringRecord(value: unknown): Record<string, string> {

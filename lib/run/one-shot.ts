@@ -45,6 +45,8 @@ export interface AskOptions {
   memory?: MemoryAccess;
   /** Both stdin and stdout are terminals and CI is unset. */
   interactive: boolean;
+  /** `--trust-workspace`: the workspace's .chatcli/config.json and .env count in full. */
+  trustWorkspace?: boolean;
 }
 
 /** `chatcli ask`: one answer, streamed; the envelope is filled on the reporter. Never throws. */
@@ -57,9 +59,12 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
   let saveInterrupted: ((partial: string) => Promise<void>) | undefined;
   try {
     const workspaceRoot = detectWorkspaceRoot(ctx.cwd);
-    const settings = await loadSettings(ctx, { workspaceRoot });
+    const settings = await loadSettings(ctx, {
+      workspaceRoot,
+      trustWorkspace: options.trustWorkspace,
+    });
     for (const w of settings.warnings) reporter.warn(w.code, w.message);
-    reporter.addSecrets(configuredSecrets(settings.env));
+    reporter.addSecrets(configuredSecrets(settings.redactEnv));
     const ref = resolveModel(options.model, settings.env, settings.config.model);
     envelope.model = modelLabel(ref);
     const { text: input, warnings } = await readPromptInput(ctx.stdin, options.prompt, {
