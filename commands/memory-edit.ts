@@ -13,6 +13,7 @@ import { forget, profileGet, profileSet, remember } from "../lib/memory/ops.ts";
 import { parseProfilePairs } from "../lib/memory/profile-text.ts";
 import { compactionJson, renderCompaction, renderProfile } from "../lib/memory/render.ts";
 import { loadFacts, type Memory, readStoreJson, writeMarkdown } from "../lib/memory/store.ts";
+import { threatReason } from "../lib/memory/threatscan.ts";
 import {
   exportMemory,
   importMemory,
@@ -39,6 +40,7 @@ export function addMemoryEditCommands(root: Command<[string | undefined]>, cli: 
     .description("store a fact (TEXT, or stdin when absent or -)")
     .argument("[text...]")
     .addOption(new Option("--category <c>", "the fact's category").choices(CATEGORIES))
+    .option("--force", "store it even if it reads like a command to run or a permission change")
     .addOption(json())
     .action(async (words, opts) => {
       // `remember [category] TEXT`: a leading category word (as ChatCLI's /memory) sets it.
@@ -58,11 +60,14 @@ export function addMemoryEditCommands(root: Command<[string | undefined]>, cli: 
           reason: "no_prompt",
           hint: 'chatcli memory remember "fact"',
         });
-      const r = await remember(await mem(), text, category);
+      const r = await remember(await mem(), text, category, { force: opts.force === true });
+      const forced = opts.force && r.status !== "rejected" ? threatReason(text) : undefined;
+      if (forced)
+        ctx.stderr.write(`chatcli: warning: stored with --force although it reads as ${forced}\n`);
       if (r.status === "rejected") {
         throw new UsageError(`refused to store this fact (${r.reason})`, {
           reason: "bad_input",
-          hint: "memory text that looks like a prompt injection or a remote-exec command is never stored",
+          hint: "memory is injected into later prompts, so text that would make the agent run downloads or commands, or widen its permissions, is not stored; --force stores it if you mean it",
         });
       }
       out(opts, r, r.status === "added" ? "Remembered.\n" : "Already in memory (no change).\n");

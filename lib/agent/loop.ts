@@ -51,6 +51,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       memoryMode: input.memoryMode,
       beforeFileChange: input.hooks?.beforeFileChange,
       protectedPaths: input.policy.mode === "bypass" ? undefined : input.policy.protectedPaths,
+      origins: { list: [], userText: input.task },
     },
     stats: { calls: 0, failed: 0, denied: 0, by_name: {} },
     denials: [],

@@ -133,6 +133,11 @@ async function execute(
     };
   }
   const ms = Math.round(performance.now() - started);
+  const origins = state.toolCtx.origins;
+  if (origins && tool.kind !== "memory" && !outcome.isError) {
+    origins.list.push({ label: `tool:${tool.name}`, text: outcome.output.slice(0, 50_000) });
+    if (origins.list.length > 30) origins.list.shift();
+  }
   // Colours and progress-bar carriage returns from commands are noise for the model (and for JSON).
   if (tool.kind === "shell") outcome = { ...outcome, output: stripControl(outcome.output) };
   for (const change of outcome.filesChanged ?? []) {

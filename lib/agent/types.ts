@@ -13,7 +13,8 @@ export type ToolKind = "read" | "edit" | "shell" | "network" | "memory";
 
 /** The injected memory store (lib/memory provides the real one). Each method returns text for the model. */
 export interface MemoryBackend {
-  remember(content: string, category?: string): Promise<string>;
+  /** `source`: where the text came from when not the user (`tool:web_fetch`), kept on the fact. */
+  remember(content: string, category?: string, source?: string): Promise<string>;
   profile(fields: Record<string, string>): Promise<string>;
   forget(match: string): Promise<string>;
   recall(query?: string): Promise<string>;
@@ -36,6 +37,8 @@ export interface ToolContext {
   beforeFileChange?: (absPath: string) => Promise<void> | void;
   /** Paths no tool reads (credentials, chatcli's home, /proc/<pid>/environ); absent in bypass mode. */
   protectedPaths?: ProtectedPaths;
+  /** This run's tool outputs and the user's task: a remembered fact lifted from them says so. */
+  origins?: { list: Array<{ label: string; text: string }>; userText: string };
 }
 
 export interface FileChange {

@@ -13,6 +13,7 @@ import { appendDaily } from "./notes.ts";
 import { dropSegment, listSegments, queueSegment, readSegment, releaseSegment } from "./pending.ts";
 import { loadProfile, updateProfile } from "./profile.ts";
 import { profileText } from "./profile-format.ts";
+import { conversationOrigins, originOf } from "./provenance.ts";
 import {
   type Clock,
   loadFacts,
@@ -135,7 +136,9 @@ async function existingContext(mem: Memory): Promise<string> {
 export async function applyExtraction(
   mem: Memory,
   parsed: ParsedExtraction,
+  messages: readonly ChatMessage[] = [],
 ): Promise<{ facts: number; summary: string }> {
+  const { origins, userText } = conversationOrigins(messages);
   for (const d of parsed.daily) await appendDaily(mem, mem.cfg.threatscan ? neutralize(d) : d);
   const redacted = parsed.facts.map((f) => ({ ...f, content: redact(f.content, mem.cfg.secrets) }));
   const facts = redacted.filter((f) => !(mem.cfg.threatscan && scanThreat(f.content)));
@@ -160,6 +163,8 @@ export async function applyExtraction(
               sourceProject: mem.workspace,
               confidence: 0.6,
               provenance: "extraction",
+              // a fact lifted from a fetched page or a command's output says so
+              source: originOf(f.content, origins, userText),
             },
             mem.now(),
             mem.cfg.maxFacts,
@@ -174,9 +179,19 @@ export async function applyExtraction(
   const profileChanged = Object.keys(parsed.profile).length
     ? (await updateProfile(mem, parsed.profile, "extraction")).length > 0
     : false;
-  const topics = await recordTopics(mem, parsed.topics);
+  // topics and projects are injected into prompts too: the same scan drops poisoned ones
+  const poisoned = (text: string) => mem.cfg.threatscan && scanThreat(text) !== undefined;
+  const cleanTopics = parsed.topics.filter((t) => !poisoned(`${t.name} ${t.summary}`));
+  const cleanProjects = parsed.projects.filter((p) => !poisoned(Object.values(p).join("\n")));
+  const droppedOther =
+    parsed.topics.length - cleanTopics.length + parsed.projects.length - cleanProjects.length;
+  if (droppedOther)
+    mem.warn(
+      `memory: dropped ${droppedOther} extracted topic(s)/project(s) that looked like commands to run`,
+    );
+  const topics = await recordTopics(mem, cleanTopics);
   let projects = 0;
-  for (const p of parsed.projects) if (await upsertProject(mem, p)) projects++;
+  for (const p of cleanProjects) if (await upsertProject(mem, p)) projects++;
   const parts: string[] = [];
   if (added) parts.push(`+${added} fact(s)`);
   if (profileChanged) parts.push("profile updated");
@@ -195,7 +210,7 @@ async function extractOnce(
   const response = await callChain(input, prompt, deadline);
   if (response === undefined) return { ok: false, facts: 0, summary: "" };
   if (isNothingNew(response)) return { ok: true, facts: 0, summary: "" };
-  const applied = await applyExtraction(mem, parseExtraction(response));
+  const applied = await applyExtraction(mem, parseExtraction(response), messages);
   return { ok: true, ...applied };
 }
 

@@ -139,6 +139,11 @@ export interface AddInput {
   sourceProject?: string;
   confidence?: number;
   provenance?: string;
+  /**
+   * Where the text came from when not the user: `tool:web_fetch`, `tool:run_command`, `agent`
+   * (Go's struct has this `source` field and keeps it; it never writes one itself).
+   */
+  source?: string;
 }
 
 export type AddOutcome =
@@ -218,6 +223,7 @@ export function addFact(
   if (input.tags && input.tags.length > 0) fact.tags = [...input.tags];
   if (input.sourceProject) fact.source_project = input.sourceProject;
   if (provenance) fact.provenance = provenance;
+  if (input.source) fact["source"] = input.source;
   state.facts.set(id, fact);
   state.tombstones.delete(id);
   const pruned = enforceCap(state, now, maxFacts);

@@ -6,7 +6,7 @@ import { loadProfile, type Profile, updateProfile } from "./profile.ts";
 import { FactIndex, type Hit } from "./retrieve.ts";
 import { loadFacts, type Memory, type MemoryOptions, mutateFacts, openMemory } from "./store.ts";
 import { classifyFactContent, extractTags, splitCategoryPrefix } from "./text.ts";
-import { scanThreat } from "./threatscan.ts";
+import { threatReason } from "./threatscan.ts";
 import { blendedRecall, embedConfig } from "./vectors.ts";
 
 export type RememberResult =
@@ -16,18 +16,25 @@ export type RememberResult =
 
 const asMemory = (o: MemoryOptions | Memory): Memory => ("cfg" in o ? o : openMemory(o));
 
-/** Stores a user-stated fact (confidence 0.9, provenance `user`); `[category] text` accepted. */
+/**
+ * Stores a user-stated fact (confidence 0.9, provenance `user`); `[category] text` accepted. Text
+ * that would make the agent run downloads or commands, or widen its permissions, is rejected with
+ * the reason — unless `force` (a human at `memory remember --force`). `source` marks text that came
+ * from somewhere else (the agent's tool, a tool result, a fetched page).
+ */
 export async function remember(
   options: MemoryOptions | Memory,
   text: string,
   category?: string,
+  opts: { force?: boolean; source?: string } = {},
 ): Promise<RememberResult> {
   const mem = asMemory(options);
   const split = splitCategoryPrefix(text);
   const content = redact(split.content, mem.cfg.secrets).trim();
   if (!content) return { status: "rejected", content, reason: "empty" };
-  const threat = scanThreat(content);
-  if (threat && mem.cfg.threatscan) return { status: "rejected", content, reason: threat };
+  const threat = threatReason(content);
+  if (threat && mem.cfg.threatscan && !opts.force)
+    return { status: "rejected", content, reason: threat };
   const asked = (category ?? split.category ?? "").trim().toLowerCase();
   const cat = (CATEGORIES as readonly string[]).includes(asked)
     ? asked
@@ -42,8 +49,10 @@ export async function remember(
           category: cat,
           tags: extractTags(content),
           sourceProject: mem.workspace,
-          confidence: CONFIDENCE_USER,
-          provenance: "user",
+          // lifted from a tool result or a fetched page: not the user's word
+          confidence: opts.source?.startsWith("tool:") ? 0.6 : CONFIDENCE_USER,
+          provenance: opts.source?.startsWith("tool:") ? "extraction" : "user",
+          source: opts.source,
         },
         mem.now(),
         mem.cfg.maxFacts,

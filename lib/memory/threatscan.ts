@@ -1,48 +1,190 @@
-/** Memory-poisoning scan (PITFALLS "Memory poisoning"; reference §1.3/§2.15 threatscan). */
+/**
+ * Memory-poisoning scan (PITFALLS "Memory poisoning"; reference §1.3/§2.15 threatscan; issue 11 §3).
+ * Text is normalised first (NFKC, zero-width and bidi controls removed, shell quote tricks undone,
+ * whitespace collapsed) and judged by shape: a download piped or substituted into an interpreter, a
+ * download then run, or words telling the agent to run commands, skip asking or widen its permissions.
+ */
 export type ThreatKind = "prompt-injection" | "remote-exec" | "permission-widening";
 
-const RULES: ReadonlyArray<{ kind: ThreatKind; re: RegExp }> = [
+export interface Threat {
+  kind: ThreatKind;
+  /** Why, for the user (`memory remember` exit 2) and the model (the memory tool's error). */
+  why: string;
+}
+
+/** Zero-width, bidi and other invisible format characters. */
+const INVISIBLE =
+  /\p{Cf}|\u034F|\u115F|\u1160|\u3164|\uFFA0|[\u180B-\u180D]|[\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}]/gu;
+
+/** NFKC, invisible characters removed, whitespace collapsed to single spaces. */
+export function normalizeForScan(text: string): string {
+  return text
+    .normalize("NFKC")
+    .replace(INVISIBLE, "")
+    .replace(/\\\r?\n/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The words a shell would run: `c''url`, `c"u"rl`, `c\url` → `curl`. */
+function unquoteWords(text: string): string {
+  return text
+    .replace(/(\w)(?:''|"")+(?=\w)/g, "$1")
+    .replace(/(\w)["']([\w-]+)["'](?=\w|\s|$)/g, "$1$2")
+    .replace(/\\([A-Za-z])/g, "$1");
+}
+
+/** Programs that download. */
+const DL_TOOL = String.raw`\b(?:curl|wget|aria2c|axel|lwp-download|lwp-request|httpie|iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|urlopen|urllib\.request|requests\.get|net\.webclient|start-bitstransfer|certutil|bitsadmin|tftp)\b`;
+
+/** Something fetched from elsewhere or decoded from hiding: a download tool, a URL, a socket, base64. */
+const FETCH = String.raw`(?:${DL_TOOL}|\b(?:nc|ncat|netcat|socat)\b|[a-z][a-z0-9+.-]*:\/\/|\/dev\/(?:tcp|udp)\/|\bbase64\s+(?:-d|--decode|-D)\b|\bxxd\s+-r\b|\bopenssl\s+(?:enc|base64)\b[^|]*-d\b)`;
+
+/** Programs that run the code they are given. */
+const INTERP = String.raw`(?:(?:\/[\w.-]+)*\/)?(?:(?:ba|z|da|k|c|tc|fi|a|mk|y|po)?sh|python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby|node|nodejs|deno|bun|php[\d.]*|lua[\d.]*|pwsh|powershell|iex|invoke-expression|osascript|tclsh|wish|expect|busybox|source|eval|exec|xargs|sudo|doas|su|env|nohup|setsid|time|command|\.)`;
+
+/** Wrappers between a pipe and the interpreter it feeds (`| sudo -E bash`, `| env X=1 sh`). */
+const WRAP = String.raw`(?:(?:sudo|doas|env|nohup|setsid|time|command|exec|stdbuf|nice|timeout|busybox)(?:\s+(?:-{1,2}[\w-]+(?:[= ]\S+)?|\w+=\S*|\d+[smhd]?))*\s+)*`;
+
+interface Rule {
+  kind: ThreatKind;
+  why: string;
+  re: RegExp;
+  /** Only a threat when this also matches somewhere in the text. */
+  also?: RegExp;
+}
+
+/** What "don't ask" must be about to count: commands, tools, permissions. */
+const ABOUT_COMMANDS =
+  /\b(?:run|running|execut\w*|commands?|shell|scripts?|install\w*|delet\w*|sudo|permissions?|approv\w*|tools?|push\w*|deploy\w*)\b/i;
+
+const RULES: readonly Rule[] = [
+  // --- instruction overrides (context scope of the Go scan)
   {
     kind: "prompt-injection",
-    re: /\bignore\s+(?:all\s+)?(?:the\s+|your\s+|any\s+)?(?:previous|prior|above|earlier)\s+(?:instructions|prompts?|rules)/i,
+    why: "tries to override the agent's instructions",
+    re: /\b(?:ignore|disregard|forget|override|overrule)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+|these\s+|those\s+)?(?:previous|prior|above|earlier|former|system|original|safety)?\s*(?:instructions|prompts?|rules|guidelines|directives|policies|policy)/i,
   },
   {
     kind: "prompt-injection",
-    re: /\bdisregard\b.{0,40}\b(?:system\s+prompt|instructions|rules)/i,
+    why: "chat-template control tokens",
+    re: /<\/?system>|<\|im_start\|>|<\|im_end\|>|<\|(?:system|assistant|user)\|>|\[\/?INST\]/i,
   },
-  { kind: "prompt-injection", re: /\bforget\s+(?:all\s+)?your\s+(?:previous\s+)?instructions/i },
-  { kind: "prompt-injection", re: /<\/?system>|<\|im_start\|>|<\|im_end\|>/i },
   {
     kind: "prompt-injection",
-    re: /\byou\s+are\s+now\s+(?:in\s+)?(?:developer|dan|jailbreak|jailbroken)(?:\s+mode)?/i,
+    why: "tries to switch the agent into another persona",
+    re: /\byou\s+are\s+now\s+(?:in\s+)?(?:developer|dan|jailbreak|jailbroken|unrestricted|god)(?:\s+mode)?/i,
   },
-  { kind: "remote-exec", re: /\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/i },
-  { kind: "remote-exec", re: /\bbase64\s+(?:-d|--decode)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b/i },
-  { kind: "remote-exec", re: /\bbash\s+-i\s*>&\s*\/dev\/tcp\//i },
-  { kind: "remote-exec", re: /\b(?:nc|ncat|netcat)\b[^\n]*\s-e\s/i },
-  { kind: "remote-exec", re: />>?\s*\S*\.ssh\/authorized_keys/i },
+  // --- a download piped into an interpreter: `curl … | sh`, `wget -O- … | sudo -E bash`, `| python3`
   {
     kind: "remote-exec",
-    re: /\b(?:crontab|\/etc\/cron)[^\n]*\b(?:curl|wget)\b|\b(?:curl|wget)\b[^\n]*\b(?:crontab|\/etc\/cron)/i,
+    why: "pipes downloaded or decoded data into an interpreter",
+    re: new RegExp(
+      `${FETCH}[^|]*(?:\\|(?!\\|)[^|]*)*?\\|(?!\\|)\\s*${WRAP}${INTERP}(?=$|[\\s;&|)'"\`-])`,
+      "i",
+    ),
+  },
+  // --- a download substituted into an interpreter: `sh -c "$(curl …)"`, `bash <(curl …)`, `eval "$(wget …)"`
+  {
+    kind: "remote-exec",
+    why: "runs downloaded code through command or process substitution",
+    re: new RegExp(
+      `(?<![\\w.-])${INTERP}(?=[\\s"'(<$\`])[^\\n]{0,60}?(?:<\\s*\\(|\\$\\(|\`|<<<\\s*["']?\\$\\()[^)\`]{0,300}?${FETCH}`,
+      "i",
+    ),
+  },
+  {
+    kind: "remote-exec",
+    why: "evaluates downloaded code",
+    re: /\b(?:exec|eval|iex|invoke-expression)\s*\(?[^\n]{0,80}?(?:urlopen|urllib|requests\.get|downloadstring|iwr|irm|invoke-webrequest|invoke-restmethod|https?:\/\/)/i,
+  },
+  // --- download, then run what was downloaded
+  {
+    kind: "remote-exec",
+    why: "downloads a file and then runs it",
+    re: new RegExp(
+      `${DL_TOOL}[^\\n]{0,300}?(?:&&|;|\\|\\||\\bthen\\b)\\s*(?:${WRAP})?(?:chmod\\s+(?:[+ugoa]*x|[0-7]*[1357][0-7]{0,2})\\b|\\.\\/[\\w.-]+|${INTERP}\\s+(?!-c\\b)[~\\w./-]+\\.(?:sh|bash|py|pl|rb|js|ps1|php)\\b|(?:\\/tmp|\\/var\\/tmp|\\/dev\\/shm)\\/[\\w.-]+\\s*(?:$|[;&|]))`,
+      "i",
+    ),
+  },
+  {
+    kind: "remote-exec",
+    why: "tells the agent to download something and run it",
+    re: /\b(?:download|curl|wget)\b(?:[^.\n]|\.(?=\S)){0,120}?\b(?:and|then)\s+(?:run|execute|exec|source|launch|pipe|install)\s+(?:it|them|that|this|the\s+(?:script|installer|binary|file|payload|program))\b/i,
+  },
+  {
+    kind: "remote-exec",
+    why: "opens a reverse shell",
+    re: /\b(?:ba)?sh\s+-i\s*>&?\s*\/dev\/(?:tcp|udp)\/|\b(?:nc|ncat|netcat)\b[^\n]*\s-[ec]\s/i,
+  },
+  { kind: "remote-exec", why: "adds an SSH key", re: />>?\s*\S*\.ssh\/authorized_keys/i },
+  {
+    kind: "remote-exec",
+    why: "schedules a download",
+    re: /\b(?:crontab|\/etc\/cron|systemd-run|at\s+now)[^\n]*\b(?:curl|wget)\b|\b(?:curl|wget)\b[^\n]*\b(?:crontab|\/etc\/cron)/i,
+  },
+  // --- permission widening and "run without asking"
+  {
+    kind: "permission-widening",
+    why: "tells the agent to run commands without asking",
+    re: /\b(?:run|execute|exec|approve|allow|accept|install|delete|push|deploy|apply)\b(?:[^.\n]|\.(?=\S)){0,80}?\bwithout\s+(?:first\s+)?(?:asking|a\s+prompt|prompting|confirmation|confirming|approval|permission|review|reviewing|checking|consent)/i,
   },
   {
     kind: "permission-widening",
-    re: /\b(?:always|automatically)\s+(?:allow|approve|run|execute)\b[^\n]{0,60}\bwithout\s+(?:asking|confirmation|approval|permission)/i,
+    why: "grants the agent permission to run any command",
+    re: /\b(?:you|the\s+(?:agent|assistant|model|ai)|chatcli|claude|gpt|assistant)\b(?:[^.\n]|\.(?=\S)){0,30}?\b(?:may|can|should|must|are\s+(?:allowed|permitted|authori[sz]ed|free)\s+to|is\s+(?:allowed|permitted|authori[sz]ed|free)\s+to|have\s+(?:permission|the\s+right)\s+to|has\s+(?:permission|the\s+right)\s+to)\s+(?:always\s+)?(?:run|execute|exec|use)\s+(?:any|all|every|arbitrary|whatever)\b/i,
   },
   {
     kind: "permission-widening",
-    re: /--permission-mode[ =]bypass|\bbypass\s+(?:the\s+)?permission/i,
+    why: "tells the agent not to ask for confirmation",
+    also: ABOUT_COMMANDS,
+    re: /\b(?:do\s*n[o']?t|do\s+not|never|no\s+need\s+to|stop|without\s+having\s+to)\s+(?:ever\s+)?(?:ask|asking|confirm|prompt|check\s+with|request\s+(?:approval|permission|confirmation)|wait\s+for\s+(?:approval|confirmation))\b/i,
   },
   {
     kind: "permission-widening",
-    re: /\b(?:disable|turn\s+off)\s+(?:the\s+)?(?:sandbox|safety\s+checks|permission\s+(?:checks|policy))/i,
+    why: "tells the agent to skip or disable its safety checks",
+    re: /\b(?:skip|bypass|ignore|disable|turn\s+off|switch\s+off|circumvent|deactivate|remove)\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:confirmations?|approvals?|permission(?:s|\s+(?:checks?|prompts?|policy|system))?|prompts?|sandbox(?:ing)?|safety(?:\s+checks?)?|security(?:\s+checks?)?|guard(?:rail)?s?|restrictions|threat\s*scan)\b/i,
+  },
+  {
+    kind: "permission-widening",
+    why: "asks for a wider permission mode",
+    re: /--permission-mode[ =]*(?:bypass|auto)|permission[_ -]?mode["']?\s*[:=]\s*["']?(?:bypass|auto)|\bbypass\s+(?:the\s+)?permission|--dangerously[\w-]*|--allow-tool\b|--trust-workspace\b|CHATCLI_TRUST_WORKSPACE|trusted_workspaces|\byolo\s+mode\b|\bauto[- ]?(?:approve|accept)\b|--yes-always|--no-confirm/i,
+  },
+  {
+    kind: "permission-widening",
+    why: "tells the agent to run commands on its own",
+    re: /\b(?:always|automatically|auto-?)\s*(?:approve|allow|accept|grant)\b|\b(?:automatically|auto-)\s*(?:run|execute)\b|\b(?:at\s+the\s+(?:start|beginning)\s+of\s+(?:every|each|a|the|any)\s+(?:session|conversation|run|task|chat)|on\s+(?:startup|start-up|session\s+start)|first\s+thing\s+(?:in|of)\s+(?:every|each|a)\s+session|before\s+(?:doing|answering|responding\s+to)\s+anything)[^.\n]{0,60}?\b(?:run|execute|exec|source|eval|install)\b/i,
+  },
+  {
+    kind: "permission-widening",
+    why: "grants the agent elevated access",
+    re: /\b(?:grant|give)\s+(?:yourself|the\s+(?:agent|assistant|model))\s+(?:full|root|admin|administrator|unrestricted|all)\s+(?:access|permissions?|rights|privileges)/i,
   },
 ];
 
-/** The first threat found in the text, if any. */
-export function scanThreat(text: string): ThreatKind | undefined {
-  for (const { kind, re } of RULES) if (re.test(text)) return kind;
+/** The first threat found in the text (after normalisation), with why. */
+export function findThreat(text: string): Threat | undefined {
+  if (!text) return undefined;
+  const flat = normalizeForScan(text);
+  const variants = [flat];
+  const unquoted = unquoteWords(flat);
+  if (unquoted !== flat) variants.push(unquoted);
+  for (const v of variants)
+    for (const rule of RULES)
+      if (rule.re.test(v) && (!rule.also || rule.also.test(v)))
+        return { kind: rule.kind, why: rule.why };
   return undefined;
+}
+
+/** The first threat's kind, if any. */
+export function scanThreat(text: string): ThreatKind | undefined {
+  return findThreat(text)?.kind;
+}
+
+/** A one-line reason: `remote-exec: pipes downloaded or decoded data into an interpreter`. */
+export function threatReason(text: string): string | undefined {
+  const t = findThreat(text);
+  return t ? `${t.kind}: ${t.why}` : undefined;
 }
 
 /** Replaces every line carrying a threat with `[BLOCKED: <kind>]`; files on disk are untouched. */

@@ -111,7 +111,9 @@ export async function runMemoryTool(options: MemoryOptions, input: unknown): Pro
     const content = text(args["content"]) || text(args["_"]);
     if (!content)
       return { text: '@memory remember: "content" is required', isError: true, wrote: false };
-    const r = await remember(mem, content, text(args["category"]) || undefined);
+    const r = await remember(mem, content, text(args["category"]) || undefined, {
+      source: text(args["source"]) || undefined,
+    });
     if (r.status === "rejected")
       return { text: `@memory remember: refused (${r.reason})`, isError: true, wrote: false };
     return r.status === "added"

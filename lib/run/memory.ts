@@ -82,7 +82,7 @@ export class RunMemory {
       return outcome.text;
     };
     return {
-      remember: (content, category) => call("remember", { content, category }),
+      remember: (content, category, source) => call("remember", { content, category, source }),
       profile: (fields) => call("profile", { fields }),
       forget: (match) => call("forget", { match }),
       recall: (query) => call("recall", { query: query ?? "" }),

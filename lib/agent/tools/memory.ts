@@ -1,3 +1,4 @@
+import { originOf } from "../../memory/provenance.ts";
 import { MEMORY_TOOL_ALIASES } from "../../memory/tool.ts";
 import type { Tool } from "../types.ts";
 import { str, toolError } from "./common.ts";
@@ -63,7 +64,11 @@ export const memoryTool: Tool = {
       case "remember": {
         const content = str(args, "content")?.trim();
         if (!content) return toolError('memory remember: "content" is required');
-        return { output: await ctx.memory.remember(content, str(args, "category")) };
+        // a fact lifted from a fetched page or a command's output carries that provenance
+        const source = ctx.origins
+          ? (originOf(content, ctx.origins.list, ctx.origins.userText) ?? "agent")
+          : undefined;
+        return { output: await ctx.memory.remember(content, str(args, "category"), source) };
       }
       case "profile": {
         const fields = stringifyFields(args["fields"]);

@@ -118,7 +118,7 @@ describe("chatcli memory", () => {
       env: home.env,
     });
     expect(r.code).toBe(2);
-    expect(r.err).toContain("refused to store this fact (remote-exec)");
+    expect(r.err).toContain("refused to store this fact (remote-exec: ");
     expect((await run(["memory", "facts", "--json"], { env: home.env })).out).toBe("[]\n");
   });
 

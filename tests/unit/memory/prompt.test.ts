@@ -4,7 +4,12 @@ import type { FactState } from "../../../lib/memory/facts.ts";
 import { localDate, localHHMM } from "../../../lib/memory/gotime.ts";
 import { appendDaily } from "../../../lib/memory/notes.ts";
 import { remember } from "../../../lib/memory/ops.ts";
-import { buildDigest, memoryForPrompt, RECALL_HINT_AGENT } from "../../../lib/memory/prompt.ts";
+import {
+  buildDigest,
+  MEMORY_FRAMING,
+  memoryForPrompt,
+  RECALL_HINT_AGENT,
+} from "../../../lib/memory/prompt.ts";
 import { memFile, memoryHome, testMemory } from "./support.ts";
 
 const NOW = new Date("2026-08-02T12:00:00Z");
@@ -155,7 +160,10 @@ describe("full mode retrieval", () => {
     await using home = await memoryHome(true);
     const env = { ...home.env, CHATCLI_MEMORY_RETRIEVAL_BUDGET: "300" };
     const r = await memoryForPrompt({ env, now: NOW, mode: "full", query: "go cli" });
-    const body = (r.volatile ?? "").slice("# Memory\n\n".length);
+    const body = (r.volatile ?? "")
+      .slice("# Memory\n\n".length)
+      .replace(`\n\n${MEMORY_FRAMING}`, "");
+    expect(r.volatile).toEndWith(MEMORY_FRAMING);
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(300);
     // the profile (≈ 400 bytes) does not fit, so the next section in priority order comes first
     expect(body.startsWith("## Projects\n\nActive projects:\n- chatcli")).toBe(true);
