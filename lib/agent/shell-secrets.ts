@@ -23,6 +23,12 @@ export function secretWord(
     ...cmd.redirects.filter((r) => r.op === "<" || r.op === "<>").map((r) => r.target),
   ];
   const real = unwrap(cmd.argv);
+  if (
+    real.length > 0 &&
+    NON_READERS.has(base(real[0] as string)) &&
+    cmd.redirects.every((r) => !r.op.startsWith("<"))
+  )
+    return undefined;
   // `sed 'r ~/.ssh/id_rsa' f` reads the file its script names
   if (base(real[0] ?? "") === "sed") words.push(...sedEffects(real.slice(1)).reads);
   const recursive = recursiveReader(cmd.argv);
@@ -89,6 +95,13 @@ function segments(p: string): string[] {
   return resolve("/", p).split("/").filter(Boolean);
 }
 
+/** One path segment against one glob segment; like the shell, `*`/`?` do not match a leading dot. */
+function segmentMatches(pattern: string, segment: string): boolean {
+  if (segment.startsWith(".") && !pattern.startsWith(".")) return false;
+  if (!/[*?[{]/.test(pattern)) return pattern === segment;
+  return new Bun.Glob(pattern).match(segment);
+}
+
 /** A glob reaches a protected entry: its leading segments match the entry (or, recursive, an ancestor). */
 function globReaches(list: ProtectedPaths, pattern: string, recursive: boolean): boolean {
   const pat = pattern.split("/").filter((s) => s !== "" && s !== ".");
@@ -96,13 +109,42 @@ function globReaches(list: ProtectedPaths, pattern: string, recursive: boolean):
   for (const target of targets) {
     const seg = segments(target);
     const depth = Math.min(pat.length, seg.length);
-    const glob = new Bun.Glob(`/${pat.slice(0, depth).join("/")}`);
-    if (!glob.match(`/${seg.slice(0, depth).join("/")}`)) continue;
+    let ok = true;
+    for (let i = 0; i < depth && ok; i++) ok = segmentMatches(pat[i] as string, seg[i] as string);
+    if (!ok) continue;
     if (pat.length >= seg.length) return true;
     if (recursive && (list.samples.includes(target) || exists(target))) return true;
   }
   return false;
 }
+
+/** Commands that never read a file named by their arguments. */
+const NON_READERS = new Set([
+  "echo",
+  "printf",
+  "printenv",
+  "pwd",
+  "sleep",
+  "seq",
+  "true",
+  "false",
+  "kill",
+  "basename",
+  "dirname",
+  "which",
+  "type",
+  "command",
+  "test",
+  "[",
+  "export",
+  "unset",
+  "set",
+  "cd",
+  "pushd",
+  "popd",
+  "mkdir",
+  "touch",
+]);
 
 const ALWAYS_RECURSIVE = new Set(["rg", "ag", "ack", "rsync", "scp", "zip", "7z", "7za", "ditto"]);
 

@@ -174,9 +174,23 @@ export function untrustedWarning(item: Ignored): { code: string; message: string
   };
 }
 
-/** Variables naming where a provider's requests go. */
+/** Prefixes of the model providers' variables (ChatCLI's and the SDKs' names). */
+const PROVIDER_PREFIXES = new Set(
+  split(`OPENAI ANTHROPIC CLAUDE CLAUDEAI OLLAMA OPENROUTER XAI GROK ZAI MINIMAX MOONSHOT KIMI COPILOT
+    GITHUB GOOGLE GOOGLEAI GEMINI VERTEX BEDROCK AWS AZURE MISTRAL DEEPSEEK GROQ TOGETHER FIREWORKS
+    PERPLEXITY COHERE LLM CHATCLI STACKSPOT`),
+);
+
+function split(s: string): string[] {
+  return s.trim().split(/\s+/);
+}
+
+/** Variables naming where a model provider's requests go (`OPENAI_BASE_URL`, `OLLAMA_HOST`, …). */
 export function isEndpointVar(name: string): boolean {
-  return /(_BASE_URL|_API_URL|_API_BASE|_ENDPOINT|_HOST|_URL)$/.test(name);
+  return (
+    PROVIDER_PREFIXES.has(providerPrefix(name)) &&
+    /(_BASE_URL|_API_URL|_API_BASE|_ENDPOINT|_HOST|_URL)$/.test(name)
+  );
 }
 
 /** Variables holding a credential. */

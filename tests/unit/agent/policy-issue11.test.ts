@@ -100,6 +100,14 @@ describe("issue 11: reads of protected paths are denied in every mode but bypass
     ])
       expect(`${cmd}: ${v(cmd)}`).toBe(`${cmd}: ${DENIED}`);
     expect(v("grep -r PRIVATE .")).toBe(READ);
+    // the workspace is the home directory: words that merely expand there are not reads of ~/.ssh
+    const atHome = (cmd: string) =>
+      decide({ ...p("read-only"), workspaceRoot: h.path, cwd: h.path }, runCommandTool, { cmd })
+        .verdict;
+    expect(atHome("echo $$")).toBe("allow");
+    expect(atHome("cat *")).toBe("allow");
+    expect(atHome("cat $X")).toBe("allow");
+    expect(atHome("cat .ss*/id_rsa")).toBe("deny");
     expect(v("grep PRIVATE ~/notes.txt")).toBe(READ);
   });
 
