@@ -152,7 +152,13 @@ describe("workspace trust (CONTRACT §5)", () => {
     const asked: string[] = [];
     const s = await loadSettings(
       { env: s0.env, cwd: s0.ws },
-      { workspaceRoot: s0.ws, askTrust: async (q) => (asked.push(q.workspace), true) },
+      {
+        workspaceRoot: s0.ws,
+        askTrust: async (q) => {
+          asked.push(q.workspace);
+          return true;
+        },
+      },
     );
     expect(asked).toEqual([s0.ws]);
     expect(s.trust.source).toBe("prompt");
