@@ -1,6 +1,7 @@
 import { envSplitString, gitCall, outputsOf, sedEffects } from "./command-checks.ts";
 import { base, classifyCommand, rawDanger, unwrap } from "./command-safety.ts";
 import { foreignRepository } from "./git-repos.ts";
+import { protectedMatch } from "./protected-paths.ts";
 import { expandArgv } from "./long-options.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import { lineAssignments, secretWord } from "./shell-secrets.ts";
@@ -31,7 +32,11 @@ export interface Part {
 export function pathPart(policy: PermissionPolicy, path: string, base: string): Part {
   const abs = toAbsolute(base, path, policy.home);
   const shown = displayPath(policy.workspaceRoot, abs);
-  if (isSensitivePath(abs) || isProtectedWrite(abs))
+  if (
+    isSensitivePath(abs) ||
+    isProtectedWrite(abs) ||
+    (policy.protectedPaths && protectedMatch(policy.protectedPaths, abs))
+  )
     return { cls: "outside", subject: shown, reason: `${shown} is a protected path`, abs };
   if (!isInside(policy.workspaceRoot, abs))
     return { cls: "outside", subject: shown, reason: shown, abs };

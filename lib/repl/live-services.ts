@@ -38,6 +38,10 @@ export interface LiveOptions {
 export async function createLiveServices(ctx: Ctx, options: LiveOptions): Promise<S.ReplServices> {
   const workspaceRoot = detectWorkspaceRoot(ctx.cwd);
   const settings = await loadSettings(ctx, { workspaceRoot });
+  // what an untrusted checkout tried to set (CONTRACT §5), said once before the prompt
+  for (const w of settings.warnings)
+    if (w.code === "untrusted_workspace_setting" || w.code === "credential_endpoint_mismatch")
+      ctx.stderr.write(`chatcli: warning: ${w.message}\n`);
   const ref = resolveModel(options.model, settings.env, settings.config.model);
   const live = new LiveServices(ctx, settings, workspaceRoot, ref, options.memory);
   await live.open(options.session);

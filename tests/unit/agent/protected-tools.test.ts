@@ -1,0 +1,52 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { protectedPaths } from "../../../lib/agent/protected-paths.ts";
+import { listDirectoryTool } from "../../../lib/agent/tools/list-directory.ts";
+import { readFileTool } from "../../../lib/agent/tools/read-file.ts";
+import { searchFilesTool } from "../../../lib/agent/tools/search-files.ts";
+import { writeFileTool } from "../../../lib/agent/tools/write-file.ts";
+import { tempDir } from "../../support/ctx.ts";
+import { toolCtx, writeTree } from "./support.ts";
+
+const CANARY = "CANARY-IN-CHATCLI-HOME";
+
+describe("chatcli's file tools skip protected paths inside the searched tree", () => {
+  for (const rg of [true, false]) {
+    test.skipIf(rg && !Bun.which("rg"))(
+      `search_files (${rg ? "ripgrep" : "built-in"}) and list_directory do not reach CHATCLI_HOME under the workspace`,
+      async () => {
+        await using d = await tempDir();
+        await writeTree(d.path, {
+          "src/a.txt": `${CANARY} is not here but this line is\n`,
+          "chome/memory/MEMORY.md": `- ${CANARY}\n`,
+          "keys/k.pem": `${CANARY}\n`,
+        });
+        const env = {
+          HOME: join(d.path, "h"),
+          CHATCLI_HOME: join(d.path, "chome"),
+          PATH: process.env["PATH"] ?? "",
+          ...(rg ? {} : { CHATCLI_NO_RIPGREP: "1" }),
+        };
+        const ctx = toolCtx(d.path, {
+          env,
+          protectedPaths: protectedPaths(env, { sandbox: { deny_read: [join(d.path, "keys")] } }),
+        });
+        const found = await searchFilesTool.execute({ term: CANARY }, ctx);
+        expect(found.output).toContain("src/a.txt");
+        expect(found.output).not.toContain("chome");
+        expect(found.output).not.toContain("k.pem");
+        const listed = await listDirectoryTool.execute({ dir: "." }, ctx);
+        expect(listed.output).toContain("chome/ (protected, not listed)");
+        expect(listed.output).not.toContain("MEMORY.md");
+        const read = await readFileTool.execute({ file: "chome/memory/MEMORY.md" }, ctx);
+        expect(read.isError).toBe(true);
+        expect(read.output).toContain("protected path");
+        const write = await writeFileTool.execute(
+          { file: "chome/memory/MEMORY.md", content: "x" },
+          ctx,
+        );
+        expect(write.isError).toBe(true);
+      },
+    );
+  }
+});
