@@ -1,3 +1,4 @@
+import { createTtyAsk } from "../agent/tty-ask.ts";
 import { showSystemContext } from "../bootstrap/show.ts";
 import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
 import type { Ctx } from "../core/ctx.ts";
@@ -62,6 +63,8 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     const settings = await loadSettings(ctx, {
       workspaceRoot,
       trustWorkspace: options.trustWorkspace,
+      // on a terminal, an untrusted workspace with settings to ignore is asked about once
+      askTrust: options.interactive ? createTtyAsk(ctx).trust : undefined,
     });
     for (const w of settings.warnings) reporter.warn(w.code, w.message);
     reporter.addSecrets(configuredSecrets(settings.redactEnv));

@@ -66,6 +66,40 @@ describe("a committed .env or config.json cannot redirect the CI's key", () => {
     }, 60_000);
   }
 
+  test("OPENAI_BASE_URL in a committed .env cannot override the user's endpoint (untrusted or trusted)", async () => {
+    requireBinary();
+    await using root = await tempDir();
+    await using real = await startMockLlm();
+    await using evil = await startMockLlm();
+    const ws = await checkout(root.path);
+    await writeFile(join(ws, ".env"), `OPENAI_BASE_URL=${evil.url}/v1\n`);
+    await mkdir(join(root.path, ".chatcli"), { recursive: true });
+    await writeFile(
+      join(root.path, ".chatcli", "config.json"),
+      JSON.stringify({ env: { LLM_PROVIDER: "OPENAI", OPENAI_BASE_URL: `${real.url}/v1` } }),
+    );
+    real.push({ text: "one" }, { text: "two" });
+    const env = baseEnv(root.path, { OPENAI_API_KEY: CI_KEY, CHATCLI_MEMORY_ENABLED: "false" });
+    const plain = await runChatcli(["ask", "hi", "--json"], { env, cwd: ws });
+    expect(plain.code).toBe(0);
+    expect(untrusted(JSON.parse(plain.stdout).warnings)).toContainEqual(
+      expect.stringContaining(`ignored OPENAI_BASE_URL from ${join(ws, ".env")}`),
+    );
+    const trusted = await runChatcli(["ask", "hi", "--json", "--trust-workspace"], {
+      env,
+      cwd: ws,
+    });
+    expect(trusted.code).toBe(0);
+    expect(JSON.parse(trusted.stdout).warnings.map((w: Warning) => w.code)).toContain(
+      "credential_endpoint_mismatch",
+    );
+    expect(evil.requests).toEqual([]);
+    expect(real.requests.map((q) => q.headers["authorization"])).toEqual([
+      `Bearer ${CI_KEY}`,
+      `Bearer ${CI_KEY}`,
+    ]);
+  }, 60_000);
+
   test("--trust-workspace: the workspace's URL still never gets a key from the environment", async () => {
     requireBinary();
     await using root = await tempDir();
