@@ -26,7 +26,13 @@ export interface Spawned {
   waitForStdout(needle: string): Promise<void>;
 }
 
-/** A minimal env: no keys from the developer's machine leak into tests. */
+/**
+ * The instant every spawned binary's clock starts at (CHATCLI_NOW): fixture dates are relative to it,
+ * so no test depends on today's date.
+ */
+export const TEST_NOW = "2026-11-29T20:00:00Z";
+
+/** A minimal env: no keys from the developer's machine leak into tests; the clock is TEST_NOW. */
 export function baseEnv(
   home: string,
   extra: Record<string, string | undefined> = {},
@@ -36,6 +42,7 @@ export function baseEnv(
     HOME: home,
     CHATCLI_HOME: join(home, ".chatcli"),
     NO_COLOR: "1",
+    CHATCLI_NOW: TEST_NOW,
   };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
