@@ -40,6 +40,10 @@ export interface ApprovalRequest {
   detail?: string;
   /** Dangerous calls need the word `yes` typed out, not a single key. */
   dangerous?: boolean;
+  /** What `a` (always) would allow for the rest of the session (`run_command npm …`); absent: no `a`. */
+  alwaysLabel?: string;
+  /** The key under which an `a` answer is remembered. */
+  alwaysKey?: string;
 }
 
 export interface AgentCallbacks extends TurnCallbacks {
