@@ -140,5 +140,5 @@ async function runLoop(
   if (result.error && result.terminalReason !== "completed") {
     callbacks.onActivity(`⚠ ${result.error.message}`);
   }
-  return { text, usage: result.usage, messages: result.messages };
+  return { text, usage: result.usage, requests: result.numTurns, messages: result.messages };
 }

@@ -16,6 +16,8 @@ export interface TurnCallbacks {
 export interface TurnResult {
   text: string;
   usage?: Usage;
+  /** Requests the operation sent (an agent run sends one per turn). */
+  requests?: number;
 }
 
 export interface CheckpointInfo {
@@ -64,6 +66,8 @@ export interface CostSummary {
   /** null when the model has no known price. */
   costUsd: number | null;
   costIsEstimate: boolean;
+  /** The same, per purpose (chat, agent, compaction, memory), in first-use order. */
+  byPurpose?: Array<{ purpose: string; requests: number; usage: Usage; costUsd: number | null }>;
 }
 
 export interface ContextPart {
