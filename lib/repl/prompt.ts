@@ -25,6 +25,8 @@ export interface PromptOptions {
   doubleEscMs?: number;
   /** Abort (SIGTERM and the like) ends the prompt as eof. */
   signal?: AbortSignal;
+  /** A status row drawn under the input while it is edited (gone once it is submitted). */
+  footer?: string;
 }
 
 /** Reads one input with line editing; the screen must be in raw mode. */
@@ -54,6 +56,7 @@ class PromptEditor {
   private lastEscAt: number | undefined;
   /** The input's first characters came from a paste. */
   private startedByPaste = false;
+  private finished = false;
 
   constructor(
     private readonly screen: Screen,
@@ -62,8 +65,9 @@ class PromptEditor {
 
   render(): void {
     const columns = this.screen.columns;
+    const footer = this.finished ? undefined : this.options.footer;
     const layout = (text: string, cursor: number) =>
-      layoutPrompt(this.options.prompt, this.options.cont, text, cursor, columns);
+      layoutPrompt(this.options.prompt, this.options.cont, text, cursor, columns, footer);
     // After a narrower resize, reflowing terminals (tmux, iTerm, VTE, kitty…) have re-wrapped what
     // we drew onto more rows: the cursor is as far down as that input laid out at the new width.
     // (Widening moves it back up only in some of them; going up too little is the safe error.)
@@ -81,6 +85,7 @@ class PromptEditor {
   /** Moves below the input (after a submit) so output starts on a fresh line. */
   finish(): void {
     this.buffer.set(this.buffer.text);
+    this.finished = true; // drawn without the footer: it is erased with the submit
     this.render();
     this.screen.write("\n");
     this.cursorRow = 0;

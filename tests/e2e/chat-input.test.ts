@@ -103,4 +103,24 @@ describe("chatcli chat: input", () => {
       expect(await t.waitForExit()).toBe(0);
     },
   );
+
+  tmuxTest(
+    "after each turn a status row under the prompt shows model, context used of the window, and cost",
+    async () => {
+      await using home = await tempDir();
+      llm.push({ text: "hello back", usage: { input_tokens: 2000, output_tokens: 10 } });
+      await using t = chatTerm(home.path, llm, { env: { OPENAI_MODEL: "gpt-5.4" } });
+      await t.waitForText(PROMPT_READY);
+      expect(t.capturePane()).not.toMatch(/· context/);
+      submit(t, "hello");
+      const screen = await t.waitForText(
+        /^hello back\n❯\n {2}openai\/gpt-5\.4 · context [\d.]+k?\/[\d.]+[kM] \(\d+%\) · \$0\.\d+$/m,
+      );
+      expect(screen).not.toMatch(/\$0\.0000$/m);
+      t.type("next");
+      await t.waitForText(/^❯ next\n {2}openai\/gpt-5\.4 · context/m);
+      t.sendKeys("C-u", "C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
 });
