@@ -310,11 +310,15 @@ export class Repl {
       }
       hint = false;
     };
-    const md = createMarkdownStream((text) => {
-      clearHint();
-      this.screen.write(text);
-      lastChar = text.at(-1) ?? lastChar;
-    }, this.options.color);
+    const md = createMarkdownStream(
+      (text) => {
+        clearHint();
+        this.screen.write(text);
+        lastChar = text.at(-1) ?? lastChar;
+      },
+      this.options.color,
+      () => this.screen.columns,
+    );
     const lineBreak = () => {
       md.end();
       clearHint();
