@@ -181,13 +181,17 @@ export interface ToolCallDelta {
   function?: { name?: string | null; arguments?: string | null } | null;
 }
 
-/** Accumulates streamed tool-call deltas (by index) into complete calls. */
+/**
+ * Accumulates streamed tool-call deltas (by index) into complete calls, by the official SDK's rules
+ * (ChatCompletionStream): `arguments` fragments are appended, while `id` and `function.name` are
+ * assigned — an upstream that repeats the whole name in a later delta does not double it.
+ */
 export class ToolCallAccumulator {
   private readonly parts = new Map<number, { id: string; name: string; args: string }>();
   private last = -1;
 
   add(delta: ToolCallDelta): void {
-    let index = delta.index;
+    let index = typeof delta.index === "number" ? delta.index : undefined;
     if (index === undefined) {
       // no index: a new id (or the first delta) opens a new call, anything else continues the last one
       const current = this.parts.get(this.last);
@@ -198,9 +202,10 @@ export class ToolCallAccumulator {
     }
     this.last = Math.max(this.last, index);
     const part = this.parts.get(index) ?? { id: "", name: "", args: "" };
-    if (delta.id) part.id = delta.id;
-    if (delta.function?.name) part.name += delta.function.name;
-    if (delta.function?.arguments) part.args += delta.function.arguments;
+    if (typeof delta.id === "string" && delta.id) part.id = delta.id;
+    const fn = delta.function;
+    if (typeof fn?.name === "string" && fn.name) part.name = fn.name;
+    if (typeof fn?.arguments === "string") part.args += fn.arguments;
     this.parts.set(index, part);
   }
 

@@ -4,6 +4,7 @@ import {
   ProviderError,
   type ProviderErrorKind,
   parseRetryAfter,
+  summariseBody,
 } from "../errors.ts";
 
 /** Default idle timeout: no byte from the server for this long fails the request. */
@@ -18,7 +19,19 @@ export interface RequestGuard {
   touch(): void;
   /** Turns anything the SDK threw into a ProviderError. */
   toError(error: unknown): ProviderError;
+  /** Pass to the SDK as `logger`: what it would print goes into errors and warnings, never to stderr. */
+  readonly logger: SdkLogger;
+  /** Whether the event stream carried `data: [DONE]` (OpenAI's terminal sentinel, consumed by the SDK). */
+  readonly sawDone: boolean;
   dispose(): void;
+}
+
+/** The logger interface both SDKs accept. */
+export interface SdkLogger {
+  error(message: string, ...rest: unknown[]): void;
+  warn(message: string, ...rest: unknown[]): void;
+  info(message: string, ...rest: unknown[]): void;
+  debug(message: string, ...rest: unknown[]): void;
 }
 
 export interface GuardOptions {
@@ -27,6 +40,8 @@ export interface GuardOptions {
   idleTimeoutMs?: number;
   /** Hint attached to auth errors (which env var to fix). */
   authHint?: string;
+  /** Where the SDK's warnings go (deps.warn); dropped when absent. */
+  warn?: (code: string, message: string) => void;
 }
 
 interface SdkErrorShape {
@@ -48,10 +63,17 @@ function field(value: unknown, key: string): unknown {
 function detailOf(error: SdkErrorShape): string {
   const body = error.error;
   const direct = field(body, "message");
-  if (typeof direct === "string" && direct) return direct;
+  if (typeof direct === "string" && direct) return summariseBody(direct);
   const nested = field(field(body, "error"), "message");
-  if (typeof nested === "string" && nested) return nested;
-  return typeof error.message === "string" ? error.message : String(error);
+  if (typeof nested === "string" && nested) return summariseBody(nested);
+  if (typeof error.message !== "string") return "unknown error";
+  // the SDKs prefix the status ("502 <html>…"); the caller adds it back once
+  const status = typeof error.status === "number" ? String(error.status) : "";
+  const text =
+    status && error.message.startsWith(`${status} `)
+      ? error.message.slice(status.length + 1)
+      : error.message;
+  return summariseBody(text);
 }
 
 function codeOf(error: SdkErrorShape): string {
@@ -65,18 +87,38 @@ function codeOf(error: SdkErrorShape): string {
  */
 function midStreamKind(error: SdkErrorShape): ProviderErrorKind | undefined {
   const type = field(field(error.error, "error"), "type") ?? field(error.error, "type");
+  // OpenRouter: {"error":{"code":502,"message":…}} — the code is the HTTP status it stands for
+  const code = field(error.error, "code") ?? field(field(error.error, "error"), "code");
+  const status =
+    typeof code === "number"
+      ? code
+      : typeof code === "string" && /^[45]\d\d$/.test(code)
+        ? Number(code)
+        : undefined;
+  if (status !== undefined && status >= 400 && status < 600) {
+    const kind = kindFromStatus(status, detailOf(error));
+    if (kind !== "bad_request" || typeof type !== "string") return kind;
+  }
   if (typeof type !== "string") return undefined;
   if (/context|too_long|request_too_large/.test(type) || CONTEXT_HINT.test(detailOf(error))) {
     return "context_length";
   }
   if (/rate_limit|requests|tokens/.test(type)) return "rate_limit";
-  if (/overloaded|api_error|server_error|internal/.test(type)) return "server";
+  if (/overloaded|api_error|server_error|internal|timeout|unavailable/.test(type)) return "server";
   if (/authentication|permission/.test(type)) return "auth";
   if (/invalid_request/.test(type)) return "bad_request";
   return undefined;
 }
 
 const CONTEXT_HINT = /context length|context window|prompt is too long/i;
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? typeof value;
+  } catch {
+    return typeof value;
+  }
+}
 
 /** The URL without credentials or query (it goes into messages and the envelope). */
 function endpointOf(url: string): string {
@@ -110,16 +152,44 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
 
   /** Where the request went (for network errors: which endpoint could not be reached). */
   let target = "";
+  let sawDone = false;
+  /** The tail of the body not yet ended by a newline (the SSE scan works line by line). */
+  let pendingLine = "";
+  const decoder = new TextDecoder();
+  function scan(chunk: Uint8Array): void {
+    const text = pendingLine + decoder.decode(chunk, { stream: true });
+    const lines = text.split(/\r\n|\r|\n/);
+    pendingLine = (lines.pop() ?? "").slice(-64);
+    for (const line of lines) if (/^data: ?\[DONE\]\s*$/.test(line)) sawDone = true;
+  }
   const guardedFetch = (async (input: string | URL | Request, init?: RequestInit) => {
     target = input instanceof Request ? input.url : String(input);
     const response = await options.fetch(input, init);
     touch();
     if (!response.body) return response;
+    const type = response.headers.get("content-type") ?? "";
+    if (response.ok && /text\/html/i.test(type)) {
+      // a captive portal or a proxy's page answered instead of the API
+      const page = await response.text().catch(() => "");
+      throw new ProviderError(
+        "server",
+        `${options.provider}: ${response.status} the endpoint answered with ${summariseBody(page)} instead of the API`,
+        {
+          provider: options.provider,
+          status: response.status,
+          hint: `check the endpoint (${endpointOf(target)})`,
+        },
+      );
+    }
     const body = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, sink) {
           touch();
+          scan(chunk);
           sink.enqueue(chunk);
+        },
+        flush() {
+          if (/^data: ?\[DONE\]\s*$/.test(pendingLine)) sawDone = true;
         },
       }),
     );
@@ -130,8 +200,26 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
     });
   }) as typeof fetch;
 
+  /** What the SDK logged (e.g. "Could not parse message into JSON:" and the event), for the error. */
+  const logged: string[] = [];
+  const describe = (message: string, rest: unknown[]) =>
+    [message, ...rest.map((r) => (typeof r === "string" ? r : safeJson(r)))]
+      .join(" ")
+      .slice(0, 400);
+  const logger: SdkLogger = {
+    error: (message, ...rest) => {
+      logged.push(describe(message, rest));
+    },
+    warn: (message, ...rest) => options.warn?.("sdk_warning", describe(message, rest)),
+    info: () => {},
+    debug: () => {},
+  };
+
   function toError(error: unknown): ProviderError {
     if (error instanceof ProviderError) return error;
+    // a ProviderError thrown inside fetch reaches us wrapped as the SDK's connection error
+    const inner = (error as { cause?: unknown } | null)?.cause;
+    if (inner instanceof ProviderError) return inner;
     const provider = options.provider;
     if (stalled) {
       return new ProviderError(
@@ -159,6 +247,23 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
       });
     }
     const status = typeof shape.status === "number" ? shape.status : undefined;
+    if (status === undefined && (name === "SyntaxError" || error instanceof SyntaxError)) {
+      const what = logged.find(
+        (l) => !/^Could not parse message into JSON:?$|^From chunk:?$/.test(l),
+      );
+      const event = what
+        ? `: ${summariseBody(what.replace(/^Could not parse message into JSON:\s*/, ""), 160)}`
+        : "";
+      return new ProviderError(
+        "bad_response",
+        `${provider}: the stream carried an event that is not valid JSON${event}`,
+        {
+          provider,
+          cause: error,
+          hint: "a proxy or an OpenAI-compatible server broke the event stream; it is retried before any output",
+        },
+      );
+    }
     const midStream = status === undefined ? midStreamKind(shape) : undefined;
     if (midStream) {
       return new ProviderError(midStream, `${provider}: ${detailOf(shape)}`, {
@@ -199,6 +304,10 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
     fetch: guardedFetch,
     touch,
     toError,
+    logger,
+    get sawDone() {
+      return sawDone;
+    },
     dispose() {
       if (timer) clearTimeout(timer);
       outer.removeEventListener("abort", onOuterAbort);
