@@ -128,7 +128,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
             const overflow = err instanceof ProviderError && err.kind === "context_length";
             const hook = input.hooks?.onContextOverflow;
             if (!overflow || attempt > 0 || !hook || signal.aborted) throw err;
-            const smaller = await hook(messages, signal);
+            const smaller = await hook(messages, signal, err);
             if (!smaller) throw err;
             messages = smaller;
             request = { ...request, messages };

@@ -186,3 +186,11 @@ export function parseRetryAfter(
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
+
+/** A context-length error as compaction needs it: the provider's words and its counts. */
+export function overflowReport(
+  error: unknown,
+): { message: string; prompt?: number; limit?: number } | undefined {
+  if (!(error instanceof ProviderError) || error.kind !== "context_length") return undefined;
+  return { message: error.message, ...error.context };
+}

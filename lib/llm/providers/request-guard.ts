@@ -62,6 +62,7 @@ function field(value: unknown, key: string): unknown {
 /** The server's own error message: OpenAI `{error:{message}}` or Anthropic `{error:{type,message}}`. */
 function detailOf(error: SdkErrorShape): string {
   const body = error.error;
+  if (typeof body === "string" && body) return summariseBody(body); // xAI: {"error": "…"}
   const direct = field(body, "message");
   if (typeof direct === "string" && direct) return summariseBody(direct);
   const nested = field(field(body, "error"), "message");
