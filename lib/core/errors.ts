@@ -1,3 +1,5 @@
+import { asText } from "./as-text.ts";
+
 /** The exit-code table (CONTRACT §3). The numbers live here and nowhere else. */
 export const EXIT = {
   ok: 0,
@@ -148,7 +150,7 @@ const FS_HINTS: Record<string, string> = {
 /** Turns anything thrown into a ChatcliError (unknown errors become internal_error). */
 export function toChatcliError(error: unknown): ChatcliError {
   if (error instanceof ChatcliError) return error;
-  let message = error instanceof Error ? error.message : String(error);
+  let message = error instanceof Error ? error.message : asText(error);
   const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
   const { syscall } = (error ?? {}) as { syscall?: unknown };
   const key = code === "EEXIST" && syscall === "mkdir" ? "ENOTDIR" : code; // mkdir -p over a file

@@ -1,3 +1,4 @@
+import { asText } from "../core/as-text.ts";
 import type { Env } from "../core/ctx.ts";
 import { ChatcliError } from "../core/errors.ts";
 import { ProviderError } from "../llm/errors.ts";
@@ -139,7 +140,7 @@ export async function compactHistory(
             underBudget: before.tokens <= budget,
           };
         }
-        summaryError = error instanceof Error ? error.message : String(error);
+        summaryError = asText(error);
         phase("summary_failed", { error: summaryError });
       }
     }
