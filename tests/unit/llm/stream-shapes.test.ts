@@ -83,3 +83,18 @@ test("HTML bodies are summarised by their title", () => {
   );
   expect(summariseBody("x".repeat(400)).length).toBeLessThan(310);
 });
+
+test("calls without an index (Gemini's OpenAI endpoint): each whole call is its own", () => {
+  const acc = new ToolCallAccumulator();
+  acc.add({ id: "", function: { name: "read_file", arguments: '{"file":"a"}' } });
+  acc.add({ id: "", function: { name: "read_file", arguments: '{"file":"b"}' } });
+  expect(acc.finish().map((c) => [c.id, c.name, c.arguments])).toEqual([
+    ["call_0", "read_file", { file: "a" }],
+    ["call_1", "read_file", { file: "b" }],
+  ]);
+  // without an index, a name repeated while the arguments are still incomplete continues the call
+  const split = new ToolCallAccumulator();
+  split.add({ function: { name: "read_file", arguments: '{"fi' } });
+  split.add({ function: { name: "read_file", arguments: 'le":"c"}' } });
+  expect(split.finish().map((c) => c.arguments)).toEqual([{ file: "c" }]);
+});
