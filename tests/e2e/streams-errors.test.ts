@@ -69,6 +69,7 @@ describe("refusals → exit 1 refused, with the provider's explanation", () => {
       });
       expect(out.error.message).toContain("could enable cyber harm");
       expect(out.error.message).toContain("category cyber");
+      if (command === "ask") expect(out.usage.output_tokens).toBe(6); // still billed
       expect(out.warnings.map((w: Json) => w.code)).not.toContain("empty_answer");
     }
     expect(llm.requests).toHaveLength(2);

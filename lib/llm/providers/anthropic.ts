@@ -124,6 +124,8 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
         );
       }
       if (stopReason === "refusal") {
+        // a refused answer is still billed (output tokens up to the refusal)
+        yield { type: "usage", usage: usageFromAnthropic(usage) };
         throw new ProviderError("refused", `${provider}: ${refusalText(stopDetails)}`, {
           provider,
         });

@@ -119,6 +119,8 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
         const why = reader.refusalText
           ? `the model refused: ${reader.refusalText}`
           : "the provider's content filter stopped the answer (finish_reason content_filter)";
+        // a refused answer is still billed: its usage goes into the totals
+        if (reader.finalUsage) yield { type: "usage", usage: reader.finalUsage };
         throw new ProviderError("refused", `${provider}: ${why}`, { provider });
       }
       const calls = reader.tools.finish();
