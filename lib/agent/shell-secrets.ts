@@ -1,5 +1,5 @@
 import { lstatSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { sedEffects } from "./command-checks.ts";
 import { base, unwrap } from "./command-safety.ts";
 import { containsProtected, type ProtectedPaths, protectedMatch } from "./protected-paths.ts";
@@ -85,10 +85,23 @@ function exists(p: string): boolean {
   }
 }
 
-function literalReaches(list: ProtectedPaths, abs: string, recursive: boolean): boolean {
+/** Whether a recursive walk from `root` of this kind reaches the protected entry `p`. */
+function walkReaches(kind: Recursion, root: string, p: string): boolean {
+  if (p.startsWith("/proc/<pid>")) return true; // /proc/<pid> is not hidden
+  if (!exists(p)) return false;
+  // rg and ag skip hidden files and directories unless told otherwise
+  return (
+    kind === "all" ||
+    !relative(root, p)
+      .split("/")
+      .some((s) => s.startsWith("."))
+  );
+}
+
+function literalReaches(list: ProtectedPaths, abs: string, recursive: Recursion): boolean {
   if (protectedMatch(list, abs)) return true;
   if (!recursive) return false;
-  return containsProtected(list, abs).some((p) => p.startsWith("/proc/<pid>") || exists(p));
+  return containsProtected(list, abs).some((p) => walkReaches(recursive, abs, p));
 }
 
 function segments(p: string): string[] {
@@ -103,7 +116,7 @@ function segmentMatches(pattern: string, segment: string): boolean {
 }
 
 /** A glob reaches a protected entry: its leading segments match the entry (or, recursive, an ancestor). */
-function globReaches(list: ProtectedPaths, pattern: string, recursive: boolean): boolean {
+function globReaches(list: ProtectedPaths, pattern: string, recursive: Recursion): boolean {
   const pat = pattern.split("/").filter((s) => s !== "" && s !== ".");
   const targets = [...list.paths, ...list.samples];
   for (const target of targets) {
@@ -113,7 +126,9 @@ function globReaches(list: ProtectedPaths, pattern: string, recursive: boolean):
     for (let i = 0; i < depth && ok; i++) ok = segmentMatches(pat[i] as string, seg[i] as string);
     if (!ok) continue;
     if (pat.length >= seg.length) return true;
-    if (recursive && (list.samples.includes(target) || exists(target))) return true;
+    const root = `/${seg.slice(0, depth).join("/")}`;
+    if (recursive && (list.samples.includes(target) || walkReaches(recursive, root, target)))
+      return true;
   }
   return false;
 }
@@ -146,39 +161,61 @@ const NON_READERS = new Set([
   "touch",
 ]);
 
-const ALWAYS_RECURSIVE = new Set(["rg", "ag", "ack", "rsync", "scp", "zip", "7z", "7za", "ditto"]);
+const ALWAYS_RECURSIVE = new Set([
+  "ack",
+  "rsync",
+  "scp",
+  "zip",
+  "7z",
+  "7za",
+  "ditto",
+  "tar",
+  "cpio",
+]);
+
+/** How a command walks directories: every entry, only visible ones (rg, ag), or not at all. */
+export type Recursion = "all" | "visible" | false;
 
 /** Commands that read whole directory trees' contents (not just names). */
-export function recursiveReader(argv: string[]): boolean {
+export function recursiveReader(argv: string[]): Recursion {
   const real = unwrap(argv);
   const name = base(real[0] ?? "");
   const args = real.slice(1);
-  const short = (letters: RegExp) => args.some((a) => /^-[A-Za-z]+$/.test(a) && letters.test(a));
-  if (ALWAYS_RECURSIVE.has(name) || name === "tar" || name === "cpio") return true;
+  const short = (letters: RegExp) => args.some((a) => /^-[A-Za-z.]+$/.test(a) && letters.test(a));
+  const yes = (b: boolean): Recursion => (b ? "all" : false);
+  if (ALWAYS_RECURSIVE.has(name)) return "all";
+  if (name === "rg" || name === "ag") {
+    const hidden =
+      args.some((a) => /^--(hidden|unrestricted|no-ignore-dot)$/.test(a)) ||
+      short(/\./) ||
+      short(name === "rg" ? /uu/ : /u/) ||
+      args.filter((a) => a === "-u").length > 1;
+    return hidden ? "all" : "visible";
+  }
   switch (name) {
     case "grep":
     case "egrep":
     case "fgrep":
     case "zgrep":
     case "ugrep":
-      return (
+      return yes(
         short(/[rR]/) ||
-        args.some((a) =>
-          /^--(r|re|rec|recu|recur|recurs|recursi|recursiv|recursive|dereference-recursive|d[a-z-]*=recurse)$/.test(
-            a,
-          ),
-        ) ||
-        args.some((a, i) => (a === "-d" || a === "--directories") && args[i + 1] === "recurse")
+          args.some((a) =>
+            /^--(r|re|rec|recu|recur|recurs|recursi|recursiv|recursive|dereference-recursive|d[a-z-]*=recurse)$/.test(
+              a,
+            ),
+          ) ||
+          args.some((a, i) => (a === "-d" || a === "--directories") && args[i + 1] === "recurse"),
       );
     case "cp":
     case "diff":
     case "chmod":
     case "chown":
-      return short(/[rRa]/) || args.some((a) => /^--(recursive|archive)/.test(a));
+      return yes(short(/[rRa]/) || args.some((a) => /^--(recursive|archive)/.test(a)));
     case "find":
-      return args.some((a) => /^-(exec|execdir|ok|okdir|fprint0?|fprintf|fls)$/.test(a));
+      return yes(args.some((a) => /^-(exec|execdir|ok|okdir|fprint0?|fprintf|fls)$/.test(a)));
     case "git":
-      return args.includes("--no-index");
+      return yes(args.includes("--no-index"));
     default:
       return false;
   }

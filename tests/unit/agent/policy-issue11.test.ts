@@ -94,12 +94,16 @@ describe("issue 11: reads of protected paths are denied in every mode but bypass
       "grep -R PRIVATE $HOME",
       "grep --recursive PRIVATE ..",
       "grep --recur PRIVATE ..",
-      "rg PRIVATE ~",
+      "rg --hidden PRIVATE ~",
+      "rg -uu PRIVATE ~",
+      "ag -u PRIVATE ~",
       "grep -r PRIVATE /",
       "grep -r PRIVATE ~/.*",
     ])
       expect(`${cmd}: ${v(cmd)}`).toBe(`${cmd}: ${DENIED}`);
     expect(v("grep -r PRIVATE .")).toBe(READ);
+    // rg and ag skip hidden entries: ~/.ssh is not walked unless asked
+    expect(v("rg PRIVATE ~")).toBe(READ);
     // the workspace is the home directory: words that merely expand there are not reads of ~/.ssh
     const atHome = (cmd: string) =>
       decide({ ...p("read-only"), workspaceRoot: h.path, cwd: h.path }, runCommandTool, { cmd })
