@@ -38,13 +38,13 @@ function unquoteWords(text: string): string {
 const DL_TOOL = String.raw`\b(?:curl|wget|aria2c|axel|lwp-download|lwp-request|httpie|iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|urlopen|urllib\.request|requests\.get|net\.webclient|start-bitstransfer|certutil|bitsadmin|tftp)\b`;
 
 /** Something fetched from elsewhere or decoded from hiding: a download tool, a URL, a socket, base64. */
-const FETCH = String.raw`(?:${DL_TOOL}|\b(?:nc|ncat|netcat|socat)\b|[a-z][a-z0-9+.-]*:\/\/|\/dev\/(?:tcp|udp)\/|\bbase64\s+(?:-d|--decode|-D)\b|\bxxd\s+-r\b|\bopenssl\s+(?:enc|base64)\b[^|]*-d\b)`;
+const FETCH = String.raw`(?:${DL_TOOL}|\b(?:nc|ncat|netcat|socat)\b|\b[a-z][a-z0-9+.-]{0,15}:\/\/|\/dev\/(?:tcp|udp)\/|\bbase64\s+(?:-d|--decode|-D)\b|\bxxd\s+-r\b|\bopenssl\s+(?:enc|base64)\b[^|]{0,100}-d\b)`;
 
 /** Programs that run the code they are given. */
 const INTERP = String.raw`(?:(?:\/[\w.-]+)*\/)?(?:(?:ba|z|da|k|c|tc|fi|a|mk|y|po)?sh|python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby|node|nodejs|deno|bun|php[\d.]*|lua[\d.]*|pwsh|powershell|iex|invoke-expression|osascript|tclsh|wish|expect|busybox|source|eval|exec|xargs|sudo|doas|su|env|nohup|setsid|time|command|\.)`;
 
 /** Wrappers between a pipe and the interpreter it feeds (`| sudo -E bash`, `| env X=1 sh`). */
-const WRAP = String.raw`(?:(?:sudo|doas|env|nohup|setsid|time|command|exec|stdbuf|nice|timeout|busybox)(?:\s+(?:-{1,2}[\w-]+(?:[= ]\S+)?|\w+=\S*|\d+[smhd]?))*\s+)*`;
+const WRAP = String.raw`(?:(?:sudo|doas|env|nohup|setsid|time|command|exec|stdbuf|nice|timeout|busybox)(?:\s+(?:-{1,2}[\w-]+(?:=\S*)?|(?:-[ugChpnkst]|--(?:user|group|signal|kill-after|adjustment))\s+[^\s-]\S*|\w+=\S*|\d+[smhd]?))*\s+)*`;
 
 interface Rule {
   kind: ThreatKind;
@@ -80,7 +80,7 @@ const RULES: readonly Rule[] = [
     kind: "remote-exec",
     why: "pipes downloaded or decoded data into an interpreter",
     re: new RegExp(
-      `${FETCH}[^|]*(?:\\|(?!\\|)[^|]*)*?\\|(?!\\|)\\s*${WRAP}${INTERP}(?=$|[\\s;&|)'"\`-])`,
+      `${FETCH}[^|]{0,400}(?:\\|(?!\\|)[^|]{0,400}){0,6}?\\|(?!\\|)\\s*${WRAP}${INTERP}(?=$|[\\s;&|)'"\`-])`,
       "i",
     ),
   },
@@ -115,13 +115,13 @@ const RULES: readonly Rule[] = [
   {
     kind: "remote-exec",
     why: "opens a reverse shell",
-    re: /\b(?:ba)?sh\s+-i\s*>&?\s*\/dev\/(?:tcp|udp)\/|\b(?:nc|ncat|netcat)\b[^\n]*\s-[ec]\s/i,
+    re: /\b(?:ba)?sh\s+-i\s*>&?\s*\/dev\/(?:tcp|udp)\/|\b(?:nc|ncat|netcat)\b[^\n]{0,300}\s-[ec]\s/i,
   },
   { kind: "remote-exec", why: "adds an SSH key", re: />>?\s*\S*\.ssh\/authorized_keys/i },
   {
     kind: "remote-exec",
     why: "schedules a download",
-    re: /\b(?:crontab|\/etc\/cron|systemd-run|at\s+now)[^\n]*\b(?:curl|wget)\b|\b(?:curl|wget)\b[^\n]*\b(?:crontab|\/etc\/cron)/i,
+    re: /\b(?:crontab|\/etc\/cron|systemd-run|at\s+now)[^\n]{0,300}\b(?:curl|wget)\b|\b(?:curl|wget)\b[^\n]{0,300}\b(?:crontab|\/etc\/cron)/i,
   },
   // --- permission widening and "run without asking"
   {
