@@ -1,5 +1,5 @@
 import { lstatSync } from "node:fs";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { sedEffects } from "./command-checks.ts";
 import { base, unwrap } from "./command-safety.ts";
 import { containsProtected, type ProtectedPaths, protectedMatch } from "./protected-paths.ts";
@@ -71,6 +71,14 @@ function expand(
     return vars.get(name) ?? "*";
   });
   if (home && (w === "~" || w.startsWith("~/"))) w = home + w.slice(1);
+  // `~user/…`: that user's home — the current one when it is the same user, else a sibling (or /root)
+  const other = /^~([A-Za-z_][\w.-]*)(?=\/|$)/.exec(w);
+  if (home && other) {
+    const name = other[1] as string;
+    const dir =
+      name === basename(home) ? home : name === "root" ? "/root" : join(dirname(home), name);
+    w = dir + w.slice(other[0].length);
+  }
   w = w.replace(/\$\([^)]*\)|`[^`]*`|\$\d|\$[#?$!@*-]/g, "*");
   if (w.includes("$")) return undefined;
   return w;

@@ -50,6 +50,7 @@ describe("issue 11: reads of protected paths are denied in every mode but bypass
     ["xargs -0 < /proc/$$/environ", DENIED],
     ["base64 < ~/.netrc", DENIED],
     ["cat ~/.docker/config.json", DENIED],
+    ["cat ~u/.aws/credentials", DENIED],
     ["cat ~/.config/gh/hosts.yml", DENIED],
     ["head -c 100 ~/.git-credentials", DENIED],
     ["cat ~/.chatcli/memory/MEMORY.md", DENIED],
