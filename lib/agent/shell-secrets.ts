@@ -20,22 +20,28 @@ export function secretWord(
 ): string | undefined {
   const words = [
     ...cmd.argv.slice(1),
-    ...cmd.redirects.filter((r) => r.op === "<" || r.op === "<>").map((r) => r.target),
+    ...cmd.redirects.filter((r) => READ_REDIRECT.test(r.op)).map((r) => r.target),
   ];
   const real = unwrap(cmd.argv);
   if (
     real.length > 0 &&
     NON_READERS.has(base(real[0] as string)) &&
-    cmd.redirects.every((r) => !r.op.startsWith("<"))
+    cmd.redirects.every((r) => !READ_REDIRECT.test(r.op))
   )
     return undefined;
+  // inline code (`python3 -c 'open("/home/u/.ssh/id_rsa")'`, awk programs) names paths inside a word
+  const code = isInterpreter(base(real[0] ?? ""));
+  if (code) words.push(...embeddedPaths(real.slice(1)));
   // `sed 'r ~/.ssh/id_rsa' f` reads the file its script names
   if (base(real[0] ?? "") === "sed") words.push(...sedEffects(real.slice(1)).reads);
   const recursive = recursiveReader(cmd.argv);
   for (const word of words) {
     for (const candidate of candidates(word)) {
+      if (code && CREDENTIAL_TAIL.test(candidate)) return word;
       const path = expand(candidate, home, vars);
       if (path === undefined) continue;
+      // `$(…)/.ssh/id_rsa`, `$X/.aws/credentials`: whatever the head is, the tail names a credential store
+      if ((path.startsWith("*/") || code) && CREDENTIAL_TAIL.test(path)) return word;
       const abs = isAbsolute(path) ? path : cwd === undefined ? undefined : join(cwd, path);
       if (abs === undefined) continue;
       if (
@@ -45,6 +51,33 @@ export function secretWord(
     }
   }
   return undefined;
+}
+
+/** Input redirections: `<`, `3<`, `<>` (not here-documents or fd duplication). */
+const READ_REDIRECT = /^\d*<>?$/;
+
+/** A path whose tail is a credential store, whatever comes before it. */
+const CREDENTIAL_TAIL =
+  /(?:^|[/"'`$({}+*])\.(?:ssh|aws|gnupg|azure|kube|docker\/config\.json|netrc|npmrc|git-credentials|config\/gcloud|config\/gh|chatcli)(?:\/|$|["'`)\s])|\/proc\/[^/\s"']+\/environ/;
+
+const CODE_RUNNERS =
+  /^(?:python[\d.]*|pypy[\d.]*|perl|ruby|node|nodejs|bun|deno|php|lua|awk|gawk|mawk|nawk|jq|osascript|pwsh|powershell)$/;
+
+function isInterpreter(name: string): boolean {
+  return CODE_RUNNERS.test(name);
+}
+
+/** Path-like substrings inside code words: `open("/x/y")`, `'~/.ssh/id_rsa'`, `$HOME + "/.aws"`. */
+function embeddedPaths(args: string[]): string[] {
+  const out: string[] = [];
+  for (const a of args)
+    for (const m of a.matchAll(
+      /(?:^|[^\w.~$-])((?:~|\$\{?HOME\}?)?\/[^\s'"`;|&()<>,]+|~(?=[\s'"`)]|$))/g,
+    ))
+      out.push(m[1] as string);
+  // the whole code too, for CREDENTIAL_TAIL (`os.path.join(home, ".ssh", "id_rsa")`)
+  for (const a of args) if (CREDENTIAL_TAIL.test(a.replace(/["']\s*,\s*["']/g, "/"))) out.push(a);
+  return out;
 }
 
 /** The word, and the path inside it (`@file`, `--opt=file`, `if=file`). */
