@@ -137,7 +137,9 @@ const UNSAFE_FLAGS: Record<string, RegExp> = {
   rg: /^--pre(=|$)/,
   sort: /^(-o|--output|--compress-program)/,
   yq: /^(-i|--inplace|-[a-zA-Z]*i)/,
-  xmllint: /^(-o|--output|--shell)/,
+  // --noent/--loaddtd/--xinclude/--valid resolve external entities and DTDs (file:///…/.ssh/id_rsa)
+  xmllint:
+    /^(-o|--output|--shell|--noent|--loaddtd|--dtdattr|--xinclude|--valid|--postvalid|--dtdvalid|--path|--load-trace|--catalogs)/,
   tree: /^(-o|-R)/,
   date: /^(-s|--set)/,
   file: /^(-C|--compile)/,

@@ -4,7 +4,7 @@ import { foreignRepository } from "./git-repos.ts";
 import { expandArgv } from "./long-options.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import { protectedMatch } from "./protected-paths.ts";
-import { lineAssignments, secretWord } from "./shell-secrets.ts";
+import { credentialDump, lineAssignments, secretWord } from "./shell-secrets.ts";
 import { commandText, parseShell, quoteWord, type Redirect } from "./shell-words.ts";
 import { moreWrites, targetDirectory, UNKNOWN_TARGET } from "./shell-writers.ts";
 import {
@@ -76,11 +76,14 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
     const protectedWord =
       secret ??
       (policy.protectedPaths && secretWord(policy.protectedPaths, cmd, cwd, policy.home, vars));
-    if (protectedWord)
+    const dump = policy.protectedPaths ? credentialDump(cmd.argv) : undefined;
+    if (protectedWord || dump)
       parts.push({
         cls: "secret",
         subject: text,
-        reason: `${protectedWord} is a protected path (credentials, chatcli's home or a process environment)`,
+        reason: protectedWord
+          ? `${protectedWord} is a protected path (credentials, chatcli's home or a process environment)`
+          : `${dump} (a protected credential store)`,
       });
     // `sh -c "…"` runs a whole command line: judge it like the outer one.
     // `find … -exec CMD {} ;` runs CMD: judge it like its own command line.

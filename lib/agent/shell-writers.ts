@@ -103,6 +103,28 @@ export function moreWrites(name: string, real: string[]): string[] {
         : operands(args, /^(-S|--suffix|-o)$/);
     case "git":
       return gitWrites(args);
+    case "split":
+    case "csplit": {
+      // split [OPTION]… [FILE [PREFIX]]: pieces are PREFIXaa, PREFIXab …
+      const ops = operands(
+        args,
+        /^(-[abClnt]|--(?:bytes|lines|line-bytes|number|suffix-length|additional-suffix|separator|prefix))$/,
+      );
+      return ops.length > 1 ? [`${ops[ops.length - 1]}aa`] : [];
+    }
+    case "patch":
+      return [
+        ...optionValue(args, "-o", "output"),
+        ...operands(
+          args,
+          /^(-p\d*|-d|-i|-o|-r|-B|-V|-z|-F|--directory|--input|--output|--reject-file|--prefix|--suffix|--fuzz)$/,
+        ).slice(0, 1),
+      ];
+    case "mkfifo":
+    case "mknod":
+      return operands(args, /^(-m|--mode|-Z|--context)$/).slice(0, 1);
+    case "sqlite3":
+      return operands(args, /^(-cmd|-separator|-newline|-nullvalue|-init)$/).slice(0, 1);
     default:
       break;
   }
