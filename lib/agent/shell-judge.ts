@@ -1,10 +1,11 @@
 import { envSplitString, gitCall, outputsOf, sedEffects } from "./command-checks.ts";
 import { base, classifyCommand, rawDanger, unwrap } from "./command-safety.ts";
+import { credentialDump } from "./credential-dumps.ts";
 import { foreignRepository } from "./git-repos.ts";
 import { expandArgv } from "./long-options.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import { protectedMatch } from "./protected-paths.ts";
-import { credentialDump, lineAssignments, secretWord } from "./shell-secrets.ts";
+import { lineAssignments, secretWord } from "./shell-secrets.ts";
 import { commandText, parseShell, quoteWord, type Redirect } from "./shell-words.ts";
 import { moreWrites, targetDirectory, UNKNOWN_TARGET } from "./shell-writers.ts";
 import {
