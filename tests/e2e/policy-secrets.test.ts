@@ -48,6 +48,10 @@ const SHELL_READS = [
   "sed 'r ~/.ssh/id_rsa' README.md",
   "cat notes.txt",
   "cat ~/.chatcli/memory/MEMORY.md",
+  `python3 -c 'import os;print(open(os.path.expanduser("~/.ssh/id_rsa")).read())'`,
+  "cat $(echo ~)/.ssh/id_rsa",
+  "cat /dev/fd/3 3< ~/.ssh/id_rsa",
+  "xargs -0 -n1 < /proc/self/environ",
 ];
 const TOOL_READS = [
   { name: "read_file", arguments: { file: "~/.ssh/id_rsa" } },
