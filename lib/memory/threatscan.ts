@@ -147,8 +147,14 @@ const RULES: readonly Rule[] = [
   },
   {
     kind: "permission-widening",
+    why: "says the agent's actions are pre-approved",
+    also: ABOUT_COMMANDS,
+    re: /\bpre-?(?:approved?|authori[sz]ed?)\b|\bno\s+need\s+for\s+(?:approval|confirmation|permission|consent)|\b(?:approval|confirmation|permission|consent)\s+(?:is\s+|are\s+)?(?:not\s+(?:required|needed|necessary)|unnecessary)|\b(?:commands?|tool\s+calls?|actions?|everything)\s+(?:is|are)\s+(?:already\s+)?(?:approved|allowed|authori[sz]ed|permitted)\b/i,
+  },
+  {
+    kind: "permission-widening",
     why: "asks for a wider permission mode",
-    re: /--permission-mode[ =]*(?:bypass|auto)|permission[_ -]?mode["']?\s*[:=]\s*["']?(?:bypass|auto)|\bbypass\s+(?:the\s+)?permission|--dangerously[\w-]*|--allow-tool\b|--trust-workspace\b|CHATCLI_TRUST_WORKSPACE|trusted_workspaces|\byolo\s+mode\b|\bauto[- ]?(?:approve|accept)\b|--yes-always|--no-confirm/i,
+    re: /--permission-mode[ =]*(?:bypass|auto)|permissions?[_ .-]?mode["']?\s*(?:[:=]|\bto\b)\s*["']?(?:bypass|auto)|permissions\.allow|"allow"\s*:\s*\[|\bbypass\s+(?:the\s+)?permission|--dangerously[\w-]*|--allow-tool\b|--trust-workspace\b|CHATCLI_TRUST_WORKSPACE|trusted_workspaces|\byolo\s+mode\b|\bauto[- ]?(?:approve|accept)\b|--yes-always|--no-confirm/i,
   },
   {
     kind: "permission-widening",
@@ -162,9 +168,44 @@ const RULES: readonly Rule[] = [
   },
 ];
 
+/** Where a download writes: `-o F`, `--output F`, `-O F` (wget), `> F`, or curl -O's remote name. */
+const DOWNLOAD_TARGET = new RegExp(`${DL_TOOL}([^;&|\n]{0,300})`, "gi");
+
+/** A download whose output file is later run (`curl -o x URL; chmod +x x; ./x`), across lines. */
+function runsDownloaded(text: string): boolean {
+  const lines = text.normalize("NFKC").replace(INVISIBLE, "").replace(/\r?\n/g, " ; ");
+  for (const m of lines.matchAll(DOWNLOAD_TARGET)) {
+    const rest = m[1] as string;
+    const targets = [
+      ...rest.matchAll(/(?:^|\s)(?:-[a-zA-Z]*[oO]|--output|--output-document)(?:\s+|=)(?!-)(\S+)/g),
+      ...rest.matchAll(/>\s*(\S+)/g),
+    ].map((t) => t[1] as string);
+    const remote = /(?:^|\s)-[a-zA-Z]*O(?:\s|$)/.test(rest)
+      ? /\b[a-z]+:\/\/\S*\/([\w.-]+)/i.exec(rest)?.[1]
+      : undefined;
+    if (remote) targets.push(remote);
+    const next = lines.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 400);
+    for (const t of targets) {
+      const file = t.replace(/^["']|["']$/g, "");
+      // what follows the target: the rest of this command, then the next ones
+      const after = `${rest.slice(rest.indexOf(t) + t.length)} ${next}`;
+      if (!file || file === "-" || file === "/dev/null") continue;
+      const name = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      const run = new RegExp(
+        `(?:^|[;&|]|\\bthen\\b)\\s*(?:${WRAP})?(?:${INTERP}\\s+(?:-\\S+\\s+)*)?(?:\\.\\/)?${name}(?=$|[\\s;&|])|chmod\\s+\\S*\\s*${name}`,
+        "i",
+      );
+      if (run.test(after)) return true;
+    }
+  }
+  return false;
+}
+
 /** The first threat found in the text (after normalisation), with why. */
 export function findThreat(text: string): Threat | undefined {
   if (!text) return undefined;
+  if (runsDownloaded(text))
+    return { kind: "remote-exec", why: "downloads a file and then runs it" };
   const flat = normalizeForScan(text);
   const variants = [flat];
   const unquoted = unquoteWords(flat);
