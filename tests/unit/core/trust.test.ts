@@ -177,6 +177,16 @@ describe("workspace trust (CONTRACT §5)", () => {
     expect(again.trust.source).toBe("config");
   });
 
+  test("untrusted deny patterns add to the user's CHATCLI_AGENT_DENYLIST, never replace it", async () => {
+    const s0 = await setup({ dotenv: "CHATCLI_AGENT_DENYLIST=terraform\n" });
+    await using _home = s0.home;
+    const env = { ...s0.env, CHATCLI_AGENT_DENYLIST: "kubectl delete" };
+    const s = await loadSettings({ env, cwd: s0.ws }, { workspaceRoot: s0.ws });
+    expect(s.env["CHATCLI_AGENT_DENYLIST"]).toBe("kubectl delete;terraform");
+    const alone = await loadSettings({ env: s0.env, cwd: s0.ws }, { workspaceRoot: s0.ws });
+    expect(alone.env["CHATCLI_AGENT_DENYLIST"]).toBe("terraform");
+  });
+
   test("nothing to ignore: no question; CHATCLI_DOTENV names a file the user chose (trusted)", async () => {
     const s0 = await setup({});
     await using _home = s0.home;
