@@ -31,6 +31,35 @@ export const HOME_CREDENTIAL_PATHS: readonly string[] = [
   ".npmrc",
   ".config/gh",
   ".git-credentials",
+  // beyond the contract's list: other stores of the same kind (the sandbox hides the same ones)
+  ".local/share/keyrings",
+  "Library/Keychains",
+  ".password-store",
+  ".vault-token",
+  ".pgpass",
+  ".my.cnf",
+  ".pypirc",
+  ".gem/credentials",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".terraform.d/credentials.tfrc.json",
+  ".config/hub",
+  ".config/op",
+];
+
+/** Root-readable system secrets (chatcli may run as root in a container). */
+export const SYSTEM_SECRET_PATHS: readonly string[] = [
+  "/etc/shadow",
+  "/etc/shadow-",
+  "/etc/gshadow",
+  "/etc/gshadow-",
+  "/etc/sudoers",
+  "/etc/sudoers.d",
+  "/etc/security/opasswd",
+  "/etc/ssh/ssh_host_rsa_key",
+  "/etc/ssh/ssh_host_ecdsa_key",
+  "/etc/ssh/ssh_host_ed25519_key",
+  "/etc/ssh/ssh_host_dsa_key",
 ];
 
 const PROC_ENVIRON = /^\/proc\/[^/]+\/(?:task\/[^/]+\/)?environ$/;
@@ -45,7 +74,7 @@ export function protectedPaths(env: Env, userConfig?: unknown): ProtectedPaths {
   const paths = HOME_CREDENTIAL_PATHS.map((p) => join(home, p));
   const xdg = env["XDG_CONFIG_HOME"];
   if (xdg && isAbsolute(xdg)) paths.push(join(xdg, "gcloud"), join(xdg, "gh"));
-  paths.push(chatcliHome(env));
+  paths.push(...SYSTEM_SECRET_PATHS, chatcliHome(env));
   for (const extra of denyReadEntries(userConfig)) {
     const expanded = expandHome(extra, env);
     paths.push(isAbsolute(expanded) ? resolve(expanded) : resolve(home, expanded));

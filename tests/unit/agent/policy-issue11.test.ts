@@ -51,6 +51,8 @@ describe("issue 11: reads of protected paths are denied in every mode but bypass
     ["base64 < ~/.netrc", DENIED],
     ["cat ~/.docker/config.json", DENIED],
     ["cat ~u/.aws/credentials", DENIED],
+    ["cat ~/.pgpass", DENIED],
+    ["cat /etc/ssh/ssh_host_ed25519_key", DENIED],
     ["cat /dev/fd/3 3< ~/.ssh/id_rsa", DENIED],
     ["cat $(echo ~)/.ssh/id_rsa", DENIED],
     ["cat $X/.aws/credentials", DENIED],
