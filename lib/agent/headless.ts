@@ -190,6 +190,7 @@ export async function runAgentCli(
       cwd: ctx.cwd,
       workspace: workspaceRoot,
       permission_mode: permissionMode,
+      workspace_trust: settings.trust,
       tools: tools.map((t) => t.name),
       bootstrap_files: bootstrapFiles,
       memory: envelope.memory,

@@ -212,6 +212,16 @@ describe("a committed .chatcli/config.json cannot widen the agent's permissions"
       expect(r.code).toBe(0);
       const envelope = JSON.parse(r.stdout);
       expect(envelope.permission_denials).toEqual([]);
+      const started = await runChatcli([...args.filter((a) => a !== "--json"), "--jsonl"], {
+        env,
+        cwd: ws,
+      });
+      const first = JSON.parse(started.stdout.split("\n")[0] as string);
+      expect(first.workspace_trust).toEqual({
+        trusted: true,
+        source:
+          { "--trust-workspace": "flag", "CHATCLI_TRUST_WORKSPACE=1": "env" }[how] ?? "config",
+      });
       expect(existsSync(join(ws, "made"))).toBe(true);
       expect(untrusted(envelope.warnings)).toEqual([]);
     }, 60_000);
