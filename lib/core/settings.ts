@@ -227,7 +227,13 @@ function pairCredentials(
 
 /** Adds a workspace to `trusted_workspaces` in the user's config (other keys kept). */
 async function rememberTrusted(globalPath: string, root: string): Promise<void> {
-  const current = (await readConfigFile(globalPath).catch(() => undefined)) ?? {};
+  // a file that stopped parsing since it was read is left alone (never overwritten)
+  const read = await readConfigFile(globalPath).then(
+    (c) => ({ ok: true as const, config: c ?? {} }),
+    () => ({ ok: false as const }),
+  );
+  if (!read.ok) return;
+  const current = read.config;
   const list = Array.isArray(current["trusted_workspaces"])
     ? (current["trusted_workspaces"] as unknown[])
     : [];
