@@ -154,6 +154,8 @@ export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
       signal,
       keepLast: 8,
       beforeDrop,
+      // This run's task is kept verbatim even when the session had an earlier one.
+      isTask: (m) => m.role === "user" && m.content === w.task,
       afterOverflowError,
     });
   };

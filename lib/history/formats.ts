@@ -40,6 +40,12 @@ function tag(message: ChatMessage, wire: Wire): ChatMessage {
   return message;
 }
 
+function markIfSummary(message: ChatMessage): ChatMessage {
+  return SUMMARY_PREFIXES.some((p) => message.content.startsWith(p))
+    ? { ...message, meta: { ...message.meta, is_summary: true } }
+    : message;
+}
+
 function originOf(message: ChatMessage): Origin | undefined {
   return (message as Tagged)[ORIGIN];
 }
@@ -213,6 +219,31 @@ function toAnthropic(m: ChatMessage): Wire {
   return { ...wire, content: next };
 }
 
+function blocksOf(content: unknown): Block[] {
+  if (Array.isArray(content)) return content as Block[];
+  return typeof content === "string" && content !== "" ? [{ type: "text", text: content }] : [];
+}
+
+/**
+ * Anthropic turns alternate user/assistant: adjacent same-role messages left by compaction (the
+ * task, a summary or truncation marker, then a user turn) become one, tool_result blocks first.
+ */
+export function alternate(wires: Wire[]): Wire[] {
+  const out: Wire[] = [];
+  for (const wire of wires) {
+    const last = out.at(-1);
+    if (!last || last["role"] !== wire["role"]) {
+      out.push(wire);
+      continue;
+    }
+    const blocks = [...blocksOf(last["content"]), ...blocksOf(wire["content"])];
+    const results = blocks.filter((b) => b?.type === "tool_result");
+    const others = blocks.filter((b) => b?.type !== "tool_result");
+    out[out.length - 1] = { ...last, content: [...results, ...others] };
+  }
+  return out;
+}
+
 function indentOf(text: string): number | undefined {
   const m = /^\s*[[{]\s*?\n([ \t]+)/.exec(text);
   return m ? (m[1] as string).length : undefined;
@@ -233,7 +264,7 @@ export function parseConversation(input: string): Conversation {
       return {
         format: "anthropic-body",
         messages: wires.map(fromAnthropic),
-        render: (ms) => dump(ms.map(toAnthropic)),
+        render: (ms) => dump(alternate(ms.map(toAnthropic))),
       };
     }
     if (isOpenAIish(wires)) {
@@ -245,7 +276,20 @@ export function parseConversation(input: string): Conversation {
     }
     const doc = parseSessionDoc(value);
     if (!doc) badInput("the JSON array is not a list of messages");
-    return { format: "chatcli-messages", messages: doc.messages, render: (ms) => dump(ms) };
+    // A plain [{role, content}] array keeps its schema: no `meta` on the way out unless the input had
+    // one (compaction's own metadata is in the envelope). Markers are still recognised on the way in.
+    const hasMeta = wires.some((m) => "meta" in m);
+    const messages = hasMeta ? doc.messages : doc.messages.map(markIfSummary);
+    const bare = (m: ChatMessage) => {
+      if (!("meta" in m)) return m;
+      const { meta: _meta, ...rest } = m;
+      return rest;
+    };
+    return {
+      format: "chatcli-messages",
+      messages,
+      render: (ms) => dump(hasMeta ? ms : ms.map(bare)),
+    };
   }
   if (!isObject(value)) badInput("input is not a conversation");
   const session = parseSessionDoc(value);
@@ -269,7 +313,10 @@ export function parseConversation(input: string): Conversation {
       format: "anthropic-body",
       messages: [...head, ...wires.map(fromAnthropic)],
       render: (ms) =>
-        dump({ ...value, messages: ms.filter((m) => !head.includes(m)).map(toAnthropic) }),
+        dump({
+          ...value,
+          messages: alternate(ms.filter((m) => !head.includes(m)).map(toAnthropic)),
+        }),
     };
   }
   return {

@@ -1,5 +1,10 @@
 import type { ChatMessage } from "../llm/types.ts";
-import { headTail, isProtected, truncatePreservingStructure, withContent } from "./blocks.ts";
+import {
+  headTailKeepingErrors,
+  isProtected,
+  truncateKeepingErrors,
+  withContent,
+} from "./blocks.ts";
 
 const THINK_BLOCKS = /<(reasoning|thinking|explanation)>[\s\S]*?<\/\1>/g;
 const TOOL_TAG =
@@ -71,16 +76,27 @@ function compactToolXml(text: string): string {
   });
 }
 
-/** Assistant text: drop reasoning/thinking/explanation blocks, shorten tool-call XML, tidy blank lines. */
+/** The one line left where level 1 removed a reasoning block. */
+export function reasoningMarker(tag: string, chars: number): string {
+  return `[${tag} removed: ${chars} chars]`;
+}
+
+/**
+ * Assistant text: reasoning/thinking/explanation blocks become a one-line marker, tool-call XML a short
+ * reference; blank-line runs are tidied.
+ */
 export function trimAssistantText(text: string): string {
   let out = text;
   if (out.includes("<reasoning>") || out.includes("<thinking>") || out.includes("<explanation>")) {
     THINK_BLOCKS.lastIndex = 0;
-    out = out.replace(THINK_BLOCKS, "");
+    out = out.replace(
+      THINK_BLOCKS,
+      (whole, tag: string) => `${reasoningMarker(tag, whole.length)}\n`,
+    );
   }
   out = compactToolXml(out);
   if (out === text) return text;
-  return out.replace(/\n{3,}/g, "\n\n").trim();
+  return out.replace(/[ \t]*\n{3,}/g, "\n\n").trim();
 }
 
 /** Injected context: `[MEMORY CONTEXT — loaded from …]` or a line starting `📦 CONTEXT:`. */
@@ -107,11 +123,11 @@ function trimFeedback(content: string): string {
     TOOL_OUTPUT.lastIndex = 0;
     return content.replace(TOOL_OUTPUT, (whole, body: string) => {
       if (body.length <= LEVEL1.toolOutputMax) return whole;
-      const short = headTail(body, LEVEL1.toolOutputHead, LEVEL1.toolOutputTail);
+      const short = headTailKeepingErrors(body, LEVEL1.toolOutputHead, LEVEL1.toolOutputTail);
       return `<tool_output>\n${short}\n</tool_output>`;
     });
   }
-  return truncatePreservingStructure(content, LEVEL1.feedbackMax);
+  return truncateKeepingErrors(content, LEVEL1.feedbackMax);
 }
 
 /** Level 1 for one message (identity when nothing changes). */
@@ -121,7 +137,10 @@ export function trimMessage(message: ChatMessage): ChatMessage {
   if (message.role === "assistant") return withContent(message, trimAssistantText(content));
   if (message.role === "tool") {
     if (content.length <= LEVEL1.oldToolResultMax) return message;
-    return withContent(message, headTail(content, LEVEL1.toolOutputHead, LEVEL1.toolOutputTail));
+    return withContent(
+      message,
+      headTailKeepingErrors(content, LEVEL1.toolOutputHead, LEVEL1.toolOutputTail),
+    );
   }
   if (message.role !== "user") return message;
   if (isInjectedContext(content)) return withContent(message, trimInjected(content));
