@@ -69,12 +69,13 @@ test("microcompact truncates then summarises old tool results", () => {
     });
     messages.push({ role: "tool", tool_call_id: `c${i}`, content: big });
   }
-  expect(microcompact(messages, 1, {})).toMatchObject({
+  const eager = { CHATCLI_MICROCOMPACT_CLEAR_AT_LEAST: "0" };
+  expect(microcompact(messages, 1, eager)).toMatchObject({
     truncated: 0,
     summarized: 0,
     freedChars: 0,
   });
-  const stats = microcompact(messages, 6, {});
+  const stats = microcompact(messages, 6, eager);
   expect(stats.summarized).toBe(2);
   expect(stats.truncated).toBe(2);
   expect(stats.messages[2]?.content).toBe(
