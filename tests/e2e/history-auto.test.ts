@@ -74,19 +74,24 @@ describe("automatic compaction in ask --session", () => {
     expect(prompt).toHaveLength(1);
     expect(prompt[0]?.["content"]).toContain("CONVERSATION SEGMENT TO EXTRACT FROM");
     expect(prompt[0]?.["content"]).toContain("## Files Read");
-    expect(prompt[0]?.["content"]).toContain("[user]: read main.go");
+    // The first user message is the task: quoted as what to preserve, kept verbatim beside the notes.
+    expect(prompt[0]?.["content"]).toContain("THE USER'S TASK");
+    expect(prompt[0]?.["content"]).toContain("<<<\nread main.go\n>>>");
+    expect(prompt[0]?.["content"]).not.toContain("[user]: read main.go");
     // The answer request: the summary replaced the middle, the tool round trip went with it whole.
     const sent = messagesOf(llm.requests[1] as never).filter((m) => m["role"] !== "system");
-    expect(sent[0]?.["content"]).toStartWith("[STRUCTURED SUMMARY — covering ");
+    expect(sent[0]).toEqual({ role: "user", content: "read main.go" });
+    expect(sent[1]?.["content"]).toStartWith("[STRUCTURED SUMMARY — covering ");
     expect(sent.some((m) => m["role"] === "tool")).toBe(false);
     expect(sent.at(-1)?.["content"]).toBe("what is the answer?");
-    expect(sent.length).toBeLessThan(12);
+    expect(sent.length).toBe(12); // task, summary, the last 10
     const saved = JSON.parse(
       await readFile(join(home.path, ".chatcli", "sessions", "long.json"), "utf8"),
     ) as Json;
     const history = saved["chat_history"] as Json[];
-    expect(history[0]?.["meta"]).toMatchObject({ is_summary: true });
-    expect(history[0]?.["content"]).toContain("main.go (1 lines)");
+    expect(history[0]).toEqual({ role: "user", content: "read main.go" });
+    expect(history[1]?.["meta"]).toMatchObject({ is_summary: true });
+    expect(history[1]?.["content"]).toContain("main.go (1 lines)");
     expect(history.at(-1)).toEqual({ role: "assistant", content: "42" });
   });
 
@@ -314,7 +319,8 @@ describe("automatic compaction in agent", () => {
     expect(summariser).toBe(8);
     expect(messagesOf(llm.requests[8] as never)).toHaveLength(1);
     const next = messagesOf(llm.requests[9] as never).filter((m) => m["role"] !== "system");
-    expect(next[0]?.["content"]).toStartWith("[STRUCTURED SUMMARY — covering ");
+    expect(next[0]).toEqual({ role: "user", content: "read every file" });
+    expect(next[1]?.["content"]).toStartWith("[STRUCTURED SUMMARY — covering ");
     expect(JSON.stringify(next)).not.toContain("MARKER-0");
     const saved = JSON.parse(
       await readFile(join(home.path, ".chatcli", "sessions", "reads.json"), "utf8"),
