@@ -119,7 +119,8 @@ export async function compactHistory(
     const cut = tailStart(current, keep, systemEnd);
     const middle = current.slice(systemEnd, cut).filter((m) => !pinned.has(m));
     const tasks = current.slice(systemEnd, cut).filter((m) => pinned.has(m));
-    if (middle.length >= (guided || options.forceSummary ? 2 : 4)) {
+    // (the task no longer counts: a guided compaction of the Go tool's minimum middle of 2 can be 1)
+    if (middle.length >= (guided ? 1 : options.forceSummary ? 2 : 4)) {
       phase("summarize", { messages: middle.length });
       try {
         signal.throwIfAborted();

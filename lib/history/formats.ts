@@ -276,9 +276,12 @@ export function parseConversation(input: string): Conversation {
     }
     const doc = parseSessionDoc(value);
     if (!doc) badInput("the JSON array is not a list of messages");
-    // A plain [{role, content}] array keeps its schema: no `meta` on the way out unless the input had
-    // one (compaction's own metadata is in the envelope). Markers are still recognised on the way in.
-    const hasMeta = wires.some((m) => "meta" in m);
+    // A plain [{role, content}] array keeps its schema: no `meta` on the way out (compaction's own
+    // metadata is in the envelope); markers are still recognised on the way in. A bare array in
+    // ChatCLI's own message shape (tool_calls, meta, …) is a legacy session and keeps `meta`.
+    const hasMeta = !wires.every((m) =>
+      Object.keys(m).every((k) => k === "role" || k === "content"),
+    );
     const messages = hasMeta ? doc.messages : doc.messages.map(markIfSummary);
     const bare = (m: ChatMessage) => {
       if (!("meta" in m)) return m;
