@@ -181,7 +181,7 @@ describe("level 1 keeps what matters in what it trims", () => {
   });
 
   test("error lines are bounded and deduplicated", () => {
-    const lines = errorLines("error: same\n".repeat(10_000) + "x\nerror: other\n");
+    const lines = errorLines(`${"error: same\n".repeat(10_000)}x\nerror: other\n`);
     expect(lines).toEqual(["error: same", "error: other"]);
     const many = errorLines(
       Array.from({ length: 5000 }, (_, i) => `error: ${i} ${"y".repeat(500)}`).join("\n"),

@@ -98,7 +98,7 @@ describe("microcompact, cache-aware (the defaults)", () => {
     expect(res.pendingTokens).toBeLessThan(8000);
     expect(res.firstChanged).toBe(-1);
     expect(res.truncated + res.summarized).toBe(0);
-    res.messages.forEach((m, i) => expect(m).toBe(history[i] as ChatMessage));
+    for (const [i, m] of res.messages.entries()) expect(m).toBe(history[i] as ChatMessage);
   });
 
   test("at the threshold every due rewrite happens at once; afterwards the prefix is stable", () => {
@@ -123,7 +123,7 @@ describe("microcompact, cache-aware (the defaults)", () => {
     ];
     const after = microcompact(next, 8, {});
     expect(after.firstChanged).toBe(-1);
-    after.messages.forEach((m, i) => expect(m).toBe(next[i] as ChatMessage));
+    for (const [i, m] of after.messages.entries()) expect(m).toBe(next[i] as ChatMessage);
   });
 
   test("a truncated result later becomes the summary line of the original", () => {
