@@ -107,3 +107,31 @@ test("two agent runs on the same day (separate processes, CI jobs): the whole fi
   expect(nextDay.cache_read_input_tokens).toBeGreaterThan(0);
   expect(nextDay.cache_read_input_tokens).toBeLessThan(nextDay.input_tokens);
 });
+
+test("lean first request: a read-only CI agent run gets no edit tools and no text tool-call instructions, ≤ 1.5k tokens", async () => {
+  requireBinary();
+  await using dir = await tempDir();
+  await using llm = await startMockLlm({ defaultText: "done" });
+  const ws = join(dir.path, "repo");
+  await mkdir(join(ws, ".git"), { recursive: true });
+  const env = baseEnv(dir.path, { ...llm.env("anthropic"), CHATCLI_MEMORY_ENABLED: "false" });
+  const usage: number[] = [];
+  for (const extra of [[], ["--permission-mode", "edit"]]) {
+    const r = await runChatcli(["agent", "--ephemeral", "--json", "say hi", ...extra], {
+      env,
+      cwd: ws,
+    });
+    expect(r.code).toBe(0);
+    usage.push(JSON.parse(r.stdout).usage.input_tokens);
+  }
+  type Body = { tools: Array<{ name: string }>; system: Array<{ text: string }> };
+  const [ci, edit] = llm.requests.map((q) => q.body as Body);
+  const ciTools = ci?.tools.map((t) => t.name) ?? [];
+  expect(ciTools).not.toContain("write_file");
+  expect(ciTools).not.toContain("patch_file");
+  expect(ciTools).toContain("read_file");
+  expect(ciTools).toContain("run_command");
+  expect(edit?.tools.map((t) => t.name)).toContain("patch_file");
+  expect(JSON.stringify(ci?.system)).not.toContain("<tool_call");
+  for (const n of usage) expect(n).toBeLessThanOrEqual(1500);
+});
