@@ -7,9 +7,28 @@
 export const ERROR_KEEP = { lines: 40, chars: 4000, lineMax: 300 } as const;
 
 // What marks a line as reporting a failure: `error:`, `TypeError: …`, `error[E0308]:`, `FAILED`,
-// `FAIL `, `panic:`, `fatal:`, pytest's `E   ` lines, `npm ERR!`, `✗`/`✘` test marks.
-const ERROR_MARK =
-  /(?:[Ee]rror|ERROR|[Ee]xception|[Ff]atal|FATAL|panic)(?:\[[^\]\n]*\])?:|\bFAILED\b|\bERR!|^FAIL\b|^E {3}|^[ \t]*[✗✘] /gm;
+// `FAIL `, `panic:`, `fatal:`, pytest's `E   ` lines, `npm ERR!`, `✗`/`✘` test marks. Checked per
+// line, only on lines that hold one of NEEDLES (found with indexOf, which is far faster than
+// running the alternation over megabytes of output).
+const ERROR_LINE =
+  /(?:[Ee]rror|ERROR|[Ee]xception|[Ff]atal|FATAL|panic)(?:\[[^\]\n]*\])?:|\bFAILED\b|\bERR!|^FAIL\b|^E {3}|^[ \t]*[✗✘] /;
+const NEEDLES = [
+  "rror",
+  "RROR",
+  "xception",
+  "atal",
+  "ATAL",
+  "panic",
+  "FAIL",
+  "ERR!",
+  "E   ",
+  "✗",
+  "✘",
+];
+/** Lines looked at, at most, in one text (a log of a million errors stays cheap). */
+const MAX_CANDIDATES = 4000;
+/** Needle hits followed, at most, in one text. */
+const MAX_HITS = 200_000;
 const TRACEBACK = "Traceback (most recent call last):";
 
 function clip(line: string): string {
@@ -44,19 +63,38 @@ function tracebackLines(text: string, out: Array<{ at: number; line: string }>):
 export function errorLines(text: string): string[] {
   const found: Array<{ at: number; line: string }> = [];
   if (text.includes(TRACEBACK)) tracebackLines(text, found);
-  ERROR_MARK.lastIndex = 0;
   const candidates = new Set(found.map((f) => clip(f.line)));
-  for (let m = ERROR_MARK.exec(text); m; m = ERROR_MARK.exec(text)) {
-    const start = text.lastIndexOf("\n", m.index) + 1;
-    const nl = text.indexOf("\n", m.index + m[0].length);
-    const end = nl < 0 ? text.length : nl;
-    const line = clip(text.slice(start, Math.min(end, start + ERROR_KEEP.lineMax + 1)));
-    if (!candidates.has(line)) {
-      candidates.add(line);
-      found.push({ at: start, line });
+  // Line starts holding a needle; a line repeated many times is looked at once (`seenLines`).
+  const starts = new Map<number, string>();
+  const seenLines = new Set<string>();
+  let hits = 0;
+  for (const needle of NEEDLES) {
+    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
+      if (++hits > MAX_HITS) break;
+      const start = text.lastIndexOf("\n", at) + 1;
+      const nl = text.indexOf("\n", at);
+      const end = nl < 0 ? text.length : nl;
+      if (!starts.has(start)) {
+        const line = text.slice(start, Math.min(end, start + 2000));
+        if (!seenLines.has(line)) {
+          seenLines.add(line);
+          starts.set(start, line);
+          if (starts.size >= MAX_CANDIDATES) break;
+        }
+      }
+      // one look per line and needle: go on after the end of this line
+      if (nl < 0) break;
+      at = nl - needle.length + 1;
     }
-    if (candidates.size > ERROR_KEEP.lines * 2 || nl < 0) break;
-    ERROR_MARK.lastIndex = nl + 1;
+  }
+  for (const start of [...starts.keys()].sort((a, b) => a - b)) {
+    const line = starts.get(start) as string;
+    if (!ERROR_LINE.test(line)) continue;
+    const kept = clip(line);
+    if (candidates.has(kept)) continue;
+    candidates.add(kept);
+    found.push({ at: start, line: kept });
+    if (candidates.size > ERROR_KEEP.lines * 2) break;
   }
   if (found.length === 0) return [];
   found.sort((a, b) => a.at - b.at);

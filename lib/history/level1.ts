@@ -8,7 +8,7 @@ import {
 
 const THINK_BLOCKS = /<(reasoning|thinking|explanation)>[\s\S]*?<\/\1>/g;
 const TOOL_TAG =
-  /<(tool_call|tool)((?:\s+[A-Za-z_:-]+\s*=\s*(?:'(?:\\[\s\S]|[^'\\])*'|"(?:\\[\s\S]|[^"\\])*"|[^\s>/]+))*)\s*(\/?)>(?:\s*<\/\1>)?/g;
+  /<(tool_call|tool)((?:\s+[A-Za-z_:-]+\s*=\s*(?:'(?:\\[\s\S]|[^'\\])*'|"(?:\\[\s\S]|[^"\\])*"|[^\s>/]+))*)\s*(\/?)>(?:\s*<\/\1>)?/y;
 const ATTR =
   /([A-Za-z_:-]+)\s*=\s*(?:'((?:\\[\s\S]|[^'\\])*)'|"((?:\\[\s\S]|[^"\\])*)"|([^\s>/]+))/g;
 const INJECTED_LINE = /^📦 CONTEXT(?:O)?:/m;
@@ -18,7 +18,8 @@ const FEEDBACK_PREFIXES = [
   "--- Resultado da Ação",
   "FORMAT ERROR:",
 ];
-const TOOL_OUTPUT = /<tool_output>([\s\S]*?)<\/tool_output>/g;
+const OPEN = "<tool_output>";
+const CLOSE = "</tool_output>";
 
 /** Limits of the level-1 rules (reference §3.3). */
 export const LEVEL1 = {
@@ -57,23 +58,38 @@ export function toolCallReference(name: string, args: string): string {
 
 function compactToolXml(text: string): string {
   if (!text.includes("<tool")) return text;
-  TOOL_TAG.lastIndex = 0;
-  return text.replace(TOOL_TAG, (whole, _tag: string, attrs: string) => {
-    let name: string | undefined;
-    let args = "";
-    ATTR.lastIndex = 0;
-    for (const m of attrs.matchAll(ATTR)) {
-      const raw =
-        m[2] !== undefined
-          ? unescapeQuoted(m[2], "'")
-          : m[3] !== undefined
-            ? unescapeQuoted(m[3], '"')
-            : (m[4] ?? "");
-      if (m[1] === "name") name = raw.trim();
-      else if (m[1] === "args") args = raw;
-    }
-    return name ? toolCallReference(name, args) : whole;
-  });
+  // Each `<tool` found with indexOf, the tag matched there (sticky): a global regex would be tried
+  // at every position of the text, ~5× slower on long assistant messages.
+  const parts: string[] = [];
+  let from = 0;
+  for (let at = text.indexOf("<tool"); at >= 0; at = text.indexOf("<tool", at + 1)) {
+    TOOL_TAG.lastIndex = at;
+    const m = TOOL_TAG.exec(text);
+    if (!m) continue;
+    parts.push(text.slice(from, at), toolReference(m[0], m[2] ?? ""));
+    from = at + m[0].length;
+    at = from - 1;
+  }
+  if (from === 0) return text;
+  parts.push(text.slice(from));
+  return parts.join("");
+}
+
+function toolReference(whole: string, attrs: string): string {
+  let name: string | undefined;
+  let args = "";
+  ATTR.lastIndex = 0;
+  for (let m = ATTR.exec(attrs); m; m = ATTR.exec(attrs)) {
+    const raw =
+      m[2] !== undefined
+        ? unescapeQuoted(m[2], "'")
+        : m[3] !== undefined
+          ? unescapeQuoted(m[3], '"')
+          : (m[4] ?? "");
+    if (m[1] === "name") name = raw.trim();
+    else if (m[1] === "args") args = raw;
+  }
+  return name ? toolCallReference(name, args) : whole;
 }
 
 /** The one line left where level 1 removed a reasoning block. */
@@ -101,7 +117,8 @@ export function trimAssistantText(text: string): string {
 
 /** Injected context: `[MEMORY CONTEXT — loaded from …]` or a line starting `📦 CONTEXT:`. */
 export function isInjectedContext(content: string): boolean {
-  return content.startsWith("[MEMORY CONTEXT — loaded from ") || INJECTED_LINE.test(content);
+  if (content.startsWith("[MEMORY CONTEXT — loaded from ")) return true;
+  return content.includes("📦 CONTEXT") && INJECTED_LINE.test(content);
 }
 
 /** Tool feedback sent back as a user message (text tool-call mode). */
@@ -119,13 +136,25 @@ function trimInjected(content: string): string {
 }
 
 function trimFeedback(content: string): string {
-  if (content.includes("<tool_output>")) {
-    TOOL_OUTPUT.lastIndex = 0;
-    return content.replace(TOOL_OUTPUT, (whole, body: string) => {
-      if (body.length <= LEVEL1.toolOutputMax) return whole;
-      const short = headTailKeepingErrors(body, LEVEL1.toolOutputHead, LEVEL1.toolOutputTail);
-      return `<tool_output>\n${short}\n</tool_output>`;
-    });
+  if (content.includes(OPEN)) {
+    // <tool_output>…</tool_output> bodies, found with indexOf (a regex is ~20× slower on big ones)
+    const parts: string[] = [];
+    let from = 0;
+    for (let open = content.indexOf(OPEN); open >= 0; open = content.indexOf(OPEN, from)) {
+      const close = content.indexOf(CLOSE, open + OPEN.length);
+      if (close < 0) break;
+      const body = content.slice(open + OPEN.length, close);
+      parts.push(content.slice(from, open));
+      if (body.length <= LEVEL1.toolOutputMax) parts.push(OPEN, body, CLOSE);
+      else {
+        const short = headTailKeepingErrors(body, LEVEL1.toolOutputHead, LEVEL1.toolOutputTail);
+        parts.push(`${OPEN}\n${short}\n${CLOSE}`);
+      }
+      from = close + CLOSE.length;
+    }
+    if (from === 0) return content;
+    parts.push(content.slice(from));
+    return parts.join("");
   }
   return truncateKeepingErrors(content, LEVEL1.feedbackMax);
 }
