@@ -173,3 +173,15 @@ describe("microcompact, cache-aware (the defaults)", () => {
     expect(r.anthropic.read + r.anthropic.write).toBe(r.cumulativeInput);
   });
 });
+
+test("bench sections: the replay table and level 1 throughput report every row", async () => {
+  const { benchLevel1, microcompactSection } = await import(
+    "../../../scripts/bench-microcompact.ts"
+  );
+  const table = microcompactSection(3);
+  expect(table.filter((l) => l.startsWith("| ") && !l.startsWith("| settings"))).toHaveLength(3);
+  const [row] = await benchLevel1(undefined, "/nonexistent", [0.2]);
+  expect(row?.messages).toBeGreaterThan(10);
+  expect(row?.inProcessMbPerSecond).toBeGreaterThan(0);
+  expect(row?.cliMbPerSecond).toBeNaN();
+});
