@@ -69,7 +69,13 @@ export function headTailKeepingErrors(content: string, head: number, tail: numbe
   return cutKeepingErrors(content, head, tail, "chars omitted");
 }
 
-function cutKeepingErrors(content: string, head: number, tail: number, label: string): string {
+/** Head + `… [N <label>] …` (+ the error lines of the omitted middle) + tail. */
+export function cutKeepingErrors(
+  content: string,
+  head: number,
+  tail: number,
+  label: string,
+): string {
   const middle = content.slice(head, content.length - tail);
   return `${content.slice(0, head)}\n\n${omissionNote(middle, label)}\n\n${content.slice(content.length - tail)}`;
 }

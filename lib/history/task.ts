@@ -1,5 +1,5 @@
 import type { ChatMessage } from "../llm/types.ts";
-import { headTailKeepingErrors, isProtected, withContent } from "./blocks.ts";
+import { cutKeepingErrors, headTailKeepingErrors, isProtected, withContent } from "./blocks.ts";
 import { isInjectedContext, isToolFeedback } from "./level1.ts";
 import { SUMMARY_PREFIXES } from "./level2.ts";
 import { CHARS_PER_TOKEN, messageTokens } from "./tokens.ts";
@@ -82,8 +82,10 @@ export function keptTask(message: ChatMessage, budgetTokens: number, share: numb
   const maxChars = Math.max(800, Math.floor(budgetTokens * share * CHARS_PER_TOKEN));
   if (message.content.length <= maxChars) return message;
   const head = Math.floor((maxChars * 3) / 4);
-  const cut = headTailKeepingErrors(message.content, head, maxChars - head);
-  return withContent(message, cut.replace("chars omitted]", "chars of the task omitted]"));
+  return withContent(
+    message,
+    cutKeepingErrors(message.content, head, maxChars - head, "chars of the task omitted"),
+  );
 }
 
 /**
