@@ -31,7 +31,9 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
     ? tapEvents(input.reporter, input.hooks.onEvent)
     : input.reporter;
   const toolMap = new Map(input.tools.map((t) => [t.name, t]));
-  const specs = [...input.tools]
+  const offered = input.offered ? new Set(input.offered) : undefined;
+  const specs = input.tools
+    .filter((t) => !offered || offered.has(t.name))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema }));
   const state: BatchState = {

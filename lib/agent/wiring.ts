@@ -21,7 +21,7 @@ import type { BootstrapFileInfo } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
 import { compactForRequest } from "../run/compaction.ts";
 import type { RunMemory } from "../run/memory.ts";
-import { corePrompt } from "./prompts.ts";
+import { corePrompt, needsTextTools } from "./prompts.ts";
 import type { AgentHooks, MemoryBackend } from "./types.ts";
 
 export interface WiringContext {
@@ -72,7 +72,7 @@ export async function buildSystemBlocks(w: WiringContext): Promise<{
     cwd: w.cwd,
     now: w.now(),
     mode: w.mode,
-    corePrompt: corePrompt(w.mode).text,
+    corePrompt: corePrompt(w.mode, { textTools: !w.ref || needsTextTools(w.ref.provider) }).text,
     memory,
     attachments: attached.files,
     touchedPaths: [...attached.files.map((f) => f.path), ...extractPathHints(w.task)],
@@ -158,6 +158,8 @@ export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
       signal,
       keepLast: 8,
       beforeDrop,
+      // This run's task is kept verbatim even when the session had an earlier one.
+      isTask: (m) => m.role === "user" && m.content === w.task,
       afterOverflowError,
       overflow: overflowReport(error),
     });

@@ -75,15 +75,17 @@ describe("chatcli chat: cancel and rewind", () => {
       llm.push({ text: "## API\n- keep q1" });
       submit(t, "/compact keep the API decisions");
       await t.waitForText(/📦 Compacting with instruction: keep the API decisions/);
-      await t.waitForText(/✓ Compacted: 6 → 5 messages \(preserved: keep the API decisions\)/);
+      // the task (q1) is kept verbatim; a1 is summarised
+      await t.waitForText(/✓ Compacted: 6 → 6 messages \(preserved: keep the API decisions\)/);
       await turns(t, [["q4", "a4"]]);
       const compacted = sentMessages(llm.requests.at(-1)!.body);
-      expect(compacted).toHaveLength(6);
-      expect(String(compacted[0]!.content)).toContain("[COMPACTED CONTEXT");
+      expect(compacted).toHaveLength(7);
+      expect(compacted[0]!.content).toBe("q1");
+      expect(String(compacted[1]!.content)).toContain("[COMPACTED CONTEXT");
       t.sendKeys("Escape", "Escape");
       const menu = await t.waitForText(/Select \[1-\d+\]/);
       // newest first: the q4 turn, then the /compact itself (taken before it replaced the history)
-      expect(menu).toMatch(/❯ \[1\] {2}\d\d:\d\d:\d\d {2}5 msgs {2}q4/);
+      expect(menu).toMatch(/❯ \[1\] {2}\d\d:\d\d:\d\d {2}6 msgs {2}q4/);
       expect(menu).toMatch(/\[2\] {2}\d\d:\d\d:\d\d {2}6 msgs {2}\/compact keep the API decisions/);
       t.type("2");
       t.sendKeys("Enter");
