@@ -54,6 +54,6 @@ describe("bare chatcli WORDS: typos exit 2, real prompts are asked (spawned bina
     }
     expect(llm.requests).toHaveLength(prompts.length);
     const sent = llm.requests.map((q) => JSON.stringify(q.body));
-    prompts.forEach((p, i) => expect(sent[i]).toContain(p));
+    for (const [i, p] of prompts.entries()) expect(sent[i]).toContain(p);
   });
 });
