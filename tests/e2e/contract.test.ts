@@ -232,7 +232,7 @@ describe("success: one envelope with --json, the same envelope last with --jsonl
       cmd === "compact"
         ? [["compact", "--no-llm"], conversation]
         : [[cmd, "-m", "mock:script", "--fake-responses", replies, "--ephemeral", "hi"], undefined];
-    const plain = args.filter((a) => a !== "--ephemeral" || cmd !== "ask");
+    const plain = args;
     const json = await chatcli(home, [...plain, "--json"], stdin);
     const env = envelope(json.stdout, 0);
     expect(env["command"]).toBe(cmd);
