@@ -1,7 +1,7 @@
 import { Command } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { toChatcliError, UsageError } from "../lib/core/errors.ts";
-import { configuredSecrets, redactDeep } from "../lib/core/redact.ts";
+import { configuredSecrets } from "../lib/core/redact.ts";
 import type { CheckpointRecord } from "../lib/history/checkpoints.ts";
 import {
   applyRewind,
@@ -13,7 +13,7 @@ import { openSession, type Session } from "../lib/history/session.ts";
 import { latestSessionForWorkspace } from "../lib/history/session-list.ts";
 import { newEnvelope, settle } from "../lib/output/envelope.ts";
 import { Reporter } from "../lib/output/reporter.ts";
-import { stripControl } from "../lib/output/terminal.ts";
+import { jsonDocument, stripControl } from "../lib/output/terminal.ts";
 import { outputFormatOf, outputFormatOptions, parsePositiveInt, type RunState } from "./_shared.ts";
 
 interface RewindFlags {
@@ -153,7 +153,7 @@ async function runRewind(ctx: Ctx, flags: RewindFlags): Promise<number> {
     const list = await session.listCheckpoints();
     const doc = { session: name, checkpoints: list.map(checkpointJson) };
     if (format === "text") ctx.stdout.write(`${stripControl(listText(name, list))}\n`);
-    else ctx.stdout.write(`${JSON.stringify(redactDeep(doc, configuredSecrets(ctx.env)))}\n`);
+    else ctx.stdout.write(jsonDocument(doc, configuredSecrets(ctx.env)));
     return 0;
   }
   const scope = scopeOf(flags);
