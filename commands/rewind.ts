@@ -106,7 +106,9 @@ function planText(name: string, plan: RewindPlan, dryRun: boolean): string {
         ? "deleted (created by chatcli)"
         : f.action === "restore"
           ? `restored (${f.change})`
-          : "unchanged";
+          : f.action === "unrestorable"
+            ? `NOT restorable (${f.snapshot.unrestorable})`
+            : "unchanged";
     lines.push(`  ${action}: ${f.path}${note}`);
   }
   if (plan.scope !== "conversation" && plan.files.length === 0)
@@ -196,6 +198,7 @@ async function runRewind(ctx: Ctx, flags: RewindFlags): Promise<number> {
           action: f.action,
           change: f.change,
           conflict: f.conflict,
+          ...(f.snapshot.unrestorable ? { reason: f.snapshot.unrestorable } : {}),
         })),
         removed_checkpoints: plan.removedCheckpoints,
       },

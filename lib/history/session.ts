@@ -25,6 +25,7 @@ import {
 } from "./session-file.ts";
 import { latestSessionForWorkspace } from "./session-list.ts";
 import { fileHash, fileStamp, mergeHistories } from "./session-merge.ts";
+import { repairMessage, repairToolPairs } from "./tool-pairs.ts";
 
 export type SessionCtx = Pick<Ctx, "env" | "cwd" | "now">;
 
@@ -126,6 +127,11 @@ export class Session {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await withLock(path, async () => {
       if ((await fileStamp(path)) !== this.stamp) await this.adoptConcurrentTurns();
+      // never write a history a provider would reject: each tool call has exactly one result
+      const repair = repairToolPairs(this.messages);
+      const note = repairMessage(repair, `session ${JSON.stringify(this.name)} (saving)`);
+      if (note) this.warnings.push({ code: "history_repaired", message: note });
+      this.messages = repair.messages;
       const doc = sessionJson({
         title: this.title || this.derivedTitle(),
         messages: this.messages,
@@ -207,12 +213,15 @@ export class Session {
     }
     const latest = state.checkpoints.at(-1);
     if (latest?.files.some((f) => f.path === abs)) return;
-    const snap = await this.store.snapshot(abs);
+    // a directory is snapshotted file by file (the first snapshot of a file per checkpoint wins)
+    const snaps = await this.store.snapshotTree(abs);
     await this.store.update((s) => {
       const cp = s.checkpoints.at(-1);
-      if (cp && !cp.files.some((f) => f.path === abs)) cp.files.push(snap);
+      if (!cp) return;
+      const have = new Set(cp.files.map((f) => f.path));
+      for (const snap of snaps) if (!have.has(snap.path)) cp.files.push(snap);
     });
-    this.pending.add(abs);
+    for (const snap of snaps) if (!snap.unrestorable) this.pending.add(snap.path);
   }
 
   /** Checkpoints, oldest first. */
@@ -328,6 +337,13 @@ export async function openSession(
   const doc =
     name === undefined ? undefined : await loadSessionDoc(ctx, name, warnings, options.strict);
   if (name === undefined && !options.ephemeral) name = await freeName(ctx, autosaveName(ctx.now()));
+  if (doc) {
+    // a broken pair (a crash between a call and its result, another tool's file) is repaired here
+    const repair = repairToolPairs(doc.messages);
+    const note = repairMessage(repair, `session ${JSON.stringify(name)}`);
+    if (note) warnings.push({ code: "history_repaired", message: note });
+    doc.messages = repair.messages;
+  }
   const session = new Session(
     ctx,
     name ?? null,
