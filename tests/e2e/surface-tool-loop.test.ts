@@ -128,4 +128,41 @@ describe("rm -rf a directory in bypass (spawned binary, mock server)", () => {
     expect(rewind.stdout).toContain("build/link.ts");
     expect(await readFile(join(dir.path, "build", "app.js"), "utf8")).toBe("console.log(1);\n");
   });
+
+  test("files a shell command changed are in files_changed and file.changed, git or not", async () => {
+    await using dir = await tempDir();
+    await using llm = await startMockLlm();
+    await writeFile(join(dir.path, "c.txt"), "a line\n");
+    await writeFile(join(dir.path, "gone.txt"), "bye\n");
+    const cmd = "printf x > out.txt && touch b.txt && sed -i s/a/b/ c.txt && rm gone.txt";
+    llm.push({ tool_calls: [{ name: "run_command", arguments: { cmd } }] }, { text: "ok" });
+    const env = baseEnv(dir.path, {
+      ...llm.env("openai"),
+      CHATCLI_MEMORY_ENABLED: "false",
+      CHATCLI_SANDBOX: "off",
+    });
+    // not a git work tree: only the command's own targets tell what it changed
+    const r = await runChatcli(["agent", "edit", "--permission-mode", "auto", "--jsonl"], {
+      env,
+      cwd: dir.path,
+    });
+    expect(r.code).toBe(0);
+    const lines = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const expected = [
+      { path: "out.txt", change: "created" },
+      { path: "b.txt", change: "created" },
+      { path: "c.txt", change: "modified" },
+      { path: "gone.txt", change: "deleted" },
+    ];
+    expect(lines.at(-1).files_changed).toEqual(expected);
+    expect(
+      lines
+        .filter((l) => l.type === "file.changed")
+        .map((l) => ({ path: l.path, change: l.change })),
+    ).toEqual(expected);
+    expect(await readFile(join(dir.path, "c.txt"), "utf8")).toBe("b line\n");
+  });
 });
