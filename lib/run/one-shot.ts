@@ -150,7 +150,9 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       memory: envelope.memory,
       limits: { timeout_ms: options.timeoutMs ?? null, max_tokens: options.maxTokens ?? null },
     });
-    if (keep) {
+    // A checkpoint to rewind to; a fresh autosave has nothing before the question to go back to.
+    const autosaved = options.session === undefined && !options.continueLatest && session.isNew;
+    if (keep && !autosaved) {
       const record = await session.checkpoint(input);
       reporter.event("checkpoint.created", { id: record.id, messages: session.messages.length });
     }
