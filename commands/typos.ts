@@ -19,6 +19,16 @@ import { UsageError } from "../lib/core/errors.ts";
  * `chatcli compare these files`, `chatcli lessons learned from the outage`.
  */
 
+/** The root `--help` footer: the rule in brief (README "Bare prompts and mistyped commands"). */
+export const BARE_PROMPT_HELP = `
+Bare prompts: \`chatcli WORDS…\` is \`chatcli ask WORDS…\`, except that words that look like a
+mistyped command exit 2 with "did you mean …" and send nothing: a command's exact name runs it (an
+unknown subcommand is an error: \`sessions lst\`, \`memory leaks\`); a lowercase first word one edit
+from a command name (two for 6+ letters) that is not an ordinary word, followed by nothing, a flag or a
+subcommand of that command (\`sesions list\`, \`memroy facts\`; any words after \`agnet\`, \`codr\`).
+\`chatcli what does this error mean\` is a prompt; \`chatcli ask …\` or \`chatcli -- …\` always is.
+`;
+
 /** Subcommands of the commands that have them (a unit test checks these against the real trees). */
 export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   memory: [

@@ -31,6 +31,10 @@ describe("bare chatcli WORDS: typos exit 2, real prompts are asked (spawned bina
       } else expect(r.stdout).toBe("");
     }
     expect(llm.requests).toHaveLength(0);
+    // the rule is in the root help
+    const help = await runChatcli(["--help"], { env, cwd: home.path });
+    expect(help.stdout).toContain("Bare prompts:");
+    expect(help.stdout).toContain("`chatcli ask …` or `chatcli -- …` always is");
   });
 
   test("prompts that start like a command word are asked as they are", async () => {
