@@ -65,7 +65,7 @@ describe("tool call/result pairs of saved sessions (spawned binary, mock server)
       expect(env.warnings[0]?.message).toContain("1 tool call(s) without a result");
       expect(env.warnings[0]?.message).toContain("1 tool result(s) without their call");
       // OpenAI wire format: the assistant's two calls, then one tool message per call id
-      const sent = (llm.requests[0]?.body as Json)["messages"] as Json[];
+      const sent = (llm.requests[0]?.body as Json | undefined)?.["messages"] as Json[];
       const assistant = sent.findIndex((m) => Array.isArray(m["tool_calls"]));
       expect(
         sent.slice(assistant + 1, assistant + 3).map((m) => [m["role"], m["tool_call_id"]]),
