@@ -6,7 +6,8 @@ import type { KeyReader, Screen } from "./tty.ts";
 
 /** How a prompt ended. */
 export type ReadResult =
-  | { kind: "line"; text: string }
+  /** `pasted`: the input began with a bracketed paste (never taken as a command). */
+  | { kind: "line"; text: string; pasted?: boolean }
   /** Ctrl+C; `hadText` when it only cleared a typed line. */
   | { kind: "interrupt"; hadText: boolean }
   /** Ctrl+D on an empty line, or stdin closed. */
@@ -51,6 +52,8 @@ class PromptEditor {
   /** What the last render drew, to find the cursor again after a resize. */
   private drawn: { text: string; cursor: number; columns: number } | undefined;
   private lastEscAt: number | undefined;
+  /** The input's first characters came from a paste. */
+  private startedByPaste = false;
 
   constructor(
     private readonly screen: Screen,
@@ -91,6 +94,7 @@ class PromptEditor {
     switch (key.name) {
       case "char":
       case "paste":
+        if (buffer.isEmpty) this.startedByPaste = key.name === "paste";
         buffer.insert(key.text ?? "");
         break;
       case "enter": {
@@ -102,7 +106,7 @@ class PromptEditor {
         }
         this.finish();
         options.history.add(text);
-        return { kind: "line", text };
+        return { kind: "line", text, pasted: this.startedByPaste };
       }
       case "alt-enter":
         buffer.insert("\n");
