@@ -86,9 +86,10 @@ export async function snapshotPaths(paths: readonly string[]): Promise<Map<strin
       continue;
     }
     const entries = await readdir(path, { recursive: true, withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
+    const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    for (const file of files.sort()) {
       if (prints.size >= MAX_ENTRIES) break;
-      if (entry.isFile()) await print(join(entry.parentPath, entry.name));
+      await print(file);
     }
   }
   return prints;
