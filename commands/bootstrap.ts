@@ -28,7 +28,11 @@ async function guarded(
   } catch (error) {
     if (format === "text") throw error;
     const failure = toChatcliError(error);
-    const reporter = new Reporter(ctx, { format, envelope: newEnvelope(name, ctx.version) });
+    // a document command: with --jsonl too, the failure is one envelope line (as --json)
+    const reporter = new Reporter(ctx, {
+      format: "json",
+      envelope: newEnvelope(name, ctx.version),
+    });
     reporter.fail(failure);
     reporter.finish();
     state.exitCode = failure.exitCode;

@@ -11,7 +11,8 @@ import { UsageError } from "../lib/core/errors.ts";
  *    - W is written in lowercase letters only (a capital, digit or punctuation: a prompt);
  *    - W is one edit (a wrong, missing, extra or swapped letter) from C, or two when C has 6 letters
  *      or more; `ask` is never guessed (its typos are prompts for ask anyway);
- *    - W is not an ordinary word (ORDINARY: the dictionary and jargon words that close to a name);
+ *    - W is not an ordinary word (ORDINARY: the dictionary and jargon words that close to a name),
+ *      except a command's singular followed by one of its subcommands (`session list`);
  *    - what follows looks like C's arguments: nothing; a flag (`-…`); a subcommand of C, or one
  *      edit from one (`sesions list`, `memroy facts`); for `agent`/`coder`, whose argument is a
  *      task, any words (`agnet fix the tests`).
@@ -195,8 +196,18 @@ export function mistypedCommand(
       hint: `to ask the model instead: ${askHint(flags, argv)}`,
     });
   }
-  if (!/^[a-z]+$/.test(first) || ORDINARY.has(first)) return undefined;
   const guessable = [...commands, ...RESERVED_COMMANDS].filter((c) => c !== "ask");
+  // `session list`, `session show x`: the singular of a command, then one of its subcommands
+  const singular = guessable.find((c) => c.endsWith("s") && first === c.slice(0, -1));
+  if (singular && second !== undefined && SUBCOMMANDS[singular]?.includes(second)) {
+    return new UsageError(
+      `unknown command ${JSON.stringify(first)}; did you mean: chatcli ${singular}?`,
+      {
+        hint: `run: chatcli ${[singular, ...argv.slice(1)].join(" ")}   (to send it to the model as a prompt: ${askHint(flags, argv)})`,
+      },
+    );
+  }
+  if (!/^[a-z]+$/.test(first) || ORDINARY.has(first)) return undefined;
   const command = nearest(first, guessable, commandLimit);
   if (!command) return undefined;
   const subs = SUBCOMMANDS[command] ?? [];
