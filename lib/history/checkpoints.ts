@@ -253,7 +253,8 @@ export class CheckpointStore {
       else if (entry.isSymbolicLink()) links.push(full);
     }
     let bytes = 0;
-    for (const file of files) bytes += (await stat(file).catch(() => undefined))?.size ?? 0;
+    if (files.length <= MAX_TREE_FILES)
+      for (const file of files) bytes += (await stat(file).catch(() => undefined))?.size ?? 0;
     if (files.length > MAX_TREE_FILES || bytes > MAX_TREE_BYTES) {
       const size = files.length > MAX_TREE_FILES ? `${files.length} files` : `${bytes} bytes`;
       return [
