@@ -3,7 +3,7 @@ import { EXIT } from "../core/errors.ts";
 import { style } from "../output/terminal.ts";
 import { InputHistory } from "./buffer.ts";
 import { type Cancellable, type CancellableFn, runCancellable } from "./cancel.ts";
-import { handleSlash } from "./handlers.ts";
+import { formatUsd, handleSlash } from "./handlers.ts";
 import { createMarkdownStream } from "./markdown.ts";
 import { askApproval, askYesNo, chooseCheckpoint, clockTime } from "./menu.ts";
 import { readLine } from "./prompt.ts";
@@ -29,6 +29,8 @@ export class Repl {
   /** Input-history writes, in submission order; awaited at exit. */
   private saving: Promise<void> = Promise.resolve();
   private historyWarned = false;
+  /** The status row under the prompt (model, context used, session cost), set after each turn. */
+  private footer: string | undefined;
   /** Approvals answered `a` (always): tool names or `run_command npm …` scopes, for this session. */
   private readonly alwaysAllowed = new Set<string>();
 
@@ -77,6 +79,7 @@ export class Repl {
         history: this.history,
         now: this.ctx.now,
         signal: this.ctx.signal,
+        footer: this.footer,
       });
       if (result.kind === "eof") return;
       if (result.kind === "interrupt") {
@@ -179,6 +182,7 @@ export class Repl {
     out.end();
     if (result.ok) {
       this.services.nudgeMemory();
+      await this.updateStatus();
       return;
     }
     this.reportFailure(result, "Request");
@@ -216,7 +220,24 @@ export class Repl {
     );
     out.end();
     this.services.nudgeMemory();
+    await this.updateStatus();
     if (!result.ok) this.reportFailure(result, `/${mode}`);
+  }
+
+  /** Recomputes the status row: `model · context 3.2k/200k (2%) · $0.0123`. Never fails a turn. */
+  async updateStatus(): Promise<void> {
+    try {
+      const [context, cost] = [await this.services.context(), this.services.cost()];
+      const used = context.parts.reduce((sum, p) => sum + p.tokens, 0);
+      const share = context.window ? ` (${Math.round((used / context.window) * 100)}%)` : "";
+      const window = context.window ? `/${compactCount(context.window)}` : "";
+      const price = cost.costUsd === null ? "unpriced" : formatUsd(cost.costUsd);
+      this.footer = this.style.dim(
+        `  ${this.services.modelLabel()} · context ${compactCount(used)}${window}${share} · ${price}`,
+      );
+    } catch {
+      this.footer = undefined;
+    }
   }
 
   /** Prints why an operation did not finish. */
@@ -270,9 +291,23 @@ export class Repl {
   private answerWriter(): TurnCallbacks & { end(): void; break(): void } {
     let lastChar = "\n";
     let hint = true;
-    this.screen.write(this.style.dim("… thinking (Esc cancels)"));
+    const started = this.ctx.now().getTime();
+    let frame = 0;
+    const draw = () => {
+      const seconds = ((this.ctx.now().getTime() - started) / 1000).toFixed(1);
+      const spin = SPINNER[frame++ % SPINNER.length];
+      this.screen.write(
+        `\r\u001b[K${this.style.dim(`${spin} thinking ${seconds}s (Esc cancels)`)}`,
+      );
+    };
+    draw();
+    const ticker = setInterval(draw, 100);
+    ticker.unref?.();
     const clearHint = () => {
-      if (hint) this.screen.write("\r\u001b[K");
+      if (hint) {
+        clearInterval(ticker);
+        this.screen.write("\r\u001b[K");
+      }
       hint = false;
     };
     const md = createMarkdownStream((text) => {
@@ -288,6 +323,15 @@ export class Repl {
     };
     return { onText: (delta) => md.push(delta), break: lineBreak, end: lineBreak };
   }
+}
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** 950 → "950", 12_300 → "12.3k", 1_000_000 → "1M". */
+export function compactCount(value: number): string {
+  if (value < 1000) return String(Math.round(value));
+  if (value < 1_000_000) return `${Number((value / 1000).toFixed(1))}k`;
+  return `${Number((value / 1_000_000).toFixed(1))}M`;
 }
 
 /** Runs the interactive chat on `ctx`'s terminal until the user leaves; returns the exit code. */

@@ -67,7 +67,7 @@ describe("chatcli chat: /agent and /coder", () => {
     submit(t, "/agent make nope");
     await t.waitForText(/Allow\? \[y\/n(?:\/a)?\]$/m);
     t.sendKeys("Escape");
-    await t.waitForText(/cancelled[\s\S]*\n❯$/);
+    await t.waitForText(/cancelled[\s\S]*\n❯$/m);
     expect(existsSync(join(home.path, "nope"))).toBe(false);
     submit(t, "hello");
     await t.waitForText(/^plain\n❯$/m);
@@ -141,7 +141,7 @@ describe("chatcli chat: starting and leaving", () => {
     await using t = chatTerm(home.path, llm, { width: 60 });
     await t.waitForText(PROMPT_READY);
     submit(t, "x".repeat(130));
-    const screen = await t.waitForText(/echo hi[\s\S]*\n❯$/);
+    const screen = await t.waitForText(/echo hi[\s\S]*\n❯$/m);
     expect(screen).toContain("word39");
     // NO_COLOR: the markdown passes through as written
     expect(screen).toContain("- item **one**");

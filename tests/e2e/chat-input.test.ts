@@ -103,4 +103,77 @@ describe("chatcli chat: input", () => {
       expect(await t.waitForExit()).toBe(0);
     },
   );
+
+  tmuxTest(
+    "after each turn a status row under the prompt shows model, context used of the window, and cost",
+    async () => {
+      await using home = await tempDir();
+      llm.push({ text: "hello back", usage: { input_tokens: 2000, output_tokens: 10 } });
+      await using t = chatTerm(home.path, llm, { env: { OPENAI_MODEL: "gpt-5.4" } });
+      await t.waitForText(PROMPT_READY);
+      expect(t.capturePane()).not.toMatch(/· context/);
+      submit(t, "hello");
+      const screen = await t.waitForText(
+        /^hello back\n❯\n {2}openai\/gpt-5\.4 · context [\d.]+k?\/[\d.]+[kM] \(\d+%\) · \$0\.\d+$/m,
+      );
+      expect(screen).not.toMatch(/\$0\.0000$/m);
+      t.type("next");
+      await t.waitForText(/^❯ next\n {2}openai\/gpt-5\.4 · context/m);
+      t.sendKeys("C-u", "C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
+
+  tmuxTest(
+    "a paste over 10 lines shows as [pasted N lines] in the editor and is sent in full",
+    async () => {
+      await using home = await tempDir();
+      llm.push({ text: "got it" });
+      await using t = chatTerm(home.path, llm);
+      await t.waitForText(PROMPT_READY);
+      const log = Array.from({ length: 200 }, (_, i) => `line ${i + 1}: something happened`).join(
+        "\n",
+      );
+      t.type("summarise ");
+      t.paste(log);
+      await t.waitForText(/^❯ summarise \[pasted 200 lines\]$/m);
+      expect(t.capturePane()).not.toContain("line 150:");
+      t.sendKeys("Enter");
+      await t.waitForText(/^got it\n❯$/m);
+      expect(sentMessages(llm.requests.at(-1)!.body).at(-1)?.content).toBe(`summarise ${log}`);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
+
+  tmuxTest(
+    "Ctrl+R searches the history; Ctrl+R again goes further back; Enter sends the match",
+    async () => {
+      await using home = await tempDir();
+      writeFileSync(
+        join(home.path, "hist"),
+        "explain the deploy script\nfix the login bug\nexplain the cache\n",
+      );
+      llm.push({ text: "again" });
+      await using t = chatTerm(home.path, llm, { env: { HISTORY_FILE: join(home.path, "hist") } });
+      await t.waitForText(PROMPT_READY);
+      t.sendKeys("C-r");
+      t.type("expl");
+      await t.waitForText(/^\(reverse-i-search\)'expl': explain the cache$/m);
+      t.sendKeys("C-r");
+      await t.waitForText(/^\(reverse-i-search\)'expl': explain the deploy script$/m);
+      t.type("zz");
+      await t.waitForText(/^\(failing reverse-i-search\)'explzz': explain the deploy script$/m);
+      t.sendKeys("BSpace", "BSpace", "Escape");
+      await t.waitForText(/^❯$/m);
+      t.sendKeys("C-r");
+      t.type("login");
+      await t.waitForText(/'login': fix the login bug$/m);
+      t.sendKeys("Enter");
+      await t.waitForText(/^again\n❯$/m);
+      expect(sentMessages(llm.requests.at(-1)!.body).at(-1)?.content).toBe("fix the login bug");
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
 });

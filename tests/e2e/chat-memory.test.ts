@@ -74,15 +74,16 @@ describe("chatcli chat: memory worker", () => {
       submit(t, "remember that");
       await t.waitForText(/^a2\n❯$/m);
       await llm.waitForHits(before + 3);
-      // the extraction's usage is counted once its answer is in: ask until it shows
-      for (let i = 0; ; i++) {
-        expect(i).toBeLessThan(40);
-        submit(t, "/cost");
-        const screen = await t.waitForText(/Cost: [^\n]*\n(?:.*\n)*?❯$/m);
-        if (/memory +1 request/.test(screen)) break;
-        submit(t, "/clear");
-        await t.waitForText(/^❯$/m);
+      // the extraction's usage is counted once its answer is in, before its notice prints
+      const emptyPrompts = () => (t.capturePane().match(/^❯$/gm) ?? []).length;
+      while (!/memory: \+1 fact\(s\)/.test(t.capturePane())) {
+        const n = emptyPrompts();
+        expect(n).toBeLessThan(40);
+        t.sendKeys("Enter");
+        await t.waitForText(new RegExp(`(^❯$[\\s\\S]*){${n + 1}}`, "m"));
       }
+      submit(t, "/cost");
+      await t.waitForText(/By purpose:\n(?:.*\n)*?\s+memory .*\n(?:.*\n)*?❯$/m);
       const screen = t.capturePane();
       expect(screen).toMatch(/Requests: +3/);
       expect(screen).toMatch(/Input: +1,620 tokens/);

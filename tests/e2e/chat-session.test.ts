@@ -251,7 +251,7 @@ describe("chatcli chat: /cost, /context, /model", () => {
     mkdirSync(join(home.path, ".chatcli/sessions"), { recursive: true });
     writeFileSync(join(home.path, ".chatcli/sessions/broken.json"), "{not json");
     await using t = chatTerm(home.path, llm, { args: ["--session", "broken"] });
-    await t.waitForText(/session file [^\n]*broken\.json did not parse[\s\S]*❯$/);
+    await t.waitForText(/session file [^\n]*broken\.json did not parse[\s\S]*❯$/m);
     t.sendKeys("C-d");
     expect(await t.waitForExit()).toBe(0);
   });

@@ -172,7 +172,7 @@ describe("chatcli chat", () => {
       t.sendKeys("C-u", "Up", "C-k", "Up", "C-a", "C-k");
       await t.waitForText(/^❯\n·\n·$/m);
       t.sendKeys("C-d", "C-d");
-      await t.waitForText(/\n❯$/);
+      await t.waitForText(/\n❯$/m);
       t.paste("/session list\nsecond line");
       await t.waitForText(/^❯ \/session list\n· second line$/m);
       t.sendKeys("Enter");

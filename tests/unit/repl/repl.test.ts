@@ -4,7 +4,8 @@ import type { ApprovalRequest } from "../../../lib/repl/services.ts";
 import { FakeServices, type FakeTty, fakeTty } from "./fakes.ts";
 
 /** The empty prompt drawn on a fresh line (cursor moved back after the prompt). */
-const PROMPT = /\r\u001b\[J❯ \r\u001b\[2C$/;
+/** The empty prompt, with or without the status row drawn under it (cursor moved back up). */
+const PROMPT = /\r\u001b\[J❯ (?:\r\n[^\n]*\u001b\[1A)?\r\u001b\[2C$/;
 const ESC = "\u001b";
 const CTRL_C = "\u0003";
 const CTRL_D = "\u0004";
@@ -26,7 +27,7 @@ function start(options: { color?: boolean; history?: string[] } = {}) {
 /** Types `keys` and waits until the prompt is back. */
 async function send(tty: FakeTty, ...keys: string[]): Promise<string> {
   const mark = tty.screen.mark();
-  const back = tty.screen.waitFor(/\n\r\u001b\[J❯ \r\u001b\[2C$/);
+  const back = tty.screen.waitFor(/\n\r\u001b\[J❯ (?:\r\n[^\n]*\u001b\[1A)?\r\u001b\[2C$/);
   void tty.keyboard.type(...keys);
   await back;
   return tty.screen.since(mark);
@@ -59,6 +60,21 @@ describe("REPL", () => {
     void tty.keyboard.type("x\r");
     await back;
     expect(tty.screen.raw().slice(mark)).toContain("\u001b[1mb");
+    void tty.keyboard.type(CTRL_D);
+    await done;
+  });
+
+  test("after a turn a status row under the prompt shows model, context used and cost; a spinner counts the wait", async () => {
+    const { tty, services, done } = start();
+    await tty.screen.waitFor(PROMPT, true);
+    expect(tty.screen.plain()).not.toContain("context");
+    services.replies.push({ deltas: ["ok"] });
+    const out = await send(tty, "hi\r");
+    expect(out).toMatch(/⠋ thinking 0\.\d+s \(Esc cancels\)/);
+    expect(out).toContain("❯ \n  mock/test · context 100 · $0.0123\r");
+    // submitting erases the row: the input line is redrawn without it
+    const next = await send(tty, "/help\r");
+    expect(next).toContain("\r❯ /help\r\n");
     void tty.keyboard.type(CTRL_D);
     await done;
   });
