@@ -53,6 +53,13 @@ describe("warnings in the envelope, not only on stderr (spawned binary)", () => 
       expect(codes(JSON.parse(r.stdout))).toContain("no_earlier_session");
     }
 
+    // a memory file that does not parse is moved aside: a warning of the run, not only a stderr line
+    await mkdir(join(home.path, ".chatcli", "memory"), { recursive: true });
+    await writeFile(join(home.path, ".chatcli", "memory", "memory_index.json"), "[{broken");
+    const mem = await run(["ask", "-m", "mock:echo", "hi", "--ephemeral", "--json"]);
+    expect(codes(mem.env)).toEqual(["memory_quarantined"]);
+    expect(mem.env.warnings[0]?.message).toContain("memory_index.json did not parse");
+
     const empty = await run(["ask", "-m", "mock:echo", "summarise", "--json"], "");
     expect(codes(empty.env)).toEqual(["stdin_no_data"]);
 
