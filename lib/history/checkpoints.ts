@@ -22,6 +22,8 @@ export interface FileSnapshot {
   created_dirs?: string[];
   /** Why this path could not be snapshotted (a symbolic link, a huge tree): rewind says so. */
   unrestorable?: string;
+  /** An empty directory of a snapshotted tree (rewind recreates it; hash is null). */
+  directory?: true;
 }
 
 /** A directory a tool is about to change is snapshotted file by file up to these limits. */
@@ -247,11 +249,16 @@ export class CheckpointStore {
     const entries = await readdir(path, { recursive: true, withFileTypes: true });
     const files: string[] = [];
     const links: string[] = [];
+    const dirs: string[] = [];
+    const parents = new Set<string>();
     for (const entry of entries) {
       const full = join(entry.parentPath, entry.name);
+      parents.add(entry.parentPath);
       if (entry.isFile()) files.push(full);
       else if (entry.isSymbolicLink()) links.push(full);
+      else if (entry.isDirectory()) dirs.push(full);
     }
+    const empty = [path, ...dirs].filter((d) => !parents.has(d));
     let bytes = 0;
     if (files.length <= MAX_TREE_FILES)
       for (const file of files) bytes += (await stat(file).catch(() => undefined))?.size ?? 0;
@@ -280,6 +287,8 @@ export class CheckpointStore {
     }
     for (const link of links.sort())
       out.push({ path: link, existed: true, hash: null, unrestorable: "a symbolic link" });
+    for (const dir of empty.sort())
+      out.push({ path: dir, existed: true, hash: null, directory: true });
     return out;
   }
 

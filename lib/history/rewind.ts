@@ -1,4 +1,4 @@
-import { mkdir, rm, rmdir } from "node:fs/promises";
+import { mkdir, rm, rmdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ChatcliError, UsageError } from "../core/errors.ts";
 import { writeFileAtomic } from "../core/fs.ts";
@@ -56,6 +56,17 @@ export async function planRewind(
       for (const snap of cp.files) {
         if (seen.has(snap.path)) continue;
         seen.add(snap.path);
+        if (snap.directory) {
+          const there = (await stat(snap.path).catch(() => undefined))?.isDirectory() === true;
+          files.push({
+            path: snap.path,
+            action: there ? "unchanged" : "restore",
+            change: there ? null : "created",
+            conflict: false,
+            snapshot: snap,
+          });
+          continue;
+        }
         if (snap.unrestorable) {
           files.push({
             path: snap.path,
@@ -127,7 +138,9 @@ export async function applyRewind(
     );
   }
   for (const file of plan.files) {
-    if (file.action === "restore" && file.snapshot.hash) {
+    if (file.action === "restore" && file.snapshot.directory) {
+      await mkdir(file.path, { recursive: true });
+    } else if (file.action === "restore" && file.snapshot.hash) {
       const bytes = await session.store.getObject(file.snapshot.hash);
       await writePreservingMode(file.path, bytes, file.snapshot.mode ?? 0o644);
     } else if (file.action === "delete") {
@@ -151,7 +164,7 @@ export async function applyRewind(
   await session.store.update(async (state) => {
     state.checkpoints = state.checkpoints.filter((c) => c.id <= plan.checkpoint.id);
     for (const file of plan.files)
-      if (file.action !== "unrestorable")
+      if (file.action !== "unrestorable" && !file.snapshot.directory)
         state.tracked[file.path] = file.snapshot.existed ? file.snapshot.hash : null;
     await session.store.collectGarbage(state);
   });

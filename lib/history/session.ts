@@ -221,7 +221,8 @@ export class Session {
       const have = new Set(cp.files.map((f) => f.path));
       for (const snap of snaps) if (!have.has(snap.path)) cp.files.push(snap);
     });
-    for (const snap of snaps) if (!snap.unrestorable) this.pending.add(snap.path);
+    for (const snap of snaps)
+      if (!snap.unrestorable && !snap.directory) this.pending.add(snap.path);
   }
 
   /** Checkpoints, oldest first. */

@@ -19,6 +19,7 @@ async function gitRepo(dir: string): Promise<void> {
   await mkdir(join(dir, "build", "sub"), { recursive: true });
   await writeFile(join(dir, "build", "app.js"), "console.log(1);\n");
   await writeFile(join(dir, "build", "sub", "map.json"), '{"v":3}\n');
+  await mkdir(join(dir, "build", "cache"));
   for (const args of [
     ["init", "-q"],
     ["add", "."],
@@ -98,6 +99,7 @@ describe("rm -rf a directory in bypass (spawned binary, mock server)", () => {
     expect(rewind.code).toBe(0);
     expect(await readFile(join(dir.path, "build", "app.js"), "utf8")).toBe("console.log(1);\n");
     expect(await readFile(join(dir.path, "build", "sub", "map.json"), "utf8")).toBe('{"v":3}\n');
+    expect((await stat(join(dir.path, "build", "cache"))).isDirectory()).toBe(true);
   });
 
   test("a symbolic link in the tree is recorded as not restorable, and rewind says so", async () => {
