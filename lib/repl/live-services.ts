@@ -14,6 +14,7 @@ import { CompactionGuard } from "../history/compact.ts";
 import { applyRewind, planRewind } from "../history/rewind.ts";
 import type { Session } from "../history/session.ts";
 import { contextWindow } from "../history/tokens.ts";
+import { overflowReport } from "../llm/errors.ts";
 import { type ModelRef, modelLabel, resolveModel } from "../llm/models.ts";
 import type { ChatMessage, Provider, SystemBlock } from "../llm/types.ts";
 import { compactForRequest } from "../run/compaction.ts";
@@ -158,8 +159,12 @@ class LiveServices implements S.ReplServices {
       onText: callbacks.onText,
       onRequest: () => this.meter.request("chat"),
       signal,
-      shrink: async (m) => {
-        messages = await compactForRequest(m, { ...compaction, afterOverflowError: true });
+      shrink: async (m, error) => {
+        messages = await compactForRequest(m, {
+          ...compaction,
+          afterOverflowError: true,
+          overflow: overflowReport(error),
+        });
         return messages;
       },
     });

@@ -1,3 +1,4 @@
+import { asText } from "../core/as-text.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { EXIT } from "../core/errors.ts";
 import { style } from "../output/terminal.ts";
@@ -127,7 +128,7 @@ export class Repl {
       }
       await this.chatTurn(text);
     } catch (error) {
-      this.say(this.style.red(`Error: ${(error as Error).message ?? String(error)}`));
+      this.say(this.style.red(`Error: ${asText(error)}`));
     }
     return undefined;
   }
@@ -310,11 +311,15 @@ export class Repl {
       }
       hint = false;
     };
-    const md = createMarkdownStream((text) => {
-      clearHint();
-      this.screen.write(text);
-      lastChar = text.at(-1) ?? lastChar;
-    }, this.options.color);
+    const md = createMarkdownStream(
+      (text) => {
+        clearHint();
+        this.screen.write(text);
+        lastChar = text.at(-1) ?? lastChar;
+      },
+      this.options.color,
+      () => this.screen.columns,
+    );
     const lineBreak = () => {
       md.end();
       clearHint();

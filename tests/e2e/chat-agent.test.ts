@@ -96,6 +96,28 @@ describe("chatcli chat: starting and leaving", () => {
     expect(await t.waitForExit()).toBe(0);
   });
 
+  tmuxTest(
+    "--color always: tables drawn with box characters and fitted to the terminal; fences hidden, the language shown",
+    async () => {
+      await using home = await tempDir();
+      llm.push({
+        text: "| tool | what it does |\n|---|---|\n| grep | searches text in files for a pattern you give it |\n\n```ts\nconst x = 1;\n```\nsee _above_\n",
+      });
+      await using t = chatTerm(home.path, llm, { args: ["--color", "always"], width: 40 });
+      await t.waitForText(PROMPT_READY);
+      submit(t, "table please");
+      const screen = await t.waitForText(/see above\n❯/);
+      expect(screen).toContain("┌──────┬");
+      expect(screen).toMatch(/│ grep │ searches text in files for a +│/);
+      expect(screen).not.toContain("```");
+      expect(screen).toContain("  ts\n  const x = 1;\n");
+      for (const line of screen.split("\n"))
+        expect(Array.from(line).length).toBeLessThanOrEqual(40);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
+
   tmuxTest("bare chatcli on a TTY opens the chat", async () => {
     await using home = await tempDir();
     await using t = chatTerm(home.path, llm, { command: [] });

@@ -165,8 +165,12 @@ describe("chatcli chat", () => {
       await t.waitForText(PROMPT_READY);
       t.type("/session list");
       t.sendKeys("M-Enter");
+      // each step waits for the screen: keys that arrive in one read would be taken as a paste
+      await t.waitForText(/^·$/m);
       t.type("two\\");
+      await t.waitForText(/^· two\\$/m);
       t.sendKeys("Enter");
+      await t.waitForText(/^· two\n·$/m);
       t.type("three");
       await t.waitForText(/^❯ \/session list\n· two\n· three$/m);
       t.sendKeys("C-u", "Up", "C-k", "Up", "C-a", "C-k");
