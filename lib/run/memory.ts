@@ -159,7 +159,10 @@ export class RunMemory {
  * the threat scan, facts lost), progress (a migration) stays a stderr line.
  */
 function memoryNotice(reporter: Reporter, line: string): void {
-  if (/\bmigrated\b/.test(line)) return reporter.info(line);
+  if (/\bmigrated\b/.test(line)) {
+    reporter.info(line);
+    return;
+  }
   const code = /did not parse|is not a JSON/.test(line)
     ? "memory_quarantined"
     : /prompt injection|remote execution|not stored/.test(line)
