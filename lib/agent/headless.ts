@@ -158,7 +158,7 @@ export async function runAgentCli(
       wiring.loadSessionHistory(w),
     ]);
     for (const warning of warnings) reporter.warn(warning.code, warning.message);
-    for (const notice of session.notices) reporter.info(`chatcli: ${notice}`);
+    for (const w of session.warnings) reporter.warn(w.code, w.message);
     envelope.session_id = session.sessionId;
     envelope.bootstrap_files = bootstrapFiles;
     envelope.memory = {

@@ -1,5 +1,6 @@
 import { ChatcliError, type TerminalReason, toChatcliError } from "../core/errors.ts";
 import { microcompact } from "../history/microcompact.ts";
+import { repairToolPairs } from "../history/tool-pairs.ts";
 import { ProviderError } from "../llm/errors.ts";
 import type { ChatMessage, LlmRequest } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
@@ -246,6 +247,8 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
           )
         : new ChatcliError("cancelled", "cancelled");
   }
+  // whatever stopped the loop, every tool call of the history has its one result
+  messages = repairToolPairs(messages).messages;
   const filesChanged = [...state.files.entries()].map(([path, change]) => ({
     path: displayEntry(input.workspaceRoot, path),
     change,

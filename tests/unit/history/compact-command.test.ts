@@ -191,7 +191,9 @@ test("FILE argument, --window/--ratio budget, stream-json events", async () => {
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l));
-  expect(lines[0]).toMatchObject({ type: "compaction.started", seq: 0, budget_tokens: 72 });
+  // the stream's first line is always session.started (CONTRACT §2)
+  expect(lines[0]).toMatchObject({ type: "session.started", seq: 0, command: "compact" });
+  expect(lines[1]).toMatchObject({ type: "compaction.started", seq: 1, budget_tokens: 72 });
   expect(lines.map((l) => l.type)).toContain("compaction.completed");
   expect(lines.at(-1)).toMatchObject({
     type: "result",
