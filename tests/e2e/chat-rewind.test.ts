@@ -181,6 +181,33 @@ describe("chatcli chat: cancel and rewind", () => {
     },
   );
 
+  tmuxTest(
+    "the rewind menu fits a 40x10 terminal: it scrolls with the selection, never into scrollback",
+    async () => {
+      await using home = await tempDir();
+      await using t = chatTerm(home.path, llm, { width: 40, height: 10 });
+      await t.waitForText(PROMPT_READY);
+      const pairs: Array<[string, string]> = Array.from({ length: 12 }, (_, i) => [
+        `q${i + 1}`,
+        `a${i + 1}`,
+      ]);
+      await turns(t, pairs);
+      t.sendKeys("Escape", "Escape");
+      await t.waitForText(/Select \[1-12\]/);
+      for (let i = 0; i < 11; i++) t.sendKeys("Down");
+      const screen = await t.waitForText(/❯ \[12\] .* q1$/m);
+      expect(screen).toMatch(/^REWIND \(↑5 more\) — /m);
+      expect(screen.split("\n").length).toBeLessThanOrEqual(10);
+      for (const line of screen.split("\n"))
+        expect(Array.from(line).length).toBeLessThanOrEqual(40);
+      t.sendKeys("Escape");
+      await t.waitForText(/Rewind cancelled\./);
+      expect(t.captureHistory().match(/REWIND/g)?.length).toBe(1);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
+
   tmuxTest("after rewinding to the very first checkpoint, the menu still lists it", async () => {
     await using home = await tempDir();
     await using t = chatTerm(home.path, llm);
