@@ -6,6 +6,7 @@ import { InputHistory } from "./buffer.ts";
 import { type Cancellable, type CancellableFn, runCancellable } from "./cancel.ts";
 import { formatUsd, handleSlash } from "./handlers.ts";
 import { createMarkdownStream } from "./markdown.ts";
+import { completeMention, expandMentions } from "./mentions.ts";
 import { askApproval, askYesNo, chooseCheckpoint, chooseOne, clockTime } from "./menu.ts";
 import { readLine } from "./prompt.ts";
 import type {
@@ -87,6 +88,7 @@ export class Repl {
         now: this.ctx.now,
         signal: this.ctx.signal,
         footer: this.footer,
+        completeWord: (text) => completeMention(text, this.ctx.cwd),
       });
       if (result.kind === "eof") return;
       if (result.kind === "interrupt") {
@@ -171,7 +173,10 @@ export class Repl {
   }
 
   /** One chat turn, streamed and rendered; Esc or Ctrl+C cancels it and nothing is added. */
-  async chatTurn(input: string): Promise<void> {
+  async chatTurn(typed: string): Promise<void> {
+    const { text: input, attached, skipped } = expandMentions(typed, this.ctx.cwd);
+    for (const path of attached) this.say(this.style.dim(`📎 ${path} attached`));
+    for (const s of skipped) this.say(this.style.yellow(`📎 ${s.path} not attached: ${s.reason}`));
     const out = this.answerWriter();
     const result = await this.cancellable((signal) =>
       this.services.sendTurn(
