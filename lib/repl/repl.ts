@@ -262,8 +262,10 @@ export class Repl {
       );
     } else {
       this.say(this.style.red(`Error: ${result.error.message}`));
-      const hint = (result.error as { hint?: unknown }).hint;
-      if (typeof hint === "string" && hint) this.say(this.style.dim(`  hint: ${hint}`));
+      // what to fix for a key or a setting (a 401 names the variable); retry advice is CLI talk
+      const { hint, reason } = result.error as { hint?: unknown; reason?: unknown };
+      const fixable = reason === "auth_error" || reason === "config_error";
+      if (fixable && typeof hint === "string" && hint) this.say(this.style.dim(`  hint: ${hint}`));
     }
   }
 
