@@ -2,6 +2,7 @@
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import type { ModelRef } from "../models.ts";
+import { providerInfo } from "../provider-table.ts";
 import type { ProviderDeps } from "../registry.ts";
 import type { LlmEvent, LlmRequest, Provider, StopReason, Usage } from "../types.ts";
 import {
@@ -36,7 +37,8 @@ function rewritingFetch(base: typeof fetch, exactUrl: string): typeof fetch {
 function authHint(ref: ModelRef): string {
   if (ref.provider === "openai")
     return "check OPENAI_API_KEY (and OPENAI_BASE_URL / OPENAI_API_URL)";
-  return `check the API key for ${ref.provider}`;
+  const keys = providerInfo(ref.provider)?.keyEnvs ?? [];
+  return keys.length ? `check ${keys.join(" / ")}` : `check the API key for ${ref.provider}`;
 }
 
 /** Builds the OpenAI-protocol provider for a resolved model. */
@@ -61,6 +63,7 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
         webhookSecret: null,
         fetch: guard.fetch,
         maxRetries: 0,
+        defaultHeaders: ref.headers,
       });
       const body = toOpenAIBody(
         {
