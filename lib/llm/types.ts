@@ -4,7 +4,9 @@ export type Role = "system" | "user" | "assistant" | "tool";
 /** A reasoning block as Anthropic returns it: sent back unchanged (signature included) in tool loops. */
 export type ThinkingBlock =
   | { type: "thinking"; thinking: string; signature: string }
-  | { type: "redacted_thinking"; data: string };
+  | { type: "redacted_thinking"; data: string }
+  /** An OpenAI Responses reasoning item (stateless: its encrypted content goes back as is). */
+  | { type: "reasoning"; id: string; encrypted_content: string };
 
 export interface ToolCall {
   id: string;

@@ -6,6 +6,7 @@
 import type { ScriptReply } from "../../lib/llm/providers/script-format.ts";
 import { geminiRoute } from "./mock-gemini.ts";
 import type { CacheSimulator, Json, WireUsage } from "./mock-llm-wire.ts";
+import { responsesRoute } from "./mock-responses.ts";
 
 export interface ExtraRouteContext {
   method: string;
@@ -38,4 +39,7 @@ export async function extraRoute(ctx: ExtraRouteContext): Promise<Response | und
   return undefined;
 }
 
-const ROUTES: Array<(ctx: ExtraRouteContext) => Promise<Response | undefined>> = [geminiRoute];
+const ROUTES: Array<(ctx: ExtraRouteContext) => Promise<Response | undefined>> = [
+  geminiRoute,
+  responsesRoute,
+];
