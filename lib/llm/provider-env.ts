@@ -100,6 +100,9 @@ function bedrockRef(ref: ModelRef, env: Env, base: string | undefined): ModelRef
     ref.aws = { accessKeyId, secretAccessKey };
     const token = env["AWS_SESSION_TOKEN"]?.trim();
     if (token) ref.aws.sessionToken = token;
+  } else if (!bearer && env["AWS_PROFILE"]?.trim()) {
+    // a profile from .env or config.json too: the SDK's own chain reads only the process env
+    ref.aws = { accessKeyId: "", secretAccessKey: "", profile: env["AWS_PROFILE"].trim() };
   }
   return ref;
 }

@@ -4,6 +4,7 @@
  * InvokeModelWithResponseStream (mock-bedrock.ts). Each takes one scripted reply per model request.
  */
 import type { ScriptReply } from "../../lib/llm/providers/script-format.ts";
+import { bedrockRoute } from "./mock-bedrock.ts";
 import { geminiRoute } from "./mock-gemini.ts";
 import type { CacheSimulator, Json, WireUsage } from "./mock-llm-wire.ts";
 import { responsesRoute } from "./mock-responses.ts";
@@ -42,4 +43,5 @@ export async function extraRoute(ctx: ExtraRouteContext): Promise<Response | und
 const ROUTES: Array<(ctx: ExtraRouteContext) => Promise<Response | undefined>> = [
   geminiRoute,
   responsesRoute,
+  bedrockRoute,
 ];
