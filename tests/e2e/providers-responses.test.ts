@@ -70,7 +70,7 @@ describe("Responses API specifics", () => {
       type: "function",
       strict: false,
     });
-    const input = (llm.requests[1]?.body as Json).input as Json[];
+    const input = (llm.requests[1]?.body as Json)?.input as Json[];
     const tail = input.slice(-3);
     expect(tail[0]).toEqual({
       type: "reasoning",
@@ -120,7 +120,7 @@ describe("Responses API specifics", () => {
     expect(envelope.result).toBe("cut");
     expect(envelope.warnings.map((w: Json) => w.code)).toContain("max_tokens");
     expect(envelope.usage).toMatchObject({ output_tokens: 50, reasoning_tokens: 40 });
-    expect((llm.requests[0]?.body as Json).max_output_tokens).toBe(50);
+    expect((llm.requests[0]?.body as Json)?.max_output_tokens).toBe(50);
   });
 
   test("response.failed after output started: exit 1 with the server's message", async () => {
