@@ -11,6 +11,13 @@ export interface RunState {
 
 export const FORMAT_CHOICES = ["text", "json", "stream-json"] as const;
 
+/** `--effort` levels (lib/llm/effort.ts maps them per provider). */
+export const EFFORT_CHOICES = ["low", "medium", "high", "max"] as const;
+export const EFFORT_HELP =
+  "reasoning effort: low, medium, high or max (default: CHATCLI_EFFORT, else the model's own)";
+export const SHOW_REASONING_HELP =
+  "stream-json: emit the model's reasoning as reasoning.delta events (it never joins the answer)";
+
 /**
  * The three output-format flags as Option objects. Note: adding them through addOption loses
  * extra-typings' inference; commands declare them inline (see ask.ts) to keep opts typed.

@@ -1,6 +1,7 @@
 /** OpenAI Chat Completions (and every OpenAI-compatible endpoint) through the `openai` SDK. */
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import { chatReasoningEffort } from "../effort.ts";
 import type { ModelRef } from "../models.ts";
 import { providerInfo } from "../provider-table.ts";
 import type { ProviderDeps } from "../registry.ts";
@@ -71,7 +72,14 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
           model: request.model || ref.model,
           maxTokens: request.maxTokens ?? ref.maxTokens,
         },
-        { legacyMaxTokens },
+        {
+          legacyMaxTokens,
+          reasoningEffort: chatReasoningEffort(
+            ref.provider,
+            request.model || ref.model,
+            request.effort,
+          ),
+        },
       );
       const tools = new ToolCallAccumulator();
       let stop: StopReason | undefined;
@@ -89,6 +97,13 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
               yield { type: "text", text: delta.content };
               guard.touch();
             }
+            // DeepSeek-style `reasoning_content` (Moonshot, Z.ai, Ollama's `reasoning`): never answer text
+            const thought = delta as
+              | { reasoning_content?: unknown; reasoning?: unknown }
+              | undefined;
+            const reasoning = thought?.reasoning_content ?? thought?.reasoning;
+            if (typeof reasoning === "string" && reasoning)
+              yield { type: "reasoning", text: reasoning };
             for (const call of delta?.tool_calls ?? []) tools.add(call);
             if (choice.finish_reason) stop = mapFinishReason(choice.finish_reason);
           }

@@ -151,7 +151,8 @@ describe("GOOGLEAI and BEDROCK", () => {
       region: "us-west-2",
       model: "us.anthropic.claude-opus-4-6-v1",
     });
-    expect(profile.aws).toBeUndefined();
+    // a profile (from .env or config.json as much as the process env) goes to the SDK's chain by name
+    expect(profile.aws).toEqual({ accessKeyId: "", secretAccessKey: "", profile: "dev" });
     expect(thrown(() => resolveModel(undefined, { LLM_PROVIDER: "BEDROCK" })).message).toBe(
       "no AWS credentials for bedrock",
     );
