@@ -6,7 +6,8 @@ import type { KeyReader, Screen } from "./tty.ts";
 
 /** How a prompt ended. */
 export type ReadResult =
-  | { kind: "line"; text: string }
+  /** `pasted`: the input began with a bracketed paste (never taken as a command). */
+  | { kind: "line"; text: string; pasted?: boolean }
   /** Ctrl+C; `hadText` when it only cleared a typed line. */
   | { kind: "interrupt"; hadText: boolean }
   /** Ctrl+D on an empty line, or stdin closed. */
@@ -24,6 +25,8 @@ export interface PromptOptions {
   doubleEscMs?: number;
   /** Abort (SIGTERM and the like) ends the prompt as eof. */
   signal?: AbortSignal;
+  /** A status row drawn under the input while it is edited (gone once it is submitted). */
+  footer?: string;
 }
 
 /** Reads one input with line editing; the screen must be in raw mode. */
@@ -51,6 +54,9 @@ class PromptEditor {
   /** What the last render drew, to find the cursor again after a resize. */
   private drawn: { text: string; cursor: number; columns: number } | undefined;
   private lastEscAt: number | undefined;
+  /** The input's first characters came from a paste. */
+  private startedByPaste = false;
+  private finished = false;
 
   constructor(
     private readonly screen: Screen,
@@ -59,8 +65,9 @@ class PromptEditor {
 
   render(): void {
     const columns = this.screen.columns;
+    const footer = this.finished ? undefined : this.options.footer;
     const layout = (text: string, cursor: number) =>
-      layoutPrompt(this.options.prompt, this.options.cont, text, cursor, columns);
+      layoutPrompt(this.options.prompt, this.options.cont, text, cursor, columns, footer);
     // After a narrower resize, reflowing terminals (tmux, iTerm, VTE, kitty…) have re-wrapped what
     // we drew onto more rows: the cursor is as far down as that input laid out at the new width.
     // (Widening moves it back up only in some of them; going up too little is the safe error.)
@@ -78,6 +85,7 @@ class PromptEditor {
   /** Moves below the input (after a submit) so output starts on a fresh line. */
   finish(): void {
     this.buffer.set(this.buffer.text);
+    this.finished = true; // drawn without the footer: it is erased with the submit
     this.render();
     this.screen.write("\n");
     this.cursorRow = 0;
@@ -91,6 +99,7 @@ class PromptEditor {
     switch (key.name) {
       case "char":
       case "paste":
+        if (buffer.isEmpty) this.startedByPaste = key.name === "paste";
         buffer.insert(key.text ?? "");
         break;
       case "enter": {
@@ -102,7 +111,7 @@ class PromptEditor {
         }
         this.finish();
         options.history.add(text);
-        return { kind: "line", text };
+        return { kind: "line", text, pasted: this.startedByPaste };
       }
       case "alt-enter":
         buffer.insert("\n");
