@@ -103,6 +103,24 @@ describe("Bedrock specifics", () => {
     );
   });
 
+  test("prompt caching as on Anthropic: the agent's second request reads the prefix the first wrote", async () => {
+    await using home = await tempDir();
+    await writeFile(join(home.path, "a.txt"), "alpha\n");
+    await using llm = await startMockLlm();
+    llm.push(
+      { tool_calls: [{ name: "read_file", arguments: { file: "a.txt" } }] },
+      { text: "alpha" },
+    );
+    const r = await run(llm, home.path, ["agent", "read a.txt", "--json"]);
+    expect(r.code).toBe(0);
+    const usage = JSON.parse(r.stdout).usage as Json;
+    expect(usage.cache_creation_input_tokens).toBeGreaterThan(0);
+    expect(usage.cache_read_input_tokens).toBeGreaterThan(0);
+    const [first, second] = llm.requests.map((q) => q.body as Json);
+    expect(second.system).toEqual(first.system);
+    expect(second.tools).toEqual(first.tools);
+  });
+
   test("an exception message inside the event stream after output started: exit 1 with its message", async () => {
     await using home = await tempDir();
     await using llm = await startMockLlm();
