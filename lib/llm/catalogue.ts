@@ -92,7 +92,14 @@ function knownModels(info: ProviderInfo): string[] {
   const family = FAMILY[info.id];
   const ids = curated ?? (family ? pricedModels().filter((m) => family.test(m)) : []);
   const all = ids.map((m) => displayId(info.id, m));
-  return info.unsupported || all.includes(info.defaultModel) ? all : [info.defaultModel, ...all];
+  // GitHub Models' default `gpt-4o` is sent as `openai/gpt-4o`
+  const def = requestModel(info, info.defaultModel);
+  return info.unsupported || all.includes(def) ? all : [def, ...all];
+}
+
+/** The model id as requests carry it (GitHub Models prefixes the publisher). */
+function requestModel(info: ProviderInfo, model: string): string {
+  return info.id === "github_models" && !model.includes("/") ? `openai/${model}` : model;
 }
 
 function entry(provider: string, id: string): ModelEntry {
@@ -131,7 +138,7 @@ export function modelsDocument(env: Env, configModel?: string): ModelsDocument {
       configured: Boolean(by) && !info.unsupported,
       configured_by: by ?? [],
       default_model: info.defaultModel,
-      model: fromEnv?.value ?? info.defaultModel,
+      model: requestModel(info, fromEnv?.value ?? info.defaultModel),
       model_from: fromEnv?.name ?? null,
       active: active?.provider === info.id,
       note: info.unsupported ?? null,

@@ -58,7 +58,12 @@ test("--json: every provider, which variable configures it (no value), default a
     configured: true,
     configured_by: ["GITHUB_TOKEN"],
     active: false,
+    default_model: "gpt-4o",
+    model: "openai/gpt-4o",
   });
+  const ghIds = (by["GITHUB_MODELS"]["models"] as Json[]).map((m) => m["id"]);
+  expect(ghIds).toContain("openai/gpt-4o");
+  expect(ghIds).not.toContain("gpt-4o");
   expect(by["BEDROCK"]).toMatchObject({ configured: true, configured_by: ["AWS_PROFILE"] });
   expect(by["CLAUDEAI"]).toMatchObject({
     configured: false,
