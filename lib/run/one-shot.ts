@@ -8,6 +8,7 @@ import { configuredSecrets } from "../core/redact.ts";
 import { loadSettings } from "../core/settings.ts";
 import { CompactionGuard } from "../history/compact.ts";
 import { costOf } from "../llm/cost.ts";
+import { resolveEffort } from "../llm/effort.ts";
 import { overflowReport } from "../llm/errors.ts";
 import { modelLabel, resolveModel } from "../llm/models.ts";
 import { addUsage, type ChatMessage, emptyUsage, type SystemBlock } from "../llm/types.ts";
@@ -24,6 +25,9 @@ export interface AskOptions {
   model?: string;
   system?: string;
   maxTokens?: number;
+  /** `--effort` (else CHATCLI_EFFORT); `--show-reasoning`. */
+  effort?: string;
+  showReasoning?: boolean;
   timeoutMs?: number;
   noStdin?: boolean;
   stdinTimeoutMs: number;
@@ -71,6 +75,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     reporter.addSecrets(configuredSecrets(settings.redactEnv));
     const ref = resolveModel(options.model, settings.env, settings.config.model);
     envelope.model = modelLabel(ref);
+    const effort = resolveEffort(options.effort, settings.env);
     const { text: input, warnings } = await readPromptInput(ctx.stdin, options.prompt, {
       noStdin: options.noStdin,
       firstByteTimeoutMs: options.stdinTimeoutMs,
@@ -79,11 +84,14 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       signal: stop.signal,
     });
     for (const w of warnings) reporter.warn(w.code, w.message);
-    // ask keeps no session unless asked to: --session NAME or -c (and not --ephemeral).
+    // ask keeps its conversation (so `ask -c` follows up, as `llm -c` and `mods -C`): --session
+    // NAME, -c, or else an autosave session outside CI; --ephemeral keeps nothing.
+    const { autosaveEnabled, openSession } = await import("../history/session.ts");
     const keep =
       options.ephemeral !== true &&
-      (options.session !== undefined || options.continueLatest === true);
-    const { openSession } = await import("../history/session.ts");
+      (options.session !== undefined ||
+        options.continueLatest === true ||
+        autosaveEnabled(settings.env));
     const session = await openSession(
       { ...ctx, env: settings.env },
       {
@@ -93,7 +101,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
         workspace: workspaceRoot,
       },
     );
-    for (const notice of session.notices) reporter.info(`chatcli: ${notice}`);
+    for (const w of session.warnings) reporter.warn(w.code, w.message);
     envelope.session_id = keep ? session.name : null;
     const access = options.bare
       ? "off"
@@ -115,17 +123,20 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
         q.memoryMode === "off" ? undefined : memory.prompt(input, "chat", q.memoryMode),
     });
     envelope.memory = {
-      mode: document.memory_mode,
+      mode: access === "off" ? "off" : document.memory_mode,
       facts_loaded: memory.factsLoaded,
       facts_written: 0,
     };
     for (const w of context.warnings) reporter.warn(w.code, w.message);
-    envelope.bootstrap_files = context.files.map(({ name, path, scope, bytes }) => ({
-      name,
-      path,
-      scope,
-      bytes,
-    }));
+    envelope.bootstrap_files = [
+      ...context.files.map(({ name, path, scope, bytes }) => ({ name, path, scope, bytes })),
+      ...document.attachments.map(({ name, path, bytes }) => ({
+        name,
+        path,
+        scope: "attachment" as const,
+        bytes,
+      })),
+    ];
     const system: SystemBlock[] = [...context.blocks];
     if (options.system) {
       system.push({
@@ -153,7 +164,9 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       memory: envelope.memory,
       limits: { timeout_ms: options.timeoutMs ?? null, max_tokens: options.maxTokens ?? null },
     });
-    if (keep) {
+    // A checkpoint to rewind to; a fresh autosave has nothing before the question to go back to.
+    const autosaved = options.session === undefined && !options.continueLatest && session.isNew;
+    if (keep && !autosaved) {
       const record = await session.checkpoint(input);
       reporter.event("checkpoint.created", { id: record.id, messages: session.messages.length });
     }
@@ -189,7 +202,14 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     try {
       answer = await streamAnswer(
         provider,
-        { model: ref.model, system, messages, maxTokens: options.maxTokens },
+        {
+          model: ref.model,
+          system,
+          messages,
+          maxTokens: options.maxTokens,
+          effort,
+          showReasoning: options.showReasoning,
+        },
         {
           reporter,
           signal: stop.signal,
