@@ -17,6 +17,7 @@ import type {
   TurnCallbacks,
 } from "./services.ts";
 import { looksLikePath, parseSlash, type SlashInput } from "./slash.ts";
+import { CommandTicker, compactCount, SPINNER } from "./ticker.ts";
 import { KeyReader, Screen } from "./tty.ts";
 
 export interface ReplOptions {
@@ -203,6 +204,7 @@ export class Repl {
   /** `/agent` and `/coder`: the agent loop with approvals asked on this terminal. */
   async agentRun(mode: "agent" | "coder", task: string): Promise<void> {
     const out = this.answerWriter();
+    const ticker = new CommandTicker(this.screen, this.style, this.ctx.now);
     const result = await this.cancellable((signal, { pause, cancel }) =>
       this.services.runAgent(
         mode,
@@ -210,8 +212,14 @@ export class Repl {
         {
           onText: out.onText,
           onActivity: (line) => {
+            ticker.stop();
             out.break();
             this.say(this.style.dim(line));
+          },
+          onCommand: (command) => {
+            if (command === undefined) return ticker.stop();
+            out.break();
+            ticker.start(command);
           },
           approve: async (request: ApprovalRequest) => {
             out.break();
@@ -230,6 +238,7 @@ export class Repl {
         signal,
       ),
     );
+    ticker.stop();
     out.end();
     this.services.nudgeMemory();
     await this.updateStatus();
@@ -369,15 +378,6 @@ export class Repl {
     };
     return { onText: (delta) => md.push(delta), break: lineBreak, end: lineBreak };
   }
-}
-
-const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-
-/** 950 → "950", 12_300 → "12.3k", 1_000_000 → "1M". */
-export function compactCount(value: number): string {
-  if (value < 1000) return String(Math.round(value));
-  if (value < 1_000_000) return `${Number((value / 1000).toFixed(1))}k`;
-  return `${Number((value / 1_000_000).toFixed(1))}M`;
 }
 
 /** Runs the interactive chat on `ctx`'s terminal until the user leaves; returns the exit code. */
