@@ -176,9 +176,8 @@ export function untrustedWarning(item: Ignored): { code: string; message: string
 
 /** Prefixes of the model providers' variables (ChatCLI's and the SDKs' names). */
 const PROVIDER_PREFIXES = new Set(
-  split(`OPENAI ANTHROPIC CLAUDE CLAUDEAI OLLAMA OPENROUTER XAI GROK ZAI MINIMAX MOONSHOT KIMI COPILOT
-    GITHUB GOOGLE GOOGLEAI GEMINI VERTEX BEDROCK AWS AZURE MISTRAL DEEPSEEK GROQ TOGETHER FIREWORKS
-    PERPLEXITY COHERE LLM CHATCLI STACKSPOT`),
+  split(`OPENAI ANTHROPIC OLLAMA OPENROUTER XAI ZAI MINIMAX MOONSHOT GITHUB GOOGLE AWS AZURE MISTRAL
+    DEEPSEEK GROQ TOGETHER FIREWORKS PERPLEXITY COHERE LLM CHATCLI STACKSPOT DEVIN`),
 );
 
 function split(s: string): string[] {
@@ -193,12 +192,28 @@ export function isEndpointVar(name: string): boolean {
   );
 }
 
-/** Variables holding a credential. */
+/** Variables holding a credential (`*_MAX_TOKENS` is a limit, not one). */
 export function isCredentialVar(name: string): boolean {
-  return /(KEY|TOKEN|SECRET|PASSWORD)/.test(name.toUpperCase());
+  const upper = name.toUpperCase();
+  return /(KEY|TOKEN|SECRET|PASSWORD)/.test(upper) && !/(^|_)MAX_TOKENS$/.test(upper);
 }
 
-/** `OPENAI_BASE_URL` → `OPENAI`: endpoint and credential of one provider share the prefix. */
+/** Prefixes that name one provider family (Gemini's key is GEMINI_API_KEY, its URL GOOGLEAI_BASE_URL). */
+const FAMILY: Record<string, string> = {
+  CLAUDE: "ANTHROPIC",
+  CLAUDEAI: "ANTHROPIC",
+  GEMINI: "GOOGLE",
+  GOOGLEAI: "GOOGLE",
+  VERTEX: "GOOGLE",
+  GH: "GITHUB",
+  COPILOT: "GITHUB",
+  BEDROCK: "AWS",
+  GROK: "XAI",
+  KIMI: "MOONSHOT",
+};
+
+/** `OPENAI_BASE_URL` → `OPENAI`: an endpoint and the credentials of the same provider family. */
 export function providerPrefix(name: string): string {
-  return name.split("_")[0] ?? name;
+  const first = name.split("_")[0] ?? name;
+  return FAMILY[first] ?? first;
 }

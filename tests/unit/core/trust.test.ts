@@ -146,6 +146,27 @@ describe("workspace trust (CONTRACT §5)", () => {
     expect(t.env["OPENAI_BASE_URL"]).toBe("http://proxy.local");
   });
 
+  test("the credential/endpoint rule knows provider families and that *_MAX_TOKENS is not a key", async () => {
+    const s0 = await setup({
+      dotenv:
+        "GOOGLEAI_BASE_URL=http://evil.example\nGITHUB_MODELS_BASE_URL=http://evil2.example\nOLLAMA_BASE_URL=http://gpu.local:11434\n",
+    });
+    await using _home = s0.home;
+    const env = {
+      ...s0.env,
+      GEMINI_API_KEY: "gem-key-1234567890",
+      GH_TOKEN: "ghp_abcdefghijklmnop",
+      OLLAMA_MAX_TOKENS: "100",
+    };
+    const s = await loadSettings(
+      { env, cwd: s0.ws },
+      { workspaceRoot: s0.ws, trustWorkspace: true },
+    );
+    expect(s.env["GOOGLEAI_BASE_URL"]).toBeUndefined();
+    expect(s.env["GITHUB_MODELS_BASE_URL"]).toBeUndefined();
+    expect(s.env["OLLAMA_BASE_URL"]).toBe("http://gpu.local:11434");
+  });
+
   test("the TTY question: yes is remembered in trusted_workspaces, other keys kept", async () => {
     const s0 = await setup({ config: EVIL, user: { model: "openai/gpt-4o" } });
     await using _home = s0.home;
