@@ -245,7 +245,8 @@ function readonly(argv: string[]): boolean {
       args.every((a) => !a.startsWith("-") || PAGER_SAFE.test(a)) &&
       !args.some((a) => a.startsWith("+"))
     );
-  if (name === "tail") return !hasFlag(args, "f", "F") && !args.includes("--follow");
+  if (name === "tail")
+    return !hasFlag(args, "f", "F") && !args.some((a) => /^--follow(=|$)/.test(a));
   if (name === "env" || name === "time") return args.length === 0;
   return true;
 }

@@ -41,6 +41,12 @@ const LONG: Record<string, string[]> = {
     strip-program suffix target-directory no-target-directory verbose preserve-context context
     help version`),
   tee: split(`append ignore-interrupts output-error help version`),
+  rm: split(`force interactive one-file-system no-preserve-root preserve-root recursive dir verbose
+    help version`),
+  chmod: split(`changes silent quiet verbose no-preserve-root preserve-root reference recursive
+    help version`),
+  chown: split(`changes dereference no-dereference from silent quiet no-preserve-root preserve-root
+    reference recursive verbose help version`),
   tail: split(`bytes follow lines max-unchanged-stats pid quiet retry silent sleep-interval verbose
     zero-terminated debug help version`),
   date: split(`date debug file iso-8601 resolution rfc-email rfc-3339 reference set universal utc
@@ -92,7 +98,10 @@ const RISKY: Record<string, string[]> = {
   sed: ["expression", "file", "in-place"],
   sort: ["output", "compress-program", "files0-from", "random-source"],
   grep: ["recursive", "dereference-recursive", "directories", "file"],
-  cp: ["target-directory"],
+  cp: ["target-directory", "recursive"],
+  rm: ["recursive", "force", "no-preserve-root"],
+  chmod: ["recursive"],
+  chown: ["recursive"],
   mv: ["target-directory"],
   ln: ["target-directory"],
   install: ["target-directory"],
@@ -120,7 +129,7 @@ const RISKY: Record<string, string[]> = {
 };
 
 /** Exact names of harmless options that are prefixes of a risky one (`git diff --text`). */
-const HARMLESS_EXACT = new Set(["text", "ext", "out", "exe"]);
+const HARMLESS_EXACT = new Set(["text"]);
 
 /** Resolves one `--name[=value]` word for a program's tables (`git:reset` for git subcommands). */
 export function expandLong(program: string, word: string): string {

@@ -169,6 +169,12 @@ describe("issue 11: the parser learns abbreviations, globbed names, writers and 
     ["git grep --open 'touch x' foo", OTHER],
     ["git grep -n foo", READ],
     ["tail --fol f.txt", OTHER],
+    ["tail --follow=name f.txt", OTHER],
+    ["git diff --ext", OTHER],
+    ["rm --rec x", DANGEROUS],
+    ["rm --f x", DANGEROUS],
+    ["chmod --rec 777 /", DENIED],
+    ["chmod --rec 777 .", DANGEROUS],
     ["env --split-s='rm -rf x'", DANGEROUS],
     // readers that execute
     ["less --lesskey-file=keys f.txt", OTHER],
