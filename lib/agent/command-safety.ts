@@ -138,6 +138,11 @@ function dangerous(argv: string[], cmd: SimpleCommand): string | undefined {
         )
       )
         return `git ${sub} -f discards changes`;
+      if (
+        sub === "reflog" &&
+        /^(expire|delete)$/.test(call.rest.find((a) => !a.startsWith("-")) ?? "")
+      )
+        return "git reflog expire/delete drops the history that recovers lost commits";
       if (sub === "stash" && /^(drop|clear)$/.test(call.rest.find((a) => !a.startsWith("-")) ?? ""))
         return `git stash ${call.rest.find((a) => !a.startsWith("-"))} loses stashed work`;
       if (

@@ -232,6 +232,8 @@ describe("issue 11: the parser learns abbreviations, globbed names, writers and 
     ["git stash drop", DANGEROUS],
     ["git stash clear", DANGEROUS],
     ["git stash list", READ],
+    ["git reflog expire --expire=now --all", DANGEROUS],
+    ["git reflog", READ],
   ];
   for (const [cmd, want] of cases) test(cmd, () => expect(verdicts(cmd)).toBe(want));
 });
