@@ -56,7 +56,7 @@ interface Rule {
 
 /** What "don't ask" must be about to count: commands, tools, permissions. */
 const ABOUT_COMMANDS =
-  /\b(?:run|running|execut\w*|commands?|shell|scripts?|install\w*|delet\w*|sudo|permissions?|approv\w*|tools?|push\w*|deploy\w*)\b/i;
+  /\b(?:run|running|execut\w*|commands?|shell|scripts?|install\w*|delet\w*|sudo|tools?|push\w*|deploy\w*|rm|chmod|curl|wget|git|npm|terminal)\b/i;
 
 const RULES: readonly Rule[] = [
   // --- instruction overrides (context scope of the Go scan)
@@ -125,6 +125,23 @@ const RULES: readonly Rule[] = [
   },
   // --- permission widening and "run without asking"
   {
+    kind: "remote-exec",
+    why: "code that fetches from the network and starts a process",
+    also: new RegExp(FETCH, "i"),
+    re: /\bchild_process\b|\bsubprocess\b|\bos\.(?:system|popen|exec\w*)\b|\bspawn(?:Sync)?\s*\(|\bexecSync\b|Runtime\.getRuntime|\bProcess\.start\b|\bshell_exec\b|\bpassthru\b|\bproc_open\b/i,
+  },
+  {
+    kind: "permission-widening",
+    why: "tells the agent to act without asking",
+    also: ABOUT_COMMANDS,
+    re: /\bwithout\s+(?:first\s+|ever\s+)?(?:asking|a\s+prompt|prompting|confirmation|confirming|approval|permission|consent)\b|\b(?:never|not|n't)\s+(?:wants?|like|likes)\s+to\s+be\s+(?:asked|prompted|bothered)\b/i,
+  },
+  {
+    kind: "permission-widening",
+    why: "tells the agent to approve its own permission prompts",
+    re: /\b(?:answer|say|reply|respond|type)\s+(?:yes|y)\s+to\b(?:[^.\n]|\.(?=\S)){0,40}?\b(?:permission|approval|confirmation)\s*(?:prompts?|questions?|requests?|dialogs?)?\b/i,
+  },
+  {
     kind: "permission-widening",
     why: "tells the agent to run commands without asking",
     re: /\b(?:run|execute|exec|approve|allow|accept|install|delete|push|deploy|apply)\b(?:[^.\n]|\.(?=\S)){0,80}?\bwithout\s+(?:first\s+)?(?:asking|a\s+prompt|prompting|confirmation|confirming|approval|permission|review|reviewing|checking|consent)/i,
@@ -154,7 +171,7 @@ const RULES: readonly Rule[] = [
   {
     kind: "permission-widening",
     why: "asks for a wider permission mode",
-    re: /--permission-mode[ =]*(?:bypass|auto)|permissions?[_ .-]?mode["']?\s*(?:[:=]|\bto\b)\s*["']?(?:bypass|auto)|permissions\.allow|"allow"\s*:\s*\[|\bbypass\s+(?:the\s+)?permission|--dangerously[\w-]*|--allow-tool\b|--trust-workspace\b|CHATCLI_TRUST_WORKSPACE|trusted_workspaces|\byolo\s+mode\b|\bauto[- ]?(?:approve|accept)\b|--yes-always|--no-confirm/i,
+    re: /--permission-mode[ =]*(?:bypass|auto)|permissions?[_ .-]?mode["']?\s*(?:[:=]|\bto\b)\s*["']?(?:bypass|auto)|permissions\.allow|"allow"\s*:\s*\[|\bbypass\s+(?:the\s+)?permission|--dangerously[\w-]*|--allow-tool\b|--trust-workspace\b|CHATCLI_TRUST_WORKSPACE|trusted_workspaces|\byolo\s+mode\b|\bauto[- ]?(?:approve|accept)\b|--yes-always|--no-confirm|CHATCLI_THREATSCAN\s*=\s*["']?(?:off|0|false|no)\b|CHATCLI_SANDBOX\s*=\s*["']?off\b|--sandbox[ =]+off\b/i,
   },
   {
     kind: "permission-widening",
