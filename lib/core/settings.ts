@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { Ctx, Env } from "./ctx.ts";
 import { ConfigError } from "./errors.ts";
-import { readTextIfExists, writeFileAtomic } from "./fs.ts";
+import { readTextIfExists, withLock, writeFileAtomic } from "./fs.ts";
 import { expandHome, globalConfigPath } from "./paths.ts";
 import {
   decideTrust,
@@ -227,22 +227,25 @@ function pairCredentials(
 
 /** Adds a workspace to `trusted_workspaces` in the user's config (other keys kept). */
 async function rememberTrusted(globalPath: string, root: string): Promise<void> {
-  // a file that stopped parsing since it was read is left alone (never overwritten)
-  const read = await readConfigFile(globalPath).then(
-    (c) => ({ ok: true as const, config: c ?? {} }),
-    () => ({ ok: false as const }),
-  );
-  if (!read.ok) return;
-  const current = read.config;
-  const list = Array.isArray(current["trusted_workspaces"])
-    ? (current["trusted_workspaces"] as unknown[])
-    : [];
-  if (!list.includes(root)) list.push(root);
   await mkdir(dirname(globalPath), { recursive: true });
-  await writeFileAtomic(
-    globalPath,
-    `${JSON.stringify({ ...current, trusted_workspaces: list }, null, 2)}\n`,
-  );
+  // under the lock, so two runs answering at once both land in the list
+  await withLock(globalPath, async () => {
+    // a file that stopped parsing since it was read is left alone (never overwritten)
+    const read = await readConfigFile(globalPath).then(
+      (c) => ({ ok: true as const, config: c ?? {} }),
+      () => ({ ok: false as const }),
+    );
+    if (!read.ok) return;
+    const current = read.config;
+    const list = Array.isArray(current["trusted_workspaces"])
+      ? (current["trusted_workspaces"] as unknown[])
+      : [];
+    if (!list.includes(root)) list.push(root);
+    await writeFileAtomic(
+      globalPath,
+      `${JSON.stringify({ ...current, trusted_workspaces: list }, null, 2)}\n`,
+    );
+  });
 }
 
 function stringRecord(value: unknown): Record<string, string> {
