@@ -7,6 +7,28 @@ const MAX_BYTES = 200_000;
 /** Files up to this size are read whole, so ranges and tail reach every line. */
 const WHOLE_FILE_BYTES = 64 * 1024 * 1024;
 
+/** A git configuration file: `.git/config`, a worktree's `config.worktree`, `~/.gitconfig`. */
+function isGitConfig(abs: string): boolean {
+  return /\/\.git\/(?:config|config\.worktree|modules\/.+\/config)$|\/\.gitconfig$|\/git\/config$/.test(
+    abs,
+  );
+}
+
+/** Blanks the credential values of a git config (the rest stays readable). */
+export function maskGitCredentials(text: string): string {
+  return text
+    .split("\n")
+    .map((line) =>
+      /^\s*extraheader\s*=/i.test(line) ||
+      /authorization\s*:/i.test(line) ||
+      /:\/\/[^/\s:@]+:[^/\s@]+@/.test(line) ||
+      /^\s*(?:password|token|oauth\w*)\s*=/i.test(line)
+        ? line.replace(/=.*$/, "= [credential removed by chatcli]")
+        : line,
+    )
+    .join("\n");
+}
+
 /** read_file: a file's lines with numbers, optionally a range, capped in size. */
 export const readFileTool: Tool = {
   name: "read_file",
@@ -55,7 +77,9 @@ export const readFileTool: Tool = {
       await handle.close();
     }
     if (bytes.subarray(0, 8000).includes(0)) return toolError(`${file} looks binary; not shown`);
-    const text = bytes.toString("utf8");
+    const raw = bytes.toString("utf8");
+    // a git config can hold a token (actions/checkout's extraheader, user:token@ remotes)
+    const text = isGitConfig(resolved.abs) ? maskGitCredentials(raw) : raw;
     const lines = text.split("\n");
     if (lines.length > 1 && lines.at(-1) === "") lines.pop();
     if (windowed && tail !== undefined) lines.shift(); // a partial first line

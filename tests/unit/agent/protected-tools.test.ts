@@ -50,3 +50,25 @@ describe("chatcli's file tools skip protected paths inside the searched tree", (
     );
   }
 });
+
+describe("read_file of a git config", () => {
+  test("actions/checkout's extraheader and a token in a remote URL are blanked; the rest is shown", async () => {
+    await using d = await tempDir();
+    await writeTree(d.path, {
+      ".git/config": [
+        "[core]",
+        "\tbare = false",
+        '[http "https://github.com/"]',
+        "\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX1NFQ1JFVA==",
+        '[remote "origin"]',
+        "\turl = https://x-access-token:ghs_SECRETTOKEN123@github.com/o/r.git",
+        "",
+      ].join("\n"),
+    });
+    const r = await readFileTool.execute({ file: ".git/config" }, toolCtx(d.path));
+    expect(r.output).toContain("bare = false");
+    expect(r.output).toContain("[credential removed by chatcli]");
+    expect(r.output).not.toContain("ghs_SECRETTOKEN123");
+    expect(r.output).not.toContain("eC1hY2Nlc3MtdG9rZW46");
+  });
+});
