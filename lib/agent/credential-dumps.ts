@@ -1,4 +1,62 @@
+import { readFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import { base, unwrap } from "./command-safety.ts";
+import { realPathLoose } from "./workspace.ts";
+
+/** A git config line that holds a credential (actions/checkout's extraheader, `user:token@` URLs). */
+export const GIT_CREDENTIAL_LINE =
+  /^\s*extraheader\s*=|authorization\s*:|:\/\/[^/\s:@]+:[^/\s@]+@|^\s*(?:password|token|oauth\w*)\s*=/im;
+
+/** Whether a git config file on disk holds a credential. */
+export function gitConfigHasCredentials(path: string): boolean {
+  try {
+    return GIT_CREDENTIAL_LINE.test(readFileSync(path, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reads of the workspace's git config when it holds a credential: `cat .git/config`, `git config -l`,
+ * `git remote -v` / `get-url` (the sandbox masks those lines; without one the policy refuses).
+ */
+export function gitConfigDump(
+  argv: string[],
+  cwd: string | undefined,
+  workspaceRoot: string,
+): string | undefined {
+  const config = join(workspaceRoot, ".git", "config");
+  if (!gitConfigHasCredentials(config)) return undefined;
+  const real = unwrap(argv);
+  const name = base(real[0] ?? "");
+  const args = real.slice(1);
+  if (name === "git") {
+    const sub = args.find((a) => !a.startsWith("-"));
+    const rest = args.slice(args.indexOf(sub ?? "") + 1);
+    const listing = rest.some((a) =>
+      /^(-l|--list|--get-regexp|--show-origin|--show-scope|-e|--edit)$/.test(a),
+    );
+    const key = rest.some(
+      (a) => !a.startsWith("-") && /^(http|remote|url|credential|include)/i.test(a),
+    );
+    if (sub === "config" && (listing || key))
+      return "git config would print the credential stored in .git/config";
+    if (sub === "remote" && rest.some((a) => /^(-v|--verbose|get-url|show)$/.test(a)))
+      return "git remote would print the credential stored in .git/config's URL";
+    return undefined;
+  }
+  const real0 = realPathLoose(config);
+  for (const a of args) {
+    if (a.startsWith("-") || cwd === undefined) continue;
+    const abs = isAbsolute(a) ? a : join(cwd, a);
+    if (
+      realPathLoose(abs) === real0 ||
+      (basename(abs) === "config" && realPathLoose(dirname(abs)) === dirname(real0))
+    )
+      return `${a} holds a credential (a token in .git/config)`;
+  }
+  return undefined;
+}
 
 /**
  * Commands that print a credential from a protected store by proxy (`gh auth token`,

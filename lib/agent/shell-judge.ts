@@ -1,6 +1,6 @@
 import { envSplitString, gitCall, outputsOf, sedEffects } from "./command-checks.ts";
 import { base, classifyCommand, rawDanger, unwrap } from "./command-safety.ts";
-import { credentialDump } from "./credential-dumps.ts";
+import { credentialDump, gitConfigDump } from "./credential-dumps.ts";
 import { foreignRepository } from "./git-repos.ts";
 import { expandArgv } from "./long-options.ts";
 import type { PermissionPolicy } from "./permissions.ts";
@@ -77,7 +77,9 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
     const protectedWord =
       secret ??
       (policy.protectedPaths && secretWord(policy.protectedPaths, cmd, cwd, policy.home, vars));
-    const dump = policy.protectedPaths ? credentialDump(cmd.argv) : undefined;
+    const dump = policy.protectedPaths
+      ? (credentialDump(cmd.argv) ?? gitConfigDump(cmd.argv, cwd, policy.workspaceRoot))
+      : undefined;
     if (protectedWord || dump)
       parts.push({
         cls: "secret",

@@ -1,4 +1,5 @@
 import { open } from "node:fs/promises";
+import { GIT_CREDENTIAL_LINE } from "../credential-dumps.ts";
 import type { Tool } from "../types.ts";
 import { fileKind, num, resolvePath, str, toolError } from "./common.ts";
 
@@ -19,10 +20,7 @@ export function maskGitCredentials(text: string): string {
   return text
     .split("\n")
     .map((line) =>
-      /^\s*extraheader\s*=/i.test(line) ||
-      /authorization\s*:/i.test(line) ||
-      /:\/\/[^/\s:@]+:[^/\s@]+@/.test(line) ||
-      /^\s*(?:password|token|oauth\w*)\s*=/i.test(line)
+      GIT_CREDENTIAL_LINE.test(line)
         ? line.replace(/=.*$/, "= [credential removed by chatcli]")
         : line,
     )

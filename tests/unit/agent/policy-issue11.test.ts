@@ -238,6 +238,39 @@ describe("issue 11: the parser learns abbreviations, globbed names, writers and 
   for (const [cmd, want] of cases) test(cmd, () => expect(verdicts(cmd)).toBe(want));
 });
 
+describe("issue 11: a token in the workspace's .git/config (actions/checkout) is not read through the shell", () => {
+  test("cat .git/config, git config -l, git remote -v are refused only while it holds one", async () => {
+    await using ws = await tempDir();
+    await mkdir(join(ws.path, ".git"), { recursive: true });
+    const config = join(ws.path, ".git", "config");
+    await writeFile(
+      config,
+      '[core]\n\tbare = false\n[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic abc\n',
+    );
+    const p = (mode: PermissionMode): PermissionPolicy => ({
+      ...policy(mode),
+      workspaceRoot: ws.path,
+      cwd: ws.path,
+    });
+    const v = (cmd: string) =>
+      MODES.map((m) => decide(p(m), runCommandTool, { cmd }).verdict).join(" ");
+    for (const cmd of [
+      "cat .git/config",
+      "grep extraheader .git/config",
+      "git config --list",
+      "git config --get-regexp http",
+      "git config http.https://github.com/.extraheader",
+      "git remote -v",
+      "git remote get-url origin",
+    ])
+      expect(`${cmd}: ${v(cmd)}`).toBe(`${cmd}: ${DENIED}`);
+    expect(v("git config user.name")).not.toBe(DENIED);
+    await writeFile(config, "[core]\n\tbare = false\n");
+    expect(v("cat .git/config")).toBe(READ);
+    expect(v("git remote -v")).toBe(READ);
+  });
+});
+
 describe("issue 11: git in a repository committed inside the workspace is not a plain read", () => {
   test("git status/log/diff in or at evil.git (bare shape) need auto; the workspace's own repo reads", async () => {
     await using ws = await tempDir();
