@@ -97,6 +97,45 @@ describe("protected paths are never read (issue 11)", () => {
     }, 60_000);
   }
 
+  test("a CI checkout's token in .git/config (actions/checkout's extraheader) never reaches the provider", async () => {
+    requireBinary();
+    await using root = await tempDir();
+    await using llm = await startMockLlm();
+    const ws = await home(root.path);
+    const token = "ghs_CANARYCHECKOUTTOKEN0123456789";
+    const basic = Buffer.from(`x-access-token:${token}`).toString("base64");
+    Bun.spawnSync(
+      ["git", "config", "http.https://github.com/.extraheader", `AUTHORIZATION: basic ${basic}`],
+      { cwd: ws },
+    );
+    Bun.spawnSync(
+      ["git", "remote", "add", "origin", `https://x-access-token:${token}@github.com/o/r.git`],
+      { cwd: ws },
+    );
+    llm.push(
+      {
+        tool_calls: [
+          run("cat .git/config"),
+          run("git config --list"),
+          run("git remote -v"),
+          { name: "read_file", arguments: { file: ".git/config" } },
+        ],
+      },
+      { text: "done" },
+    );
+    const env = baseEnv(root.path, { ...llm.env("openai"), CHATCLI_MEMORY_ENABLED: "false" });
+    const r = await runChatcli(["agent", "show git config", "--json", "--ephemeral"], {
+      env,
+      cwd: ws,
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).permission_denials).toHaveLength(3);
+    const sent = JSON.stringify(llm.requests.map((q) => q.body));
+    expect(sent).not.toContain(token);
+    expect(sent).not.toContain(basic);
+    expect(sent).toContain("[credential removed by chatcli]");
+  }, 60_000);
+
   test("--permission-mode bypass: the user's explicit choice reads them (the table's last column)", async () => {
     requireBinary();
     await using root = await tempDir();
