@@ -85,6 +85,12 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
   // options need the program's cooperation), so the date form reads it from the raw args.
   const root = new Command("memory")
     .description("the persistent memory: facts, profile, daily notes, recall")
+    .addHelpText(
+      "after",
+      "\nFact cap: at most CHATCLI_MEMORY_MAX_FACTS facts (default 500). A write that goes over moves the\n" +
+        "lowest-scored facts to memory_archive.json (warning memory_pruned; `memory stats` counts them).\n" +
+        "Runs with --memory read (the default in CI) never write memory.\n",
+    )
     .argument("[date]", "today, yesterday, YYYY-MM-DD, YYYYMMDD or DD/MM/YYYY (default today)")
     .allowUnknownOption()
     .allowExcessArguments()

@@ -1,7 +1,8 @@
 import type { Fact } from "./facts.ts";
 import { liveScore } from "./facts.ts";
 import { parseGoTime } from "./gotime.ts";
-import { jaccard, sameSubject, searchTerms, significantTokens, stem, wordRuns } from "./text.ts";
+import { type FactTokens, factTokens, reconcile } from "./reconcile.ts";
+import { searchTerms, stem, wordRuns } from "./text.ts";
 
 /** One retrieved fact with the numbers that ranked it. */
 export interface Hit {
@@ -107,16 +108,16 @@ export class FactIndex {
 /** When two hits state conflicting versions of the same subject, keep only the newer one. */
 function dropSuperseded(hits: Hit[], limit: number): Hit[] {
   const out: Hit[] = [];
-  const tokens: string[][] = [];
+  const tokens: FactTokens[] = [];
   for (const hit of hits) {
     if (out.length >= limit) break;
-    const mine = significantTokens(hit.fact.content);
+    const mine = factTokens(hit.fact.content);
     const clash = out.findIndex(
       (other, k) =>
         (other.fact.category || "general") === (hit.fact.category || "general") &&
         (other.fact.source_project ?? "") === (hit.fact.source_project ?? "") &&
-        sameSubject(mine, tokens[k] as string[]) &&
-        jaccard(mine, tokens[k] as string[]) >= 0.5,
+        mine.sig.length > 0 &&
+        reconcile(mine, tokens[k] as FactTokens).kind !== "distinct",
     );
     if (clash < 0) {
       out.push(hit);
