@@ -147,7 +147,8 @@ export async function retrieveText(
   const hits = new FactIndex(state.facts.values()).search(hints.join(" "), {
     nowMs,
     workspace: mem.workspace,
-    limit: state.facts.size,
+    // The budget holds a few dozen lines at most; more candidates only cost time.
+    limit: Math.min(state.facts.size, 200),
   });
   const header = "## Long-term Memory\n\n";
   let used = bytes(header);

@@ -58,9 +58,9 @@ const sameSet = (a: readonly string[], b: readonly string[]): boolean => {
  * tokens ≥ 0.85 is the same fact, ≥ 0.5 with the same subject an update. Different numbers are never
  * the same fact: when the sentences agree with their numbers masked (≥ 0.85, or ≥ 0.5 with the same
  * subject) it is an update of a
- * value ("node 20" → "node 22", "port 9017" → "port 9018" of service 17) unless the stored fact holds
- * several numbers and the new one shares none of them — then the identifier changed and its values
- * with it: another subject ("service 17 on port 9017" vs "service 31 on port 9031").
+ * value ("node 20" → "node 22", "port 9017" → "port 9018" of service 17) unless two or more of the
+ * stored fact's numbers changed — then the identifier changed and its values with it: another subject
+ * ("service 17 on port 9017" vs "service 31 on port 9031"). When unsure, both facts stay.
  */
 export function reconcile(fresh: FactTokens, stored: FactTokens): Verdict {
   if (sameSet(fresh.nums, stored.nums)) {
@@ -75,8 +75,9 @@ export function reconcile(fresh: FactTokens, stored: FactTokens): Verdict {
   const j = jaccard(fresh.masked, stored.masked);
   if (j < 0.85 && !(j >= 0.5 && sameSubject(fresh.masked, stored.masked)))
     return { kind: "distinct" };
-  const old = new Set(stored.nums);
-  const shared = fresh.nums.some((n) => old.has(n));
-  if (old.size >= 2 && !shared) return { kind: "distinct" };
+  // One value changed is an update; two or more changed means the identifier changed with them.
+  const now = new Set(fresh.nums);
+  const gone = new Set(stored.nums.filter((n) => !now.has(n))).size;
+  if (gone >= 2) return { kind: "distinct" };
   return { kind: "update", j };
 }
