@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { baseEnv, requireBinary, runChatcli, TEST_NOW } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
@@ -272,4 +272,19 @@ describe("files the Go tool accepts", () => {
     const bad = await runChatcli(["memory", "import", "bad.json"], { env, cwd: home.path });
     expect(bad.stdout).toContain("Rejected profile: profile.skills is not a list of strings\n");
   });
+});
+
+test("a 0-byte lock left by kill -9 (before its pid was written) delays the next writer ~2 s, not 30 s", async () => {
+  await using home = await goHome([]);
+  const lock = join(home.mem, "memory_index.json.lock");
+  await writeFile(lock, "");
+  // 3 s old on the filesystem's clock (the test's own clock may be shifted).
+  const at = new Date((await stat(lock)).mtimeMs - 3_000);
+  await utimes(lock, at, at);
+  const t = performance.now();
+  const r = await runChatcli(["memory", "remember", "Deploys go through ArgoCD"], {
+    env: baseEnv(home.path),
+  });
+  expect([r.code, r.stdout, r.stderr]).toEqual([0, "Remembered.\n", ""]);
+  expect(performance.now() - t).toBeLessThan(10_000);
 });
