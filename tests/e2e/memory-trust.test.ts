@@ -288,3 +288,15 @@ test("a 0-byte lock left by kill -9 (before its pid was written) delays the next
   expect([r.code, r.stdout, r.stderr]).toEqual([0, "Remembered.\n", ""]);
   expect(performance.now() - t).toBeLessThan(10_000);
 });
+
+test(".env is read as godotenv reads it: ${VAR} from earlier keys, export, KEY: value", async () => {
+  await using home = await goHome([]);
+  await writeFile(
+    join(home.path, "chatcli.env"),
+    '# settings\nBASE_CAP=7 # the cap\nexport CHATCLI_MEMORY_MAX_FACTS=${BASE_CAP}\nCHATCLI_MEMORY_RETENTION_DAYS: "9"\n',
+  );
+  const env = baseEnv(home.path, { CHATCLI_DOTENV: join(home.path, "chatcli.env") });
+  const r = await runChatcli(["memory", "stats", "--json"], { env, cwd: home.path });
+  expect([r.code, r.stderr]).toEqual([0, ""]);
+  expect(JSON.parse(r.stdout).max_facts).toBe(7);
+});
