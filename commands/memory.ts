@@ -158,7 +158,9 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     });
   root
     .command("recall")
-    .description("search memory like the agent does (BM25 × live score)")
+    .description(
+      "search memory like the agent does (BM25 × live score); a look-up, not counted as an access",
+    )
     .argument("[query...]", "the query (stdin when absent or -)")
     .option("--limit <n>", "at most N results (default 10)", parsePositiveInt("--limit"))
     .addOption(json())
@@ -171,6 +173,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
         });
       const hits = await recall(await mem(), query, opts.limit || 10, {
         fetch: ctx.fetch,
+        countAccess: false,
       });
       out(opts, hitsJson(hits), () => renderHits(hits));
     });
