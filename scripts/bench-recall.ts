@@ -68,7 +68,8 @@ export function evaluate(stores: readonly DevStore[], ranker: Ranker): Quality {
       const top = rank(q.q, 10);
       const hit = (k: number) =>
         q.evidence.filter((id) => top.slice(0, k).includes(id)).length / q.evidence.length;
-      const kind = (kinds[q.kind] ??= { n: 0, r5: 0, r10: 0 });
+      kinds[q.kind] ??= { n: 0, r5: 0, r10: 0 };
+      const kind = kinds[q.kind] as { n: number; r5: number; r10: number };
       kind.n++;
       kind.r5 += hit(5);
       kind.r10 += hit(10);

@@ -56,7 +56,7 @@ export function parseDotenvFile(text: string, env: Env = {}): Record<string, str
       while (end < n && !(src[end] === quote && src[end - 1] !== "\\")) end++;
       if (end >= n) break; // unterminated quote: godotenv stops with an error; keep what we have
       const raw = trimChar(src.slice(i, end), quote);
-      value = quote === '"' ? expand(unescape(raw), out, env) : raw;
+      value = quote === '"' ? expand(unescapeDouble(raw), out, env) : raw;
       i = end + 1;
     } else {
       const end = Math.min(lineEnd(i), indexOrEnd(src, "\r", i));
@@ -93,7 +93,7 @@ function trimChar(s: string, c: string): string {
 }
 
 /** Double-quote escapes: `\n`, `\r`; `\X` → `X` for any other X except `$`. */
-function unescape(s: string): string {
+function unescapeDouble(s: string): string {
   return s
     .replace(/\\./gs, (m) => (m === "\\n" ? "\n" : m === "\\r" ? "\r" : m))
     .replace(/\\([^$])/gs, "$1");

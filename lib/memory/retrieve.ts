@@ -108,7 +108,7 @@ export class FactIndex {
     if (built) {
       this.vocab = built.vocab;
       this.docs = built.docs;
-      this.vocab.forEach((t, i) => this.ids.set(t, i));
+      for (const [i, t] of this.vocab.entries()) this.ids.set(t, i);
     } else {
       this.vocab = [];
       const memo = new Map<string, string>();
@@ -120,8 +120,16 @@ export class FactIndex {
       total += d.seq.length;
       const tf = new Map<number, number>();
       for (const t of d.seq) tf.set(t, (tf.get(t) ?? 0) + 1);
-      for (const [t, n] of tf) (this.postings[t] ??= []).push(i, n);
-      for (const t of d.tags) (this.tagPostings[t] ??= []).push(i);
+      for (const [t, n] of tf) {
+        const list = this.postings[t];
+        if (list) list.push(i, n);
+        else this.postings[t] = [i, n];
+      }
+      for (const t of d.tags) {
+        const list = this.tagPostings[t];
+        if (list) list.push(i);
+        else this.tagPostings[t] = [i];
+      }
       if (d.speaker >= 0) this.speakers.add(d.speaker);
     }
     this.avgLen = this.docs.length ? total / this.docs.length || 1 : 1;
