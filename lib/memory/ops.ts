@@ -3,7 +3,8 @@ import { CATEGORIES, CONFIDENCE_USER } from "./config.ts";
 import { addFact, type Fact, liveScore, rankedFacts, removeFact } from "./facts.ts";
 import { formatGoTime } from "./gotime.ts";
 import { loadProfile, type Profile, updateProfile } from "./profile.ts";
-import { FactIndex, type Hit } from "./retrieve.ts";
+import { recallIndex } from "./recall-cache.ts";
+import type { Hit } from "./retrieve.ts";
 import { loadFacts, type Memory, type MemoryOptions, mutateFacts, openMemory } from "./store.ts";
 import { classifyFactContent, extractTags, splitCategoryPrefix } from "./text.ts";
 import { scanThreat } from "./threatscan.ts";
@@ -151,8 +152,7 @@ export async function recall(
   opts: { countAccess?: boolean; fetch?: typeof fetch } = {},
 ): Promise<Hit[]> {
   const mem = asMemory(options);
-  const state = await loadFacts(mem);
-  const index = new FactIndex(state.facts.values());
+  const index = await recallIndex(mem);
   let hits = index.search(query, {
     nowMs: mem.now().getTime(),
     workspace: mem.workspace,
@@ -161,15 +161,7 @@ export async function recall(
   const embed = opts.fetch && query.trim() ? embedConfig(mem.env) : undefined;
   if (embed && opts.fetch) {
     try {
-      hits = await blendedRecall(
-        mem,
-        embed,
-        opts.fetch,
-        query,
-        [...state.facts.values()],
-        hits,
-        limit,
-      );
+      hits = await blendedRecall(mem, embed, opts.fetch, query, index.facts, hits, limit);
     } catch (error) {
       mem.warn(`memory: embeddings unavailable (${(error as Error).message}); keyword recall only`);
     }

@@ -1,9 +1,8 @@
 import type { Fact } from "./facts.ts";
-import { liveScore } from "./facts.ts";
 import { parseGoTime } from "./gotime.ts";
+import { buildCorpus, type Corpus, liveAt, SPEAKER, terms } from "./recall-corpus.ts";
 import { type FactTokens, factTokens, reconcile } from "./reconcile.ts";
-import { stem } from "./stem.ts";
-import { STOP_WORDS, wordRuns } from "./text.ts";
+import { wordRuns } from "./text.ts";
 
 /** One retrieved fact with the numbers that ranked it. */
 export interface Hit {
@@ -22,18 +21,6 @@ export interface SearchOptions {
   nowMs: number;
   workspace?: string;
   limit?: number;
-}
-
-/** What an index is built from, per fact; also what the on-disk recall cache stores. */
-export interface IndexedDoc {
-  /** Term ids of the body, in order (proximity needs the order). */
-  seq: number[];
-  /** Term ids of the tags. */
-  tags: number[];
-  /** Term id of the speaker of a dialog turn (`Name: text`), or -1. */
-  speaker: number;
-  /** `YYYY*12 + month` of created_at, or -1. */
-  month: number;
 }
 
 const K1 = 1.2;
@@ -69,204 +56,174 @@ for (const [i, names] of [
 ].entries())
   for (const n of names) MONTHS[n] = i;
 
-const SPEAKER = /^\s*([\p{Lu}][\p{L}'’.-]{1,30})(?: [\p{Lu}][\p{L}'’.-]{1,30})?\s*:\s+\S/u;
-
-/** Retrieval terms of a text: word runs, EN+PT stop words dropped, stemmed (`memo` caches stems). */
-export function terms(text: string, memo?: Map<string, string>): string[] {
-  const out: string[] = [];
-  for (const w of wordRuns(text)) {
-    if (STOP_WORDS.has(w) || (w.length < 2 && !/\d/.test(w))) continue;
-    let s = memo?.get(w);
-    if (s === undefined) {
-      s = stem(w);
-      memo?.set(w, s);
-    }
-    out.push(s);
-  }
-  return out;
-}
-
 /**
- * Lexical recall over facts: BM25 over stemmed terms (EN+PT), prefix matches for terms of ≥ 4
+ * Lexical recall over facts: BM25 over stemmed terms (EN+PT), prefix matches for words of ≥ 4
  * letters, tags as a weaker field, speaker names and dates as fields (a dialog turn `Name: …` is
  * Name's; "in May 2023" finds that month's facts), a bonus for query terms that stand together,
  * and one round of pseudo-relevance feedback (the best first hits lend their distinctive terms) —
- * then Go's factors: the live score (recency, access, confidence) and the workspace.
+ * then Go's factors: the live score (recency, access, confidence) and the workspace. Searches scan
+ * the corpus' flat arrays, so an index loads without building postings (see recall-cache.ts).
  */
 export class FactIndex {
-  readonly facts: Fact[];
-  readonly docs: IndexedDoc[];
-  readonly vocab: string[];
-  private readonly ids = new Map<string, number>();
-  private readonly postings: number[][] = [];
-  private readonly tagPostings: number[][] = [];
-  private readonly speakers = new Set<number>();
+  readonly corpus: Corpus;
+  private speakerIds: Map<string, number> | undefined;
   private readonly avgLen: number;
 
-  constructor(facts: Iterable<Fact>, built?: { docs: IndexedDoc[]; vocab: string[] }) {
-    this.facts = [...facts];
-    if (built) {
-      this.vocab = built.vocab;
-      this.docs = built.docs;
-      for (const [i, t] of this.vocab.entries()) this.ids.set(t, i);
-    } else {
-      this.vocab = [];
-      const memo = new Map<string, string>();
-      this.docs = this.facts.map((f) => this.analyse(f, memo));
-    }
-    let total = 0;
-    for (let i = 0; i < this.docs.length; i++) {
-      const d = this.docs[i] as IndexedDoc;
-      total += d.seq.length;
-      const tf = new Map<number, number>();
-      for (const t of d.seq) tf.set(t, (tf.get(t) ?? 0) + 1);
-      for (const [t, n] of tf) {
-        const list = this.postings[t];
-        if (list) list.push(i, n);
-        else this.postings[t] = [i, n];
-      }
-      for (const t of d.tags) {
-        const list = this.tagPostings[t];
-        if (list) list.push(i);
-        else this.tagPostings[t] = [i];
-      }
-      if (d.speaker >= 0) this.speakers.add(d.speaker);
-    }
-    this.avgLen = this.docs.length ? total / this.docs.length || 1 : 1;
+  constructor(facts: Iterable<Fact> | Corpus) {
+    this.corpus = isCorpus(facts) ? facts : buildCorpus([...facts]);
+    const c = this.corpus;
+    this.avgLen = c.n ? c.seq.length / c.n || 1 : 1;
   }
 
-  private id(term: string): number {
-    let id = this.ids.get(term);
-    if (id === undefined) {
-      id = this.vocab.length;
-      this.vocab.push(term);
-      this.ids.set(term, id);
-    }
-    return id;
+  /** The facts, materialised (tests, embeddings). */
+  get facts(): Fact[] {
+    return Array.from({ length: this.corpus.n }, (_, i) => this.corpus.fact(i));
   }
 
-  private analyse(fact: Fact, memo: Map<string, string>): IndexedDoc {
-    const m = SPEAKER.exec(fact.content);
-    const speakerWord = m ? (m[1] as string).toLowerCase().replace(/['’.-]/g, "") : "";
-    const body = terms(fact.content, memo);
-    const seq = body.map((t) => this.id(t));
-    const tags = [...new Set((fact.tags ?? []).flatMap((x) => terms(x, memo)))].map((t) =>
-      this.id(t),
-    );
-    const at = parseGoTime(fact.created_at);
-    const d = at === undefined ? undefined : new Date(at);
-    return {
-      seq,
-      tags,
-      speaker: speakerWord ? this.id(`@${speakerWord}`) : -1,
-      month: d ? d.getUTCFullYear() * 12 + d.getUTCMonth() : -1,
-    };
+  private speakers(): Map<string, number> {
+    if (!this.speakerIds) {
+      this.speakerIds = new Map();
+      for (const [i, v] of this.corpus.vocab.entries())
+        if (v.startsWith("@")) this.speakerIds.set(v.slice(1), i);
+    }
+    return this.speakerIds;
   }
 
   private idf(df: number): number {
-    const n = this.docs.length;
+    const n = this.corpus.n;
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
-  /** Adds BM25 contributions of term `t` (weight `w`) to `rel`. */
-  private bm25(t: number, w: number, rel: Map<number, number>): void {
-    const list = this.postings[t];
-    if (!list) return;
-    const idf = this.idf(list.length / 2);
-    for (let k = 0; k < list.length; k += 2) {
-      const i = list[k] as number;
-      const tf = list[k + 1] as number;
-      const len = (this.docs[i] as IndexedDoc).seq.length;
-      const norm = tf + K1 * (1 - B + (B * len) / this.avgLen);
-      rel.set(i, (rel.get(i) ?? 0) + (w * idf * tf * (K1 + 1)) / norm);
+  /** BM25 of the weighted terms (`want[t] > 0`) into `rel`, over their postings. */
+  private bm25(want: Float64Array, rel: Scores): void {
+    const c = this.corpus;
+    for (let t = 0; t < want.length; t++) {
+      const w = want[t] as number;
+      if (w <= 0) continue;
+      const from = c.postStart[t] as number;
+      const to = c.postStart[t + 1] as number;
+      const idf = this.idf(to - from);
+      for (let k = from; k < to; k++) {
+        const i = c.postDoc[k] as number;
+        const tf = c.postTf[k] as number;
+        const len = (c.seqStart[i + 1] as number) - (c.seqStart[i] as number);
+        const norm = tf + K1 * (1 - B + (B * len) / this.avgLen);
+        rel.set(i, (rel.get(i) ?? 0) + (w * idf * tf * (K1 + 1)) / norm);
+      }
     }
   }
 
-  /** Terms that a query word of ≥ 4 letters (or its stem) begins: "kube" finds "kubernetes". */
-  private prefixed(term: string, raw: string): number[] {
-    const heads = [term, raw].filter((h) => h.length >= 4);
-    if (heads.length === 0) return [];
-    const out: number[] = [];
-    for (let i = 0; i < this.vocab.length; i++) {
-      const v = this.vocab[i] as string;
-      if (v !== term && v[0] !== "@" && heads.some((h) => v.startsWith(h))) out.push(i);
-    }
-    return out;
+  private df(t: number): number {
+    return (this.corpus.postStart[t + 1] as number) - (this.corpus.postStart[t] as number);
   }
 
   /** Ranks facts for a query; an empty query ranks every fact by live score. */
   search(query: string, options: SearchOptions): Hit[] {
     const { nowMs, workspace = "" } = options;
     const limit = options.limit ?? 20;
-    const q = parseQuery(query, (w) => this.speakers.has(this.ids.get(`@${w}`) ?? -1));
-    const speakerIds = new Set(q.speakers.map((s) => this.ids.get(`@${s}`) as number));
-    const queryIds = q.terms.map((t) => this.ids.get(t));
-    const rel = new Map<number, number>();
-    for (const [k, t] of q.terms.entries()) {
-      const id = queryIds[k];
-      if (id !== undefined) this.bm25(id, 1, rel);
-      for (const v of this.prefixed(t, q.raw[k] ?? t)) this.bm25(v, 0.6, rel);
-      const tagged = id === undefined ? undefined : this.tagPostings[id];
-      if (tagged) {
-        const idf = this.idf(tagged.length);
-        for (const i of tagged) rel.set(i, (rel.get(i) ?? 0) + 0.5 * idf);
+    const c = this.corpus;
+    const speakers = this.speakers();
+    const q = parseQuery(query, (w) => speakers.has(w));
+    const speakerIds = new Set(q.speakers.map((s) => speakers.get(s) as number));
+    // Query terms → term ids (exact weight 1; ≥ 4-letter words also match as prefixes, 0.6).
+    const want = new Float64Array(c.vocab.length);
+    const exact: Array<number | undefined> = q.terms.map(() => undefined);
+    const heads = q.terms.flatMap((t, k) => [t, q.raw[k] ?? t]).filter((h) => h.length >= 4);
+    const exactIds = new Map(q.terms.map((t, k) => [t, k]));
+    for (let id = 0; id < c.vocab.length; id++) {
+      const v = c.vocab[id] as string;
+      const k = exactIds.get(v);
+      if (k !== undefined) {
+        exact[k] = id;
+        want[id] = 1;
+        continue;
+      }
+      if (v.charCodeAt(0) === 64) continue; // "@speaker"
+      for (let h = 0; h < heads.length; h++) {
+        if (v.startsWith(heads[h] as string)) {
+          want[id] = 0.6;
+          break;
+        }
       }
     }
-    this.proximity(queryIds, rel);
+    const rel = new Scores(c.n);
+    this.bm25(want, rel);
+    this.tagged(exact, rel);
+    this.proximity(exact, rel);
     if (q.month !== undefined || q.year !== undefined) this.dates(q, rel);
     const focus = (i: number) => {
-      const sp = (this.docs[i] as IndexedDoc).speaker;
+      const sp = c.speaker[i] as number;
       if (speakerIds.size === 0 || sp < 0) return 1;
       return speakerIds.has(sp) ? SPEAKER_MATCH : SPEAKER_OTHER;
     };
     // Feedback needs a store large enough to tell topic words from common ones.
-    if (rel.size > 0 && this.docs.length >= FEEDBACK_MIN_FACTS)
-      this.feedback(rel, new Set(queryIds), focus);
-    if (q.terms.length === 0 && rel.size === 0 && query.trim() !== "") {
-      if (speakerIds.size === 0) return [];
-    }
+    if (rel.size > 0 && c.n >= FEEDBACK_MIN_FACTS) this.feedback(rel, want, focus);
+    if (q.terms.length === 0 && rel.size === 0 && query.trim() !== "" && speakerIds.size === 0)
+      return [];
     const bare = q.terms.length === 0 && rel.size === 0;
-    const candidates = bare ? this.facts.map((_, i) => i) : [...rel.keys()];
-    const hits: Hit[] = [];
+    const candidates = bare ? Array.from({ length: c.n }, (_, i) => i) : [...rel.keys()];
+    const ranked: Array<{ i: number; score: number; relevance: number; live: number }> = [];
     for (const i of candidates) {
       if (bare && speakerIds.size && focus(i) !== SPEAKER_MATCH) continue;
-      const fact = this.facts[i] as Fact;
-      const live = liveScore(fact, nowMs);
+      const live = liveAt(c, i, nowMs);
       const relevance = (rel.get(i) ?? 0) * focus(i);
-      const source = fact.source_project ?? "";
+      const source = c.projects[c.project[i] as number] as string;
       const fromOther = source !== "" && workspace !== "" && source !== workspace;
       const place = source === "" || workspace === "" ? 1 : fromOther ? 0.8 : 1.3;
       const base = bare ? live : relevance * (1 + 0.35 * Math.log(1 + live));
-      hits.push({ fact, score: base * place, relevance, live, fromOther });
+      ranked.push({ i, score: base * place, relevance, live });
     }
-    hits.sort((a, b) => b.score - a.score || (a.fact.id < b.fact.id ? -1 : 1));
-    return dropSuperseded(hits, limit);
+    // Ties: by id without a query (Go's order); by store order otherwise (no fact is decoded).
+    ranked.sort((a, b) =>
+      bare
+        ? b.score - a.score || cmpId(c.fact(a.i).id, c.fact(b.i).id)
+        : b.score - a.score || a.i - b.i,
+    );
+    return dropSuperseded(this, ranked, limit, workspace);
   }
 
-  /** Query terms that stand together (within 3 positions) in a fact add to its relevance. */
-  private proximity(ids: Array<number | undefined>, rel: Map<number, number>): void {
-    const pairs: Array<[number, number]> = [];
+  /** Tags: a weaker field (half an idf per matching query term). */
+  private tagged(exact: Array<number | undefined>, rel: Scores): void {
+    const c = this.corpus;
+    const wanted = new Set(exact.filter((x) => x !== undefined));
+    if (wanted.size === 0 || c.tags.length === 0) return;
+    const hits: number[] = [];
+    const df = new Map<number, number>();
+    for (let i = 0; i < c.n; i++) {
+      for (let p = c.tagStart[i] as number; p < (c.tagStart[i + 1] as number); p++) {
+        const t = c.tags[p] as number;
+        if (!wanted.has(t)) continue;
+        hits.push(i, t);
+        df.set(t, (df.get(t) ?? 0) + 1);
+      }
+    }
+    for (let k = 0; k < hits.length; k += 2) {
+      const i = hits[k] as number;
+      const idf = this.idf(df.get(hits[k + 1] as number) ?? 1);
+      rel.set(i, (rel.get(i) ?? 0) + 0.5 * idf);
+    }
+  }
+
+  /** Query terms that stand together (within 3 positions) in one of the best 200 facts add to it. */
+  private proximity(ids: Array<number | undefined>, rel: Scores): void {
+    const c = this.corpus;
+    const pairs: Array<[number, number, number]> = [];
     for (let k = 0; k + 1 < ids.length; k++) {
       const a = ids[k];
       const b = ids[k + 1];
-      if (a !== undefined && b !== undefined && a !== b) pairs.push([a, b]);
+      if (a !== undefined && b !== undefined && a !== b)
+        pairs.push([a, b, PROXIMITY * Math.min(this.idf(this.df(a)), this.idf(this.df(b)))]);
     }
     if (pairs.length === 0) return;
-    for (const [i, score] of rel) {
-      if (score <= 0) continue;
-      const seq = (this.docs[i] as IndexedDoc).seq;
+    for (const [i, score] of best(rel.entries(), 200)) {
+      const start = c.seqStart[i] as number;
+      const seq = c.seq.subarray(start, c.seqStart[i + 1] as number);
       let bonus = 0;
-      for (const [a, b] of pairs) {
+      for (const [a, b, w] of pairs) {
         for (let p = 0; p < seq.length; p++) {
           if (seq[p] !== a) continue;
-          const near = seq.slice(Math.max(0, p - 3), p + 4);
-          if (near.includes(b)) {
-            bonus +=
-              PROXIMITY *
-              Math.min(
-                this.idf((this.postings[a]?.length ?? 0) / 2),
-                this.idf((this.postings[b]?.length ?? 0) / 2),
-              );
+          if (seq.subarray(Math.max(0, p - 3), p + 4).includes(b)) {
+            bonus += w;
             break;
           }
         }
@@ -276,12 +233,12 @@ export class FactIndex {
   }
 
   /** Facts from the month (or year) the query names. */
-  private dates(q: ParsedQuery, rel: Map<number, number>): void {
-    for (let i = 0; i < this.docs.length; i++) {
-      const m = (this.docs[i] as IndexedDoc).month;
+  private dates(q: ParsedQuery, rel: Scores): void {
+    const c = this.corpus;
+    for (let i = 0; i < c.n; i++) {
+      const m = c.month[i] as number;
       if (m < 0) continue;
-      const year = Math.floor(m / 12);
-      if (q.year !== undefined && year !== q.year) continue;
+      if (q.year !== undefined && Math.floor(m / 12) !== q.year) continue;
       let bonus = 0;
       if (q.month !== undefined && m % 12 === q.month) bonus = MONTH_BONUS;
       else if (q.month === undefined && q.year !== undefined) bonus = YEAR_BONUS;
@@ -294,36 +251,103 @@ export class FactIndex {
    * Pseudo-relevance feedback: the distinctive terms of the best first-pass hits (after the speaker
    * focus) are searched too, at a fraction of a query term's weight.
    */
-  private feedback(
-    rel: Map<number, number>,
-    query: Set<number | undefined>,
-    focus: (i: number) => number,
-  ): void {
-    const top = [...rel.entries()]
-      .map(([i, s]) => [i, s * focus(i)] as const)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, FEEDBACK_DOCS);
+  private feedback(rel: Scores, query: Float64Array, focus: (i: number) => number): void {
+    const c = this.corpus;
+    const top = best(
+      rel.entries().map(([i, s]) => [i, s * focus(i)] as const),
+      FEEDBACK_DOCS,
+    );
     if (top.length === 0) return;
-    const best = top[0]?.[1] ?? 1;
-    const weight = new Map<number, number>();
-    const n = this.docs.length;
+    const first = top[0]?.[1] ?? 1;
+    const share = new Map<number, number>();
     for (const [i, s] of top) {
-      const seq = (this.docs[i] as IndexedDoc).seq;
-      for (const t of new Set(seq)) {
-        if (query.has(t)) continue;
-        const df = (this.postings[t]?.length ?? 0) / 2;
-        if (df < 2 || df > Math.max(3, n * 0.02)) continue; // unique ids and common words carry no topic
-        weight.set(t, (weight.get(t) ?? 0) + (s / best) * this.idf(df));
+      const seen = new Set<number>();
+      for (let p = c.seqStart[i] as number; p < (c.seqStart[i + 1] as number); p++) {
+        const t = c.seq[p] as number;
+        if ((query[t] as number) > 0 || seen.has(t)) continue;
+        seen.add(t);
+        share.set(t, (share.get(t) ?? 0) + s / first);
       }
     }
-    const chosen = [...weight.entries()].sort((a, b) => b[1] - a[1]).slice(0, FEEDBACK_TERMS);
+    if (share.size === 0) return;
+    const cap = Math.max(3, c.n * 0.02); // unique ids and common words carry no topic
+    const chosen = [...share.entries()]
+      .filter(([t]) => this.df(t) >= 2 && this.df(t) <= cap)
+      .map(([t, w]) => [t, w * this.idf(this.df(t))] as const)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, FEEDBACK_TERMS);
     if (chosen.length === 0) return;
     const max = chosen[0]?.[1] ?? 1;
-    const extra = new Map<number, number>();
-    for (const [t, w] of chosen) this.bm25(t, (FEEDBACK_WEIGHT * w) / max, extra);
+    const weights = new Float64Array(c.vocab.length);
+    for (const [t, w] of chosen) weights[t] = (FEEDBACK_WEIGHT * w) / max;
+    const extra = new Scores(c.n);
+    this.bm25(weights, extra);
     for (const [i, s] of extra) rel.set(i, (rel.get(i) ?? 0) + s);
   }
 }
+
+/** Scores per fact: a Map's interface over a dense array (searches touch thousands of facts). */
+class Scores {
+  private readonly s: Float64Array;
+  private readonly seen: Uint8Array;
+  private readonly list: number[] = [];
+  constructor(n: number) {
+    this.s = new Float64Array(n);
+    this.seen = new Uint8Array(n);
+  }
+  get size(): number {
+    return this.list.length;
+  }
+  has(i: number): boolean {
+    return this.seen[i] === 1;
+  }
+  get(i: number): number | undefined {
+    return this.seen[i] ? this.s[i] : undefined;
+  }
+  set(i: number, v: number): this {
+    if (!this.seen[i]) {
+      this.seen[i] = 1;
+      this.list.push(i);
+    }
+    this.s[i] = v;
+    return this;
+  }
+  keys(): number[] {
+    return this.list;
+  }
+  entries(): Array<[number, number]> {
+    return this.list.map((i) => [i, this.s[i] as number]);
+  }
+  [Symbol.iterator](): IterableIterator<[number, number]> {
+    return this.entries()[Symbol.iterator]();
+  }
+}
+
+/** The k best entries by score (a partial sort). */
+function best(
+  entries: Array<readonly [number, number]>,
+  k: number,
+): Array<readonly [number, number]> {
+  if (entries.length <= k) return [...entries].sort((a, b) => b[1] - a[1]);
+  const top: Array<readonly [number, number]> = [];
+  for (const e of entries) {
+    if (top.length < k) {
+      top.push(e);
+      if (top.length === k) top.sort((a, b) => b[1] - a[1]);
+    } else if (e[1] > (top[k - 1] as readonly [number, number])[1]) {
+      let j = k - 1;
+      while (j > 0 && (top[j - 1] as readonly [number, number])[1] < e[1]) j--;
+      top.splice(j, 0, e);
+      top.pop();
+    }
+  }
+  return top;
+}
+
+const isCorpus = (x: Iterable<Fact> | Corpus): x is Corpus =>
+  (x as Corpus).seqStart instanceof Uint32Array;
+
+const cmpId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 interface ParsedQuery {
   terms: string[];
@@ -367,11 +391,20 @@ function parseQuery(query: string, isSpeaker: (word: string) => boolean): Parsed
 }
 
 /** When two hits state conflicting versions of the same subject, keep only the newer one. */
-function dropSuperseded(hits: Hit[], limit: number): Hit[] {
+function dropSuperseded(
+  index: FactIndex,
+  ranked: ReadonlyArray<{ i: number; score: number; relevance: number; live: number }>,
+  limit: number,
+  workspace: string,
+): Hit[] {
   const out: Hit[] = [];
   const tokens: FactTokens[] = [];
-  for (const hit of hits) {
+  for (const r of ranked) {
     if (out.length >= limit) break;
+    const fact = index.corpus.fact(r.i);
+    const source = fact.source_project ?? "";
+    const fromOther = source !== "" && workspace !== "" && source !== workspace;
+    const hit: Hit = { fact, score: r.score, relevance: r.relevance, live: r.live, fromOther };
     const mine = factTokens(hit.fact.content);
     const clash = out.findIndex(
       (other, k) =>
