@@ -300,3 +300,51 @@ test(".env is read as godotenv reads it: ${VAR} from earlier keys, export, KEY: 
   expect([r.code, r.stderr]).toEqual([0, ""]);
   expect(JSON.parse(r.stdout).max_facts).toBe(7);
 });
+
+describe("recall that finds", () => {
+  test("speaker names, word forms and months; a persisted index that follows every change of the store", async () => {
+    const turn = (content: string, days: number) =>
+      goFact(content, days, { category: "personal", source_project: "" });
+    await using home = await goHome([
+      turn("Caroline: I've been painting a lot lately, my canvas is coming along.", 200),
+      turn("Melanie: I tried painting once years ago, but my canvas was a mess.", 190),
+      turn("Melanie: Yesterday I went to a jazz concert, it was a really emotional day.", 120),
+      turn("Caroline: Work at the hospital has been intense, being a nurse is tiring.", 60),
+    ]);
+    const env = baseEnv(home.path);
+    const recall = async (q: string) => {
+      const r = await runChatcli(["memory", "recall", q, "--json"], { env, cwd: home.path });
+      expect([q, r.code, r.stderr]).toEqual([q, 0, ""]);
+      return (JSON.parse(r.stdout) as Json[]).map((h) => h["content"] as string);
+    };
+    const cache = join(home.mem, ".chatcli-recall-index");
+    // Another word form, and the speaker the question names first.
+    const paint = await recall("What does Caroline paint?");
+    expect(paint[0]).toStartWith("Caroline: I've been painting");
+    expect(await Bun.file(cache).exists()).toBe(true);
+    // The same answer from the persisted index; a look-up counts no access.
+    const before = await snapshot(home.mem);
+    expect(await recall("What does Caroline paint?")).toEqual(paint);
+    expect(await changed(before, home.mem)).toEqual([]);
+    // The month a fact was stated in is a field.
+    const month = new Date(NOW - 120 * DAY - 3 * 3600_000).toLocaleString("en", {
+      month: "long",
+      year: "numeric",
+      timeZone: "UTC",
+    });
+    expect((await recall(`What did Melanie do in ${month}?`))[0]).toContain("jazz concert");
+    // The Go tool rewrites the index: the persisted one is stale and rebuilt.
+    const index = (await readJson(join(home.mem, "memory_index.json"))) as Json[];
+    index.push(turn("Melanie: Started sculpting this month, the vase took me hours.", 5));
+    await writeFile(join(home.mem, "memory_index.json"), goJson(index));
+    expect((await recall("who sculpts vases?"))[0]).toContain("sculpting");
+    // A forget (tombstones change): the fact is gone from recall at once.
+    const gone = await runChatcli(["memory", "forget", "jazz concert"], { env });
+    expect(gone.code).toBe(0);
+    expect((await recall("jazz concert")).some((c) => c.includes("jazz"))).toBe(false);
+    // The Go tool never sees the file: it is not part of the memory index or the archive.
+    expect(
+      ((await readJson(join(home.mem, "memory_index.json"))) as Json[]).every((f) => f["id"]),
+    ).toBe(true);
+  });
+});
