@@ -95,9 +95,10 @@ export function addMemoryEditCommands(root: Command<[string | undefined]>, cli: 
         });
       }
       const gone = opts.dryRun ? r.matched : r.removed;
+      // JSON: the list of removed (with --dry-run: removable) facts, ids first (CONTRACT §2 lists).
       out(
         opts,
-        { dry_run: opts.dryRun === true, removed: gone.map((f) => f.id), facts: gone },
+        gone.map((f) => ({ id: f.id, ...f })),
         () => {
           if (gone.length === 0) return "No matching fact found.\n";
           const head = opts.dryRun

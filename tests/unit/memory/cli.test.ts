@@ -15,10 +15,7 @@ describe("chatcli memory", () => {
       expect({ argv, code: r.code, out: r.out }).toEqual({ argv, code: 0, out: "[]\n" });
     }
     const none = await run(["memory", "forget", "x", "--dry-run", "--json"], { env: home.env });
-    expect([none.code, JSON.parse(none.out)]).toEqual([
-      0,
-      { dry_run: true, removed: [], facts: [] },
-    ]);
+    expect([none.code, JSON.parse(none.out)]).toEqual([0, []]);
     expect((await run(["memory", "profile", "--json"], { env: home.env })).out).toBe("{}\n");
     const path = await run(["memory", "path", "--json"], { env: home.env });
     expect(JSON.parse(path.out)).toEqual({ path: join(home.path, "memory") });
