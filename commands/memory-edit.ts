@@ -95,10 +95,10 @@ export function addMemoryEditCommands(root: Command<[string | undefined]>, cli: 
         });
       }
       const gone = opts.dryRun ? r.matched : r.removed;
-      // JSON: the list of removed (with --dry-run: removable) facts, ids first (CONTRACT §2 lists).
+      // JSON: the list of removed (with --dry-run: removable) facts with their ids (CONTRACT §2).
       out(
         opts,
-        gone.map((f) => ({ id: f.id, ...f })),
+        gone,
         () => {
           if (gone.length === 0) return "No matching fact found.\n";
           const head = opts.dryRun
