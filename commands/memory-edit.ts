@@ -96,17 +96,13 @@ export function addMemoryEditCommands(root: Command<[string | undefined]>, cli: 
       }
       const gone = opts.dryRun ? r.matched : r.removed;
       // JSON: the list of removed (with --dry-run: removable) facts with their ids (CONTRACT §2).
-      out(
-        opts,
-        gone,
-        () => {
-          if (gone.length === 0) return "No matching fact found.\n";
-          const head = opts.dryRun
-            ? `Would remove ${gone.length} fact(s):`
-            : `Removed ${gone.length} fact(s):`;
-          return `${head}\n${gone.map(line).join("\n")}\n`;
-        },
-      );
+      out(opts, gone, () => {
+        if (gone.length === 0) return "No matching fact found.\n";
+        const head = opts.dryRun
+          ? `Would remove ${gone.length} fact(s):`
+          : `Removed ${gone.length} fact(s):`;
+        return `${head}\n${gone.map(line).join("\n")}\n`;
+      });
     });
   const profile = root
     .command("profile")

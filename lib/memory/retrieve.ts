@@ -282,7 +282,8 @@ export class FactIndex {
     for (const [t, w] of chosen) weights[t] = (FEEDBACK_WEIGHT * w) / max;
     const extra = new Scores(c.n);
     this.bm25(weights, extra);
-    for (const [i, s] of extra) rel.set(i, (rel.get(i) ?? 0) + s);
+    // Feedback mostly finds facts the query missed; it only nudges the ones it already found.
+    for (const [i, s] of extra) rel.set(i, (rel.get(i) ?? 0) + (rel.has(i) ? 0.3 * s : s));
   }
 }
 
