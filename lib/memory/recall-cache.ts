@@ -12,11 +12,11 @@ import { loadFacts, type Memory, memPath } from "./store.ts";
  * instead of parsing and analysing the whole index. It is keyed by the inode, size and mtime of
  * `memory_index.json` and `memory_tombstones.json` (an atomic rewrite of either gets a new inode),
  * so any change — chatcli's or the Go tool's — invalidates it. Layout: `CCRI`, u32 header length,
- * header JSON, then each array 8-byte aligned, then the rows (UTF-8).
+ * header JSON, the vocabulary (UTF-8, "\n"-joined), each array 8-byte aligned, the rows (UTF-8).
  */
 export const RECALL_CACHE = ".chatcli-recall-index";
 const MAGIC = 0x49524343; // "CCRI" little-endian
-const VERSION = 5;
+const VERSION = 7;
 
 type Row = [
   id: string,
@@ -38,6 +38,9 @@ const ARRAYS = {
   postStart: Uint32Array,
   postDoc: Uint32Array,
   postTf: Uint32Array,
+  tagPostStart: Uint32Array,
+  tagDoc: Uint32Array,
+  order: Uint32Array,
   speaker: Int32Array,
   month: Int32Array,
   lastMs: Float64Array,
@@ -54,7 +57,8 @@ interface Header {
   v: number;
   key: string;
   n: number;
-  vocab: string[];
+  /** Byte length of the vocabulary (terms joined by "\n", stored right after the header). */
+  vocabBytes: number;
   projects: string[];
   categories: string[];
   /** Element counts of the arrays, in NAMES order; then the rows' byte offsets (n + 1). */
@@ -106,24 +110,26 @@ export function encodeCache(key: string, c: Corpus): Uint8Array {
   }
   rowStart[c.n] = total;
   const arrays = [...NAMES.map((k) => c[k]), rowStart];
+  const vocab = enc.encode(c.vocab.join("\n"));
   const header: Header = {
     v: VERSION,
     key,
     n: c.n,
-    vocab: c.vocab,
+    vocabBytes: vocab.byteLength,
     projects: c.projects,
     categories: c.categories,
     lengths: arrays.map((a) => a.length),
   };
   const head = enc.encode(JSON.stringify(header));
-  let size = pad8(8 + head.byteLength);
+  let size = pad8(8 + head.byteLength) + pad8(vocab.byteLength);
   for (const a of arrays) size += pad8(a.byteLength);
   const out = new Uint8Array(size + total);
   const view = new DataView(out.buffer);
   view.setUint32(0, MAGIC, true);
   view.setUint32(4, head.byteLength, true);
   out.set(head, 8);
-  let off = pad8(8 + head.byteLength);
+  out.set(vocab, pad8(8 + head.byteLength));
+  let off = pad8(8 + head.byteLength) + pad8(vocab.byteLength);
   for (const a of arrays) {
     out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), off);
     off += pad8(a.byteLength);
@@ -146,7 +152,9 @@ export function decodeCache(bytes: Uint8Array, key: string): Corpus | undefined 
   const headLen = view.getUint32(4, true);
   const header = JSON.parse(new TextDecoder().decode(buf.subarray(8, 8 + headLen))) as Header;
   if (header.v !== VERSION || header.key !== key) return undefined;
-  let off = pad8(8 + headLen);
+  const vocabAt = pad8(8 + headLen);
+  const vocabText = new TextDecoder().decode(buf.subarray(vocabAt, vocabAt + header.vocabBytes));
+  let off = vocabAt + pad8(header.vocabBytes);
   const arrays: Record<string, ArrayBufferView & ArrayLike<number>> = {};
   for (const [k, name] of [...NAMES, "rowStart" as const].entries()) {
     const Type = name === "rowStart" ? Uint32Array : ARRAYS[name];
@@ -160,7 +168,7 @@ export function decodeCache(bytes: Uint8Array, key: string): Corpus | undefined 
   const made: Array<Fact | undefined> = [];
   const corpus = {
     n: header.n,
-    vocab: header.vocab,
+    vocab: vocabText === "" ? [] : vocabText.split("\n"),
     projects: header.projects,
     categories: header.categories,
     ...arrays,

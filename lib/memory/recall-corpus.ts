@@ -22,6 +22,11 @@ export interface Corpus {
   postStart: Uint32Array;
   postDoc: Uint32Array;
   postTf: Uint32Array;
+  /** Facts whose tags hold term t: tagDoc[tagPostStart[t] .. tagPostStart[t+1]). */
+  tagPostStart: Uint32Array;
+  tagDoc: Uint32Array;
+  /** Term ids in the byte order of their strings: exact and prefix look-ups by binary search. */
+  order: Uint32Array;
   /** Term id of the speaker, or -1. */
   speaker: Int32Array;
   /** `year*12 + month` (UTC) of created_at, or -1. */
@@ -108,17 +113,48 @@ export function buildCorpus(facts: readonly Fact[]): Corpus {
   c.seqStart[n] = seq.length;
   c.tagStart[n] = tagIds.length;
   const flat = Uint32Array.from(seq);
+  const tagFlat = Uint32Array.from(tagIds);
+  const tagged = postings(vocab.list.length, c.tagStart, tagFlat);
+  const words = vocab.list;
+  const order = Uint32Array.from(words.keys()).sort((a, b) =>
+    (words[a] as string) < (words[b] as string) ? -1 : 1,
+  );
   return {
     n,
     vocab: vocab.list,
     ...c,
     ...postings(vocab.list.length, c.seqStart, flat),
+    tagPostStart: tagged.postStart,
+    tagDoc: tagged.postDoc,
+    order,
     seq: flat,
     tags: Uint32Array.from(tagIds),
     projects: projects.list,
     categories: categories.list,
     fact: (i) => facts[i] as Fact,
   };
+}
+
+/** The term ids whose strings start with `head` (all of them for an exact match's range). */
+export function prefixRange(c: Corpus, head: string): [number, number] {
+  const at = (k: number) => c.vocab[c.order[k] as number] as string;
+  let lo = 0;
+  let hi = c.order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (at(mid) < head) lo = mid + 1;
+    else hi = mid;
+  }
+  let end = lo;
+  while (end < c.order.length && at(end).startsWith(head)) end++;
+  return [lo, end];
+}
+
+/** The id of an exact term, or undefined. */
+export function termId(c: Corpus, term: string): number | undefined {
+  const [from] = prefixRange(c, term);
+  const id = c.order[from];
+  return id !== undefined && c.vocab[id] === term ? id : undefined;
 }
 
 /** Inverts the term sequences (a counting sort by term; facts stay in ascending order). */

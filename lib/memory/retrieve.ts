@@ -1,6 +1,14 @@
 import type { Fact } from "./facts.ts";
 import { parseGoTime } from "./gotime.ts";
-import { buildCorpus, type Corpus, liveAt, SPEAKER, terms } from "./recall-corpus.ts";
+import {
+  buildCorpus,
+  type Corpus,
+  liveAt,
+  prefixRange,
+  SPEAKER,
+  termId,
+  terms,
+} from "./recall-corpus.ts";
 import { type FactTokens, factTokens, reconcile } from "./reconcile.ts";
 import { wordRuns } from "./text.ts";
 
@@ -83,8 +91,12 @@ export class FactIndex {
   private speakers(): Map<string, number> {
     if (!this.speakerIds) {
       this.speakerIds = new Map();
-      for (const [i, v] of this.corpus.vocab.entries())
-        if (v.startsWith("@")) this.speakerIds.set(v.slice(1), i);
+      const c = this.corpus;
+      const [from, to] = prefixRange(c, "@");
+      for (let k = from; k < to; k++) {
+        const id = c.order[k] as number;
+        this.speakerIds.set((c.vocab[id] as string).slice(1), id);
+      }
     }
     return this.speakerIds;
   }
@@ -94,17 +106,23 @@ export class FactIndex {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
-  /** BM25 of the weighted terms (`want[t] > 0`) into `rel`, over their postings. */
-  private bm25(want: Float64Array, rel: Scores): void {
+  /**
+   * BM25 of the weighted terms (term id → weight) into `rel`, over their postings, rarest first. A
+   * term in more than half the facts only adds to facts a rarer term found (unless it is all there
+   * is): alone it would make every fact a candidate for a score near zero.
+   */
+  private bm25(want: ReadonlyMap<number, number>, rel: Scores): void {
     const c = this.corpus;
-    for (let t = 0; t < want.length; t++) {
-      const w = want[t] as number;
-      if (w <= 0) continue;
+    const list = [...want].filter(([, w]) => w > 0).sort(([a], [b]) => this.df(a) - this.df(b));
+    const common = c.n / 2;
+    for (const [t, w] of list) {
       const from = c.postStart[t] as number;
       const to = c.postStart[t + 1] as number;
       const idf = this.idf(to - from);
+      const onlyFound = to - from > common && rel.size > 0;
       for (let k = from; k < to; k++) {
         const i = c.postDoc[k] as number;
+        if (onlyFound && !rel.has(i)) continue;
         const tf = c.postTf[k] as number;
         const len = (c.seqStart[i + 1] as number) - (c.seqStart[i] as number);
         const norm = tf + K1 * (1 - B + (B * len) / this.avgLen);
@@ -125,27 +143,22 @@ export class FactIndex {
     const speakers = this.speakers();
     const q = parseQuery(query, (w) => speakers.has(w));
     const speakerIds = new Set(q.speakers.map((s) => speakers.get(s) as number));
-    // Query terms → term ids (exact weight 1; ≥ 4-letter words also match as prefixes, 0.6).
-    const want = new Float64Array(c.vocab.length);
-    const exact: Array<number | undefined> = q.terms.map(() => undefined);
-    const heads = q.terms.flatMap((t, k) => [t, q.raw[k] ?? t]).filter((h) => h.length >= 4);
-    const exactIds = new Map(q.terms.map((t, k) => [t, k]));
-    for (let id = 0; id < c.vocab.length; id++) {
-      const v = c.vocab[id] as string;
-      const k = exactIds.get(v);
-      if (k !== undefined) {
-        exact[k] = id;
-        want[id] = 1;
-        continue;
-      }
-      if (v.charCodeAt(0) === 64) continue; // "@speaker"
-      for (let h = 0; h < heads.length; h++) {
-        if (v.startsWith(heads[h] as string)) {
-          want[id] = 0.6;
-          break;
+    // Query terms → term ids (exact weight 1); a query word of ≥ 4 letters is also a prefix of the
+    // terms it begins (0.6), as in Go ("kube" finds "kubernetes"; a stem like "servic" does not
+    // expand to every "service17").
+    const want = new Map<number, number>();
+    const exact: Array<number | undefined> = q.terms.map((t) => termId(c, t));
+    for (const [k, t] of q.terms.entries()) {
+      for (const head of [q.raw[k] ?? t]) {
+        if (head.length < 4) continue;
+        const [from, to] = prefixRange(c, head);
+        for (let j = from; j < to; j++) {
+          const id = c.order[j] as number;
+          if (!want.has(id)) want.set(id, 0.6);
         }
       }
     }
+    for (const id of exact) if (id !== undefined) want.set(id, 1);
     const rel = new Scores(c.n);
     this.bm25(want, rel);
     this.tagged(exact, rel);
@@ -162,7 +175,7 @@ export class FactIndex {
       return [];
     const bare = q.terms.length === 0 && rel.size === 0;
     const candidates = bare ? Array.from({ length: c.n }, (_, i) => i) : [...rel.keys()];
-    const ranked: Array<{ i: number; score: number; relevance: number; live: number }> = [];
+    const ranked: Ranked[] = [];
     for (const i of candidates) {
       if (bare && speakerIds.size && focus(i) !== SPEAKER_MATCH) continue;
       const live = liveAt(c, i, nowMs);
@@ -174,33 +187,28 @@ export class FactIndex {
       ranked.push({ i, score: base * place, relevance, live });
     }
     // Ties: by id without a query (Go's order); by store order otherwise (no fact is decoded).
-    ranked.sort((a, b) =>
-      bare
-        ? b.score - a.score || cmpId(c.fact(a.i).id, c.fact(b.i).id)
-        : b.score - a.score || a.i - b.i,
-    );
-    return dropSuperseded(this, ranked, limit, workspace);
+    const order = bare
+      ? (a: Ranked, b: Ranked) => b.score - a.score || cmpId(c.fact(a.i).id, c.fact(b.i).id)
+      : (a: Ranked, b: Ranked) => b.score - a.score || a.i - b.i;
+    // Only the head is needed (the conflict drop may skip a few): sort it, the rest if it runs out.
+    const head = bare ? ranked : topOf(ranked, limit * 4 + 20, order);
+    const hits = dropSuperseded(this, head.sort(order), limit, workspace);
+    if (hits.length >= limit || head.length === ranked.length) return hits;
+    return dropSuperseded(this, ranked.sort(order), limit, workspace);
   }
 
   /** Tags: a weaker field (half an idf per matching query term). */
   private tagged(exact: Array<number | undefined>, rel: Scores): void {
     const c = this.corpus;
-    const wanted = new Set(exact.filter((x) => x !== undefined));
-    if (wanted.size === 0 || c.tags.length === 0) return;
-    const hits: number[] = [];
-    const df = new Map<number, number>();
-    for (let i = 0; i < c.n; i++) {
-      for (let p = c.tagStart[i] as number; p < (c.tagStart[i + 1] as number); p++) {
-        const t = c.tags[p] as number;
-        if (!wanted.has(t)) continue;
-        hits.push(i, t);
-        df.set(t, (df.get(t) ?? 0) + 1);
+    for (const t of new Set(exact)) {
+      if (t === undefined) continue;
+      const from = c.tagPostStart[t] as number;
+      const to = c.tagPostStart[t + 1] as number;
+      const idf = this.idf(to - from);
+      for (let k = from; k < to; k++) {
+        const i = c.tagDoc[k] as number;
+        rel.set(i, (rel.get(i) ?? 0) + 0.5 * idf);
       }
-    }
-    for (let k = 0; k < hits.length; k += 2) {
-      const i = hits[k] as number;
-      const idf = this.idf(df.get(hits[k + 1] as number) ?? 1);
-      rel.set(i, (rel.get(i) ?? 0) + 0.5 * idf);
     }
   }
 
@@ -215,7 +223,7 @@ export class FactIndex {
         pairs.push([a, b, PROXIMITY * Math.min(this.idf(this.df(a)), this.idf(this.df(b)))]);
     }
     if (pairs.length === 0) return;
-    for (const [i, score] of best(rel.entries(), 200)) {
+    for (const [i, score] of rel.top(200)) {
       const start = c.seqStart[i] as number;
       const seq = c.seq.subarray(start, c.seqStart[i + 1] as number);
       let bonus = 0;
@@ -251,12 +259,13 @@ export class FactIndex {
    * Pseudo-relevance feedback: the distinctive terms of the best first-pass hits (after the speaker
    * focus) are searched too, at a fraction of a query term's weight.
    */
-  private feedback(rel: Scores, query: Float64Array, focus: (i: number) => number): void {
+  private feedback(
+    rel: Scores,
+    query: ReadonlyMap<number, number>,
+    focus: (i: number) => number,
+  ): void {
     const c = this.corpus;
-    const top = best(
-      rel.entries().map(([i, s]) => [i, s * focus(i)] as const),
-      FEEDBACK_DOCS,
-    );
+    const top = rel.top(FEEDBACK_DOCS, focus);
     if (top.length === 0) return;
     const first = top[0]?.[1] ?? 1;
     const share = new Map<number, number>();
@@ -264,7 +273,7 @@ export class FactIndex {
       const seen = new Set<number>();
       for (let p = c.seqStart[i] as number; p < (c.seqStart[i + 1] as number); p++) {
         const t = c.seq[p] as number;
-        if ((query[t] as number) > 0 || seen.has(t)) continue;
+        if (query.has(t) || seen.has(t)) continue;
         seen.add(t);
         share.set(t, (share.get(t) ?? 0) + s / first);
       }
@@ -278,8 +287,8 @@ export class FactIndex {
       .slice(0, FEEDBACK_TERMS);
     if (chosen.length === 0) return;
     const max = chosen[0]?.[1] ?? 1;
-    const weights = new Float64Array(c.vocab.length);
-    for (const [t, w] of chosen) weights[t] = (FEEDBACK_WEIGHT * w) / max;
+    const weights = new Map<number, number>();
+    for (const [t, w] of chosen) weights.set(t, (FEEDBACK_WEIGHT * w) / max);
     const extra = new Scores(c.n);
     this.bm25(weights, extra);
     // Feedback mostly finds facts the query missed; it only nudges the ones it already found.
@@ -316,6 +325,21 @@ class Scores {
   keys(): number[] {
     return this.list;
   }
+  /** The k best facts by score × `weight(i)` (a partial selection: no array of all entries). */
+  top(k: number, weight: (i: number) => number = () => 1): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    let floor = Number.NEGATIVE_INFINITY;
+    for (const i of this.list) {
+      const v = (this.s[i] as number) * weight(i);
+      if (out.length >= k && v <= floor) continue;
+      let j = out.length;
+      while (j > 0 && (out[j - 1] as [number, number])[1] < v) j--;
+      out.splice(j, 0, [i, v]);
+      if (out.length > k) out.pop();
+      floor = (out[out.length - 1] as [number, number])[1];
+    }
+    return out;
+  }
   entries(): Array<[number, number]> {
     return this.list.map((i) => [i, this.s[i] as number]);
   }
@@ -324,25 +348,25 @@ class Scores {
   }
 }
 
-/** The k best entries by score (a partial sort). */
-function best(
-  entries: Array<readonly [number, number]>,
-  k: number,
-): Array<readonly [number, number]> {
-  if (entries.length <= k) return [...entries].sort((a, b) => b[1] - a[1]);
-  const top: Array<readonly [number, number]> = [];
-  for (const e of entries) {
-    if (top.length < k) {
-      top.push(e);
-      if (top.length === k) top.sort((a, b) => b[1] - a[1]);
-    } else if (e[1] > (top[k - 1] as readonly [number, number])[1]) {
-      let j = k - 1;
-      while (j > 0 && (top[j - 1] as readonly [number, number])[1] < e[1]) j--;
-      top.splice(j, 0, e);
-      top.pop();
-    }
+interface Ranked {
+  i: number;
+  score: number;
+  relevance: number;
+  live: number;
+}
+
+/** The k first of `list` in `order` (unsorted), without sorting the whole list. */
+function topOf(list: Ranked[], k: number, order: (a: Ranked, b: Ranked) => number): Ranked[] {
+  if (list.length <= k) return [...list];
+  const out: Ranked[] = [];
+  for (const r of list) {
+    if (out.length >= k && order(r, out[k - 1] as Ranked) >= 0) continue;
+    let j = out.length;
+    while (j > 0 && order(r, out[j - 1] as Ranked) < 0) j--;
+    out.splice(j, 0, r);
+    if (out.length > k) out.pop();
   }
-  return top;
+  return out;
 }
 
 const isCorpus = (x: Iterable<Fact> | Corpus): x is Corpus =>
@@ -394,7 +418,7 @@ function parseQuery(query: string, isSpeaker: (word: string) => boolean): Parsed
 /** When two hits state conflicting versions of the same subject, keep only the newer one. */
 function dropSuperseded(
   index: FactIndex,
-  ranked: ReadonlyArray<{ i: number; score: number; relevance: number; live: number }>,
+  ranked: readonly Ranked[],
   limit: number,
   workspace: string,
 ): Hit[] {
