@@ -110,6 +110,9 @@ function sink(fd: 1 | 2, isTTY: boolean): Sink {
     get columns() {
       return (fd === 1 ? process.stdout : process.stderr).columns;
     },
+    get rows() {
+      return (fd === 1 ? process.stdout : process.stderr).rows;
+    },
   };
 }
 
@@ -122,6 +125,14 @@ const ctx: Ctx = {
     kind,
     chunks: () => process.stdin as AsyncIterable<Uint8Array>,
     setRawMode: kind === "tty" ? (on: boolean) => process.stdin.setRawMode(on) : undefined,
+    suspend:
+      kind === "tty"
+        ? () =>
+            new Promise<void>((resolve) => {
+              process.once("SIGCONT", () => resolve());
+              process.kill(process.pid, "SIGTSTP");
+            })
+        : undefined,
   },
   stdout: sink(1, stdoutIsTTY),
   stderr: sink(2, stderrIsTTY),

@@ -5,6 +5,7 @@ import { readPromptInput } from "../core/input.ts";
 import { configuredSecrets } from "../core/redact.ts";
 import { envInt, loadSettings } from "../core/settings.ts";
 import { costOf as priceOf } from "../llm/cost.ts";
+import { resolveEffort } from "../llm/effort.ts";
 import { modelLabel, resolveModel } from "../llm/models.ts";
 import type { Provider, Usage } from "../llm/types.ts";
 import { newEnvelope, settle } from "../output/envelope.ts";
@@ -17,7 +18,7 @@ import type { AskRequest } from "./approval.ts";
 import { denialSummary } from "./denials.ts";
 import { runAgent } from "./loop.ts";
 import { invalidRules, resolvePermissionMode } from "./permissions.ts";
-import { toolsFor } from "./tools/registry.ts";
+import { offeredTools, toolsFor } from "./tools/registry.ts";
 import { createTtyAsk } from "./tty-ask.ts";
 import * as wiring from "./wiring.ts";
 
@@ -47,6 +48,9 @@ export interface AgentCliOptions {
   files: string[];
   memory?: string;
   maxRetries?: number;
+  /** `--effort` (else CHATCLI_EFFORT); `--show-reasoning`. */
+  effort?: string;
+  showReasoning?: boolean;
   /** `--no-auto-compact`. */
   noAutoCompact?: boolean;
   interactive: boolean;
@@ -120,6 +124,7 @@ export async function runAgentCli(
     for (const w of stdinWarnings) reporter.warn(w.code, w.message);
 
     const ref = resolveModel(opts.model, env, settings.config.model);
+    const effort = resolveEffort(opts.effort, env);
     envelope.model = modelLabel(ref);
     // the same chain as ask: retries, CHATCLI_FALLBACK_PROVIDERS, idle timeout, retry events
     const provider = await buildProviderChain(ref, {
@@ -158,7 +163,7 @@ export async function runAgentCli(
       wiring.loadSessionHistory(w),
     ]);
     for (const warning of warnings) reporter.warn(warning.code, warning.message);
-    for (const notice of session.notices) reporter.info(`chatcli: ${notice}`);
+    for (const w of session.warnings) reporter.warn(w.code, w.message);
     envelope.session_id = session.sessionId;
     envelope.bootstrap_files = bootstrapFiles;
     envelope.memory = {
@@ -167,6 +172,12 @@ export async function runAgentCli(
       facts_written: 0,
     };
     const tools = toolsFor(mode, { memory: memoryMode !== "off" });
+    const offered = offeredTools(tools, {
+      mode: permissionMode,
+      allow: [...(settings.config.permissions?.allow ?? []), ...opts.allowTool],
+      deny: [...(settings.config.permissions?.deny ?? []), ...opts.denyTool],
+      attended: opts.ask !== undefined || opts.interactive,
+    }).map((t) => t.name);
     const maxTurns = opts.maxTurns ?? defaultMaxTurns(env);
     // priced per request by the model that answered it (a fallback's price after a fallback)
     const costOf = wiring.costFunction(ref) && ((u: Usage) => priceOf(answeredBy(provider), u));
@@ -182,7 +193,7 @@ export async function runAgentCli(
       cwd: ctx.cwd,
       workspace: workspaceRoot,
       permission_mode: permissionMode,
-      tools: tools.map((t) => t.name),
+      tools: offered,
       bootstrap_files: bootstrapFiles,
       memory: envelope.memory,
       limits: {
@@ -207,6 +218,7 @@ export async function runAgentCli(
       history: session.history,
       system: blocks,
       tools,
+      offered,
       policy: {
         mode: permissionMode,
         allow: [...(settings.config.permissions?.allow ?? []), ...opts.allowTool],
@@ -231,6 +243,8 @@ export async function runAgentCli(
       memory,
       memoryMode,
       scratchDir: wiring.scratchDirFor(w),
+      effort,
+      showReasoning: opts.showReasoning,
     });
     if (!opts.ephemeral) await wiring.saveSessionHistory(w, result.messages);
     envelope.result = stripControl(result.finalText) || null;

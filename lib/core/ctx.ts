@@ -6,6 +6,8 @@ export interface Sink {
   write(text: string): boolean;
   readonly isTTY: boolean;
   readonly columns?: number;
+  /** The terminal's height, when it is one. */
+  readonly rows?: number;
 }
 
 /** What kind of thing stdin is; decides whether and how it may be read (CONTRACT §4). */
@@ -17,6 +19,8 @@ export interface Stdin {
   chunks(): AsyncIterable<Uint8Array>;
   /** For the REPL: raw keypresses on a TTY. Absent when stdin is not a TTY. */
   setRawMode?(on: boolean): void;
+  /** For the REPL's Ctrl+Z: stops the process (SIGTSTP) and resolves once it is continued (fg). */
+  suspend?(): Promise<void>;
 }
 
 export type StopSignal = "SIGINT" | "SIGTERM" | "SIGPIPE";

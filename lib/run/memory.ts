@@ -45,7 +45,7 @@ export class RunMemory {
       workspace,
       now: ctx.now,
       warn: (line: string, code?: string) =>
-        code ? reporter.warn(code, line) : reporter.info(line),
+        code ? reporter.warn(code, line) : memoryNotice(reporter, line),
       // CONTRACT §7: a run that reads memory never writes it (no access counts, no cap pruning).
       readOnly: this.input.access !== "write",
     };
@@ -155,4 +155,21 @@ export class RunMemory {
       env,
     ).catch(() => false);
   }
+}
+
+/**
+ * The memory store's notices: warnings reach the envelope too (a quarantined file, facts dropped by
+ * the threat scan, facts lost), progress (a migration) stays a stderr line.
+ */
+function memoryNotice(reporter: Reporter, line: string): void {
+  if (/\bmigrated\b/.test(line)) {
+    reporter.info(line);
+    return;
+  }
+  const code = /did not parse|is not a JSON/.test(line)
+    ? "memory_quarantined"
+    : /prompt injection|remote execution|not stored/.test(line)
+      ? "memory_threat_dropped"
+      : "memory_warning";
+  reporter.warn(code, line);
 }

@@ -7,6 +7,7 @@ import { configuredSecrets } from "../core/redact.ts";
 import { loadSettings } from "../core/settings.ts";
 import { CompactionGuard } from "../history/compact.ts";
 import { costOf } from "../llm/cost.ts";
+import { resolveEffort } from "../llm/effort.ts";
 import { overflowReport } from "../llm/errors.ts";
 import { modelLabel, resolveModel } from "../llm/models.ts";
 import { addUsage, type ChatMessage, emptyUsage, type SystemBlock } from "../llm/types.ts";
@@ -23,6 +24,9 @@ export interface AskOptions {
   model?: string;
   system?: string;
   maxTokens?: number;
+  /** `--effort` (else CHATCLI_EFFORT); `--show-reasoning`. */
+  effort?: string;
+  showReasoning?: boolean;
   timeoutMs?: number;
   noStdin?: boolean;
   stdinTimeoutMs: number;
@@ -63,6 +67,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     reporter.addSecrets(configuredSecrets(settings.env));
     const ref = resolveModel(options.model, settings.env, settings.config.model);
     envelope.model = modelLabel(ref);
+    const effort = resolveEffort(options.effort, settings.env);
     const { text: input, warnings } = await readPromptInput(ctx.stdin, options.prompt, {
       noStdin: options.noStdin,
       firstByteTimeoutMs: options.stdinTimeoutMs,
@@ -71,11 +76,14 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       signal: stop.signal,
     });
     for (const w of warnings) reporter.warn(w.code, w.message);
-    // ask keeps no session unless asked to: --session NAME or -c (and not --ephemeral).
+    // ask keeps its conversation (so `ask -c` follows up, as `llm -c` and `mods -C`): --session
+    // NAME, -c, or else an autosave session outside CI; --ephemeral keeps nothing.
+    const { autosaveEnabled, openSession } = await import("../history/session.ts");
     const keep =
       options.ephemeral !== true &&
-      (options.session !== undefined || options.continueLatest === true);
-    const { openSession } = await import("../history/session.ts");
+      (options.session !== undefined ||
+        options.continueLatest === true ||
+        autosaveEnabled(settings.env));
     const session = await openSession(
       { ...ctx, env: settings.env },
       {
@@ -85,7 +93,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
         workspace: workspaceRoot,
       },
     );
-    for (const notice of session.notices) reporter.info(`chatcli: ${notice}`);
+    for (const w of session.warnings) reporter.warn(w.code, w.message);
     envelope.session_id = keep ? session.name : null;
     const access = options.bare
       ? "off"
@@ -107,17 +115,20 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
         q.memoryMode === "off" ? undefined : memory.prompt(input, "chat", q.memoryMode),
     });
     envelope.memory = {
-      mode: document.memory_mode,
+      mode: access === "off" ? "off" : document.memory_mode,
       facts_loaded: memory.factsLoaded,
       facts_written: 0,
     };
     for (const w of context.warnings) reporter.warn(w.code, w.message);
-    envelope.bootstrap_files = context.files.map(({ name, path, scope, bytes }) => ({
-      name,
-      path,
-      scope,
-      bytes,
-    }));
+    envelope.bootstrap_files = [
+      ...context.files.map(({ name, path, scope, bytes }) => ({ name, path, scope, bytes })),
+      ...document.attachments.map(({ name, path, bytes }) => ({
+        name,
+        path,
+        scope: "attachment" as const,
+        bytes,
+      })),
+    ];
     const system: SystemBlock[] = [...context.blocks];
     if (options.system) {
       system.push({
@@ -145,7 +156,9 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       memory: envelope.memory,
       limits: { timeout_ms: options.timeoutMs ?? null, max_tokens: options.maxTokens ?? null },
     });
-    if (keep) {
+    // A checkpoint to rewind to; a fresh autosave has nothing before the question to go back to.
+    const autosaved = options.session === undefined && !options.continueLatest && session.isNew;
+    if (keep && !autosaved) {
       const record = await session.checkpoint(input);
       reporter.event("checkpoint.created", { id: record.id, messages: session.messages.length });
     }
@@ -181,7 +194,14 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     try {
       answer = await streamAnswer(
         provider,
-        { model: ref.model, system, messages, maxTokens: options.maxTokens },
+        {
+          model: ref.model,
+          system,
+          messages,
+          maxTokens: options.maxTokens,
+          effort,
+          showReasoning: options.showReasoning,
+        },
         {
           reporter,
           signal: stop.signal,
