@@ -13,10 +13,16 @@ const commanderStubs: BunPlugin = {
     build.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
       const source = await Bun.file(args.path).text();
       const stub = (name: string) => JSON.stringify(resolve(import.meta.dir, "stubs", name));
+      // ESM (`from 'node:x'`, commander 15) or CommonJS (`require('node:x')`, commander 14).
       const contents = source
         .replace(/from ['"]node:util['"]/, `from ${stub("commander-util.ts")}`)
-        .replace(/from ['"]node:child_process['"]/, `from ${stub("commander-child-process.ts")}`);
-      if (contents === source)
+        .replace(/require\(['"]node:util['"]\)/, `require(${stub("commander-util.ts")})`)
+        .replace(/from ['"]node:child_process['"]/, `from ${stub("commander-child-process.ts")}`)
+        .replace(
+          /require\(['"]node:child_process['"]\)/,
+          `require(${stub("commander-child-process.ts")})`,
+        );
+      if (!contents.includes("commander-child-process.ts"))
         throw new Error("commander's imports changed: update scripts/build.ts");
       return { contents, loader: "js" };
     });
