@@ -50,6 +50,14 @@ const COMMANDS: Record<string, CommandEntry> = {
     description: "saved conversations: list, show, rm",
     load: async () => (await import("./sessions.ts")).sessionsCommand,
   },
+  config: {
+    description: "the effective settings and where each came from (secrets as set/unset)",
+    load: async () => (await import("./config.ts")).configCommand,
+  },
+  completion: {
+    description: "print a shell completion script: bash, zsh or fish",
+    load: async () => (await import("./completion.ts")).completionCommand,
+  },
 };
 
 export const COMMAND_NAMES = Object.keys(COMMANDS);
@@ -66,6 +74,7 @@ export async function buildProgram(
   ctx: Ctx,
   state: RunState,
   argv: readonly string[],
+  options: { loadAll?: boolean } = {},
 ): Promise<CommandUnknownOpts> {
   const program = new Command()
     .name("chatcli")
@@ -75,7 +84,7 @@ export async function buildProgram(
     .showSuggestionAfterError(true);
   const target = targetOf(argv);
   for (const [name, entry] of Object.entries(COMMANDS)) {
-    if (name === target) program.addCommand((await entry.load())(ctx, state));
+    if (name === target || options.loadAll) program.addCommand((await entry.load())(ctx, state));
     else program.addCommand(new Command(name).description(entry.description));
   }
   configureTree(program, ctx);
