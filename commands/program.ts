@@ -1,6 +1,7 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { configureTree, type RunState } from "./_shared.ts";
+import { addExamples, ROOT_HELP } from "./help-text.ts";
 
 type CommandFactory = (ctx: Ctx, state: RunState) => CommandUnknownOpts;
 
@@ -81,11 +82,15 @@ export async function buildProgram(
     .description("LLMs in the terminal, shell pipelines and CI")
     .version(ctx.version, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    .addHelpText("after", ROOT_HELP);
   const target = targetOf(argv);
   for (const [name, entry] of Object.entries(COMMANDS)) {
-    if (name === target || options.loadAll) program.addCommand((await entry.load())(ctx, state));
-    else program.addCommand(new Command(name).description(entry.description));
+    if (name === target || options.loadAll) {
+      const command = (await entry.load())(ctx, state);
+      addExamples(command);
+      program.addCommand(command);
+    } else program.addCommand(new Command(name).description(entry.description));
   }
   configureTree(program, ctx);
   return program;
