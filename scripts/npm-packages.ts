@@ -38,6 +38,10 @@ export async function stagePackages(options: {
   await cp(join(launcherSrc, "bin", "chatcli.js"), join(launcher, "bin", "chatcli.js"));
   await chmod(join(launcher, "bin", "chatcli.js"), 0o755);
   await cp(join(launcherSrc, "README.md"), join(launcher, "README.md"));
+  // `chatcli-ci`: the CI runner the GitLab template calls (the GitHub Action's own script).
+  await cp(join(ROOT, "action", "ci.js"), join(launcher, "bin", "chatcli-ci.js"));
+  await cp(join(ROOT, "action", "report.js"), join(launcher, "bin", "report.js"));
+  await chmod(join(launcher, "bin", "chatcli-ci.js"), 0o755);
   const manifest = JSON.parse(await Bun.file(join(launcherSrc, "package.json")).text());
   manifest.version = version;
   manifest.optionalDependencies = Object.fromEntries(

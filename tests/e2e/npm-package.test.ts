@@ -55,7 +55,9 @@ test("npm pack + offline npm install -g of launcher and linux-x64 package: --ver
     if (dir === launcher) {
       expect(info!.files.map((f) => f.path).sort()).toEqual([
         "README.md",
+        "bin/chatcli-ci.js",
         "bin/chatcli.js",
+        "bin/report.js",
         "package.json",
       ]);
     }
@@ -74,7 +76,7 @@ test("npm pack + offline npm install -g of launcher and linux-x64 package: --ver
   );
   expect(install.code).toBe(0);
   expect(install.stderr).not.toContain("ERR");
-  expect(await readdir(join(prefix, "bin"))).toEqual(["chatcli"]);
+  expect((await readdir(join(prefix, "bin"))).sort()).toEqual(["chatcli", "chatcli-ci"]);
 
   const chatcli = join(prefix, "bin", "chatcli");
   const userEnv = { PATH: npmEnv.PATH, HOME: work.path, CHATCLI_HOME: join(work.path, ".chatcli") };
