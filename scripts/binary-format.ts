@@ -3,6 +3,27 @@
 
 export type BinaryFormat = { format: "elf" | "macho" | "pe"; arch: "x64" | "arm64" | "other" };
 
+const LC_CODE_SIGNATURE = 0x1d;
+
+/**
+ * Whether a Mach-O header's load commands include a code signature (macOS on Apple silicon kills an
+ * unsigned binary; Bun signs ad hoc). undefined: the load commands do not fit in `head`.
+ */
+export function machoSigned(head: Uint8Array): boolean | undefined {
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  if (head.length < 32) return undefined;
+  const count = view.getUint32(16, true);
+  let at = 32; // mach_header_64
+  for (let i = 0; i < count; i++) {
+    if (at + 8 > head.length) return undefined;
+    if (view.getUint32(at, true) === LC_CODE_SIGNATURE) return true;
+    const size = view.getUint32(at + 4, true);
+    if (size < 8) return undefined;
+    at += size;
+  }
+  return false;
+}
+
 const ELF_MACHINE: Record<number, "x64" | "arm64"> = { 62: "x64", 183: "arm64" };
 const MACHO_CPU: Record<number, "x64" | "arm64"> = { 16777223: "x64", 16777228: "arm64" };
 const PE_MACHINE: Record<number, "x64" | "arm64"> = { 34404: "x64", 43620: "arm64" };
@@ -41,7 +62,7 @@ export async function checkFormat(
   path: string,
   target: { name: string; os: string; cpu: string },
 ): Promise<BinaryFormat> {
-  const head = new Uint8Array(await Bun.file(path).slice(0, 4096).arrayBuffer());
+  const head = new Uint8Array(await Bun.file(path).slice(0, 65536).arrayBuffer());
   const found = binaryFormat(head);
   const want = expectedFormat(target);
   if (!found || found.format !== want.format || found.arch !== want.arch) {

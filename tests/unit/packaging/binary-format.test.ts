@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { binaryFormat, expectedFormat } from "../../../scripts/binary-format.ts";
+import { binaryFormat, expectedFormat, machoSigned } from "../../../scripts/binary-format.ts";
 import { TARGETS } from "../../../scripts/compile.ts";
 
 /** The first bytes of a real executable of each kind, built by hand from the formats' specs. */
@@ -58,4 +58,22 @@ test("scripts, truncated headers and 32-bit or big-endian files are not executab
   mzOnly.set([0, 0, 0, 0], 0x80); // an MZ stub without the PE signature (a DOS program)
   expect(binaryFormat(mzOnly)).toBeUndefined();
   expect(binaryFormat(pe(0x8664, 0x1000).subarray(0, 0x100))).toBeUndefined(); // e_lfanew past the read
+});
+
+test("machoSigned finds LC_CODE_SIGNATURE among the load commands (ad hoc signing)", () => {
+  const withCommands = (...cmds: number[]) => {
+    const b = macho(0x0100000c);
+    const out = new Uint8Array(32 + cmds.length * 16);
+    out.set(b);
+    const v = new DataView(out.buffer);
+    v.setUint32(16, cmds.length, true);
+    cmds.forEach((cmd, i) => {
+      v.setUint32(32 + i * 16, cmd, true);
+      v.setUint32(36 + i * 16, 16, true);
+    });
+    return out;
+  };
+  expect(machoSigned(withCommands(0x19, 0x2, 0x1d))).toBe(true);
+  expect(machoSigned(withCommands(0x19, 0x2))).toBe(false);
+  expect(machoSigned(withCommands(0x19, 0x2, 0x1d).subarray(0, 60))).toBeUndefined();
 });
