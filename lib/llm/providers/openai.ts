@@ -1,10 +1,10 @@
 /** OpenAI Chat Completions (and every OpenAI-compatible endpoint) through the `openai` SDK. */
-import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { kindFromStatus, ProviderError } from "../errors.ts";
 import type { ModelRef } from "../models.ts";
 import type { ProviderDeps } from "../registry.ts";
 import type { LlmEvent, LlmRequest, Provider } from "../types.ts";
+import { OpenAICompatible } from "./openai-client.ts";
 import { toOpenAIBody } from "./openai-format.ts";
 import { OpenAIStreamReader } from "./openai-stream.ts";
 import { guardRequest } from "./request-guard.ts";
@@ -51,7 +51,7 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
         authHint: authHint(ref),
         warn: deps.warn,
       });
-      const client = new OpenAI({
+      const client = new OpenAICompatible({
         apiKey: ref.apiKey ?? "none",
         baseURL: endpoint.baseURL,
         organization: null,
