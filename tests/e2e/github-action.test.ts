@@ -251,6 +251,29 @@ describe("GitHub Action", () => {
   });
 });
 
+test("a cancelled job (SIGTERM to the action) reaches chatcli once: exit 143, outputs and summary written", async () => {
+  await using dir = await tempDir();
+  const { files, env } = await runner(dir.path);
+  await using llm = await startMockLlm();
+  llm.push({ stall: true });
+  const proc = Bun.spawn(["node", SCRIPT], {
+    env: { ...env, ...llm.env("openai"), INPUT_TASK: "wait", INPUT_COMMAND: "ask" },
+    cwd: dir.path,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  await llm.waitForHits(1);
+  proc.kill("SIGTERM");
+  const stdout = await new Response(proc.stdout).text();
+  expect(await proc.exited).toBe(143);
+  const out = outputs(await readFile(files.output, "utf8"));
+  expect(out["exit-code"]).toBe("143");
+  expect(JSON.parse(out["envelope"] as string)).toMatchObject({ status: "error", exit_code: 143 });
+  expect(stdout).toContain("(exit 143)::");
+  expect(await readFile(files.summary, "utf8")).toContain("❌ failed (exit 143)");
+});
+
 test("GitLab: chatcli-ci writes the envelope, summary, Code Quality report and dotenv; exit code kept", async () => {
   await using dir = await tempDir();
   const project = join(dir.path, "project");

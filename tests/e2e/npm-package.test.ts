@@ -125,3 +125,50 @@ test("the launcher explains a missing platform package (--omit=optional) with ex
     "chatcli: cannot run on linux-x64: its package @chatcli/linux-x64 is not installed: npm skips optional dependencies with --omit=optional / --no-optional; reinstall without it (npm i -g chatcli)\n",
   );
 });
+
+test("the launcher passes SIGTERM (a CI timeout) to the binary: exit 143 and the envelope still printed", async () => {
+  await using work = await tempDir("chatcli-npm-");
+  const [launcher] = await stagePackages({
+    version: pkg.version,
+    outDir: work.path,
+    binaries: new Map(),
+  });
+  const replies = join(work.path, "replies.jsonl");
+  await Bun.write(replies, `${JSON.stringify({ stall: true })}\n`);
+  const proc = Bun.spawn(
+    [
+      "node",
+      join(launcher as string, "bin", "chatcli.js"),
+      "ask",
+      "-m",
+      "mock:script",
+      "--fake-responses",
+      replies,
+      "hi",
+      "--jsonl",
+    ],
+    {
+      cwd: work.path,
+      env: { PATH: process.env["PATH"] ?? "", HOME: work.path, CHATCLI_BINARY_PATH: BINARY },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
+  const reader = proc.stdout.getReader();
+  let out = "";
+  while (!out.includes("session.started")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += new TextDecoder().decode(value);
+  }
+  proc.kill("SIGTERM"); // the launcher's pid, as a CI runner's timeout sends it
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += new TextDecoder().decode(value);
+  }
+  expect(await proc.exited).toBe(143);
+  const last = JSON.parse(out.trim().split("\n").at(-1) as string);
+  expect(last).toMatchObject({ type: "result", status: "error", exit_code: 143 });
+});
