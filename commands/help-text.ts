@@ -11,13 +11,12 @@ const TOP_EXAMPLES = `  cat build.log | chatcli ask "why did it fail"
   chatcli agent "fix the failing tests" --json          # tool loop that never waits for a human in CI
   chatcli memory facts --category gotcha`;
 
-export const ROOT_HELP = `
+export const ROOT_EXAMPLES = `
 Examples:
-${TOP_EXAMPLES}
+${TOP_EXAMPLES}`;
 
-A bare \`chatcli WORDS\` is \`chatcli ask WORDS\`; bare \`chatcli\` on a terminal is \`chatcli chat\`.
-
-Choosing a model: -m provider/model (openai/…, anthropic/…, ollama/…, openrouter/…, xai/…, mock:echo),
+/** After the bare-prompt rule (commands/typos.ts): model variables, exit codes. */
+export const ROOT_REFERENCE = `Choosing a model: -m provider/model (openai/…, anthropic/…, ollama/…, openrouter/…, xai/…, mock:echo),
 else these variables (environment, ./.env or CHATCLI_DOTENV, the "env" object of ~/.chatcli/config.json):
   LLM_PROVIDER=OPENAI|CLAUDEAI|OLLAMA|OPENROUTER|XAI   which provider
   OPENAI_API_KEY, OPENAI_MODEL, OPENAI_BASE_URL, OPENAI_API_URL

@@ -1,7 +1,8 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { configureTree, type RunState } from "./_shared.ts";
-import { addExamples, ROOT_HELP } from "./help-text.ts";
+import { addExamples, ROOT_EXAMPLES, ROOT_REFERENCE } from "./help-text.ts";
+import { BARE_PROMPT_HELP } from "./typos.ts";
 
 type CommandFactory = (ctx: Ctx, state: RunState) => CommandUnknownOpts;
 
@@ -83,7 +84,9 @@ export async function buildProgram(
     .version(ctx.version, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
     .showSuggestionAfterError(true)
-    .addHelpText("after", ROOT_HELP);
+    .addHelpText("after", ROOT_EXAMPLES)
+    .addHelpText("after", BARE_PROMPT_HELP)
+    .addHelpText("after", ROOT_REFERENCE);
   const target = targetOf(argv);
   for (const [name, entry] of Object.entries(COMMANDS)) {
     if (name === target || options.loadAll) {

@@ -121,7 +121,7 @@ class ColorRenderer {
         }
         this.startLine(this.head, true);
         if (this.tableLine !== undefined) {
-          this.char(ch);
+          this.char(ch); // the row just started ends here
           return;
         }
         this.newline();

@@ -1,5 +1,7 @@
 /** Cancelling, guided /compact and rewinding across compaction and /agent, in a real terminal (tmux). */
 import { afterAll, beforeAll, describe, expect } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { tempDir } from "../support/ctx.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { chatTerm, PROMPT_READY, sentMessages, submit, tmuxTest } from "./chat-term.ts";
@@ -73,15 +75,17 @@ describe("chatcli chat: cancel and rewind", () => {
       llm.push({ text: "## API\n- keep q1" });
       submit(t, "/compact keep the API decisions");
       await t.waitForText(/📦 Compacting with instruction: keep the API decisions/);
-      await t.waitForText(/✓ Compacted: 6 → 5 messages \(preserved: keep the API decisions\)/);
+      // the task (q1) is kept verbatim; a1 is summarised
+      await t.waitForText(/✓ Compacted: 6 → 6 messages \(preserved: keep the API decisions\)/);
       await turns(t, [["q4", "a4"]]);
       const compacted = sentMessages(llm.requests.at(-1)!.body);
-      expect(compacted).toHaveLength(6);
-      expect(String(compacted[0]!.content)).toContain("[COMPACTED CONTEXT");
+      expect(compacted).toHaveLength(7);
+      expect(compacted[0]!.content).toBe("q1");
+      expect(String(compacted[1]!.content)).toContain("[COMPACTED CONTEXT");
       t.sendKeys("Escape", "Escape");
       const menu = await t.waitForText(/Select \[1-\d+\]/);
       // newest first: the q4 turn, then the /compact itself (taken before it replaced the history)
-      expect(menu).toMatch(/❯ \[1\] {2}\d\d:\d\d:\d\d {2}5 msgs {2}q4/);
+      expect(menu).toMatch(/❯ \[1\] {2}\d\d:\d\d:\d\d {2}6 msgs {2}q4/);
       expect(menu).toMatch(/\[2\] {2}\d\d:\d\d:\d\d {2}6 msgs {2}\/compact keep the API decisions/);
       t.type("2");
       t.sendKeys("Enter");
@@ -137,6 +141,72 @@ describe("chatcli chat: cancel and rewind", () => {
     t.sendKeys("C-d");
     expect(await t.waitForExit()).toBe(0);
   });
+
+  tmuxTest(
+    "one checkpoint per /coder turn; rewinding it offers conversation, code or both and names the files",
+    async () => {
+      await using home = await tempDir();
+      writeFileSync(join(home.path, "a.txt"), "original\n");
+      await using t = chatTerm(home.path, llm, { height: 40 });
+      await t.waitForText(PROMPT_READY);
+      await turns(t, [["q1", "a1"]]);
+      llm.push(
+        {
+          tool_calls: [{ name: "write_file", arguments: { file: "a.txt", content: "changed\n" } }],
+        },
+        { tool_calls: [{ name: "write_file", arguments: { file: "b.txt", content: "new\n" } }] },
+        { text: "Edited." },
+      );
+      submit(t, "/coder edit the files");
+      await t.waitForText(/Allow\? \[y\/n\/a\]/);
+      t.type("a");
+      await t.waitForText(/Edited\.\n❯$/m);
+      expect(readFileSync(join(home.path, "a.txt"), "utf8")).toBe("changed\n");
+      t.sendKeys("Escape", "Escape");
+      const menu = await t.waitForText(/Select \[1-2\]/);
+      expect(menu).toMatch(/\[1\] {2}\d\d:\d\d:\d\d {2}2 msgs {2}\/coder edit the files/);
+      expect(menu).toMatch(/\[2\] {2}\d\d:\d\d:\d\d {2}0 msgs {2}q1/);
+      t.sendKeys("Enter");
+      const asked = await t.waitForText(/Restore \(c\)onversation, co\(d\)e or \(b\)oth\?/);
+      expect(asked).toMatch(/modified +a\.txt/);
+      expect(asked).toMatch(/deleted +b\.txt/);
+      t.type("b");
+      await t.waitForText(
+        /↩ Rewound to checkpoint \[1\] \(\d\d:\d\d:\d\d, 2 messages, 2 file\(s\) restored\)/,
+      );
+      expect(readFileSync(join(home.path, "a.txt"), "utf8")).toBe("original\n");
+      expect(existsSync(join(home.path, "b.txt"))).toBe(false);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
+
+  tmuxTest(
+    "the rewind menu fits a 40x10 terminal: it scrolls with the selection, never into scrollback",
+    async () => {
+      await using home = await tempDir();
+      await using t = chatTerm(home.path, llm, { width: 40, height: 10 });
+      await t.waitForText(PROMPT_READY);
+      const pairs: Array<[string, string]> = Array.from({ length: 12 }, (_, i) => [
+        `q${i + 1}`,
+        `a${i + 1}`,
+      ]);
+      await turns(t, pairs);
+      t.sendKeys("Escape", "Escape");
+      await t.waitForText(/Select \[1-12\]/);
+      for (let i = 0; i < 11; i++) t.sendKeys("Down");
+      const screen = await t.waitForText(/❯ \[12\] .* q1$/m);
+      expect(screen).toMatch(/^REWIND \(↑5 more\) — /m);
+      expect(screen.split("\n").length).toBeLessThanOrEqual(10);
+      for (const line of screen.split("\n"))
+        expect(Array.from(line).length).toBeLessThanOrEqual(40);
+      t.sendKeys("Escape");
+      await t.waitForText(/Rewind cancelled\./);
+      expect(t.captureHistory().match(/REWIND/g)?.length).toBe(1);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
 
   tmuxTest("after rewinding to the very first checkpoint, the menu still lists it", async () => {
     await using home = await tempDir();
