@@ -133,7 +133,7 @@ describe("GitHub Action", () => {
     expect(JSON.parse(out["files-changed"] as string)).toEqual([
       { path: "src/fix.ts", change: "created" },
     ]);
-    expect(out["session-id"]).toBe(envelope.session_id);
+    expect(out["session-id"]).toBe(envelope.session_id ?? ""); // CI runs are not autosaved
 
     // One annotation per denial, in the workflow-command syntax (no raw newline, `:` escaped in title).
     const annotations = r.stdout.split("\n").filter((l) => l.startsWith("::"));
