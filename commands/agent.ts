@@ -5,12 +5,15 @@ import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
 import type { RunState } from "./_shared.ts";
 import {
+  EFFORT_CHOICES,
+  EFFORT_HELP,
   isInteractive,
   outputFormatOf,
   parseDuration,
   parsePositiveInt,
   promptFromArgs,
   runHelpFooter,
+  SHOW_REASONING_HELP,
 } from "./_shared.ts";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -133,6 +136,8 @@ export function buildAgentLikeCommand(
         "off, read or write (default: write on a TTY, read in CI and pipes)",
       ).choices(["off", "read", "write"]),
     )
+    .addOption(new Option("--effort <level>", EFFORT_HELP).choices(EFFORT_CHOICES))
+    .option("--show-reasoning", SHOW_REASONING_HELP)
     .option(
       "--max-retries <n>",
       "retries per provider on 429/5xx/network errors (default 10 within the 30 s budget, or CHATCLI_MAX_RETRIES)",
@@ -166,6 +171,8 @@ export function buildAgentLikeCommand(
         files: opts.file,
         memory: opts.memory,
         maxRetries: opts.maxRetries,
+        effort: opts.effort,
+        showReasoning: opts.showReasoning === true,
         interactive: isInteractive(ctx),
       });
     });

@@ -60,6 +60,11 @@ const COMMANDS: Record<string, CommandEntry> = {
     description: "print a shell completion script: bash, zsh or fish",
     load: async () => (await import("./completion.ts")).completionCommand,
   },
+  models: {
+    description:
+      "providers (configured or not, by which variable), models, context windows, prices",
+    load: async () => (await import("./models.ts")).modelsCommand,
+  },
 };
 
 export const COMMAND_NAMES = Object.keys(COMMANDS);

@@ -1,7 +1,7 @@
 import { type InputHistory, LineBuffer } from "./buffer.ts";
 import type { Key } from "./keys.ts";
 import { layoutPrompt } from "./layout.ts";
-import { completeSlash } from "./slash.ts";
+import { type Completion, completeSlash } from "./slash.ts";
 import type { KeyReader, Screen } from "./tty.ts";
 
 /** Pastes longer than this many lines are shown collapsed in the editor. */
@@ -30,6 +30,8 @@ export interface PromptOptions {
   signal?: AbortSignal;
   /** A status row drawn under the input while it is edited (gone once it is submitted). */
   footer?: string;
+  /** Tab completion beyond slash commands (`@path` mentions). */
+  completeWord?: (text: string) => Completion;
 }
 
 /** Reads one input with line editing; the screen must be in raw mode. */
@@ -62,6 +64,8 @@ class PromptEditor {
   private finished = false;
   /** Ctrl+R search state: the query, the history index of the match shown, the line before. */
   private search: { query: string; at: number; original: string } | undefined;
+  /** Tab cycling through ambiguous completions: the full inputs, and which one is shown. */
+  private cycle: { candidates: string[]; index: number; shown: string } | undefined;
   /** Collapsed pastes: label → the pasted text. */
   private readonly pastes = new Map<string, string>();
 
@@ -286,12 +290,28 @@ class PromptEditor {
     if (entry !== undefined) this.buffer.set(entry);
   }
 
+  /**
+   * Tab: completes a slash command or an `@path` as far as it is unambiguous; with several
+   * candidates the first Tab lists them and each further Tab puts the next one in place.
+   */
   private complete(): void {
     const before = this.buffer.text;
     if (this.buffer.cursor !== Array.from(before).length) return;
-    const { text, candidates } = completeSlash(before);
+    const cycle = this.cycle;
+    if (cycle && before === cycle.shown) {
+      cycle.index = (cycle.index + 1) % cycle.candidates.length;
+      cycle.shown = cycle.candidates[cycle.index] as string;
+      this.buffer.set(cycle.shown);
+      return;
+    }
+    let result = completeSlash(before);
+    if (result.text === before && result.candidates.length === 0 && this.options.completeWord) {
+      result = this.options.completeWord(before);
+    }
+    const { text, candidates } = result;
     if (text !== before) this.buffer.set(text);
     if (candidates.length > 0) {
+      if (result.full) this.cycle = { candidates: result.full, index: -1, shown: text };
       this.finish();
       this.screen.write(`${candidates.join("  ")}\n`);
     }

@@ -1,6 +1,6 @@
 /** Input in the REPL: history written as it is typed, pastes that start with `/`, approvals that show what happens. */
 import { afterAll, beforeAll, describe, expect } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/ctx.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
@@ -187,4 +187,36 @@ describe("chatcli chat: input", () => {
     t.sendKeys("C-d");
     expect(await t.waitForExit()).toBe(0);
   });
+
+  tmuxTest(
+    "@path attaches a file (Tab completes it); Tab cycles ambiguous completions",
+    async () => {
+      await using home = await tempDir();
+      mkdirSync(join(home.path, "src"));
+      writeFileSync(join(home.path, "src", "config.ts"), "export const port = 8080;\n");
+      writeFileSync(join(home.path, "src", "cli.ts"), "");
+      llm.push({ text: "it listens on 8080" });
+      await using t = chatTerm(home.path, llm);
+      await t.waitForText(PROMPT_READY);
+      t.type("which port does @sr");
+      t.sendKeys("Tab");
+      await t.waitForText(/❯ which port does @src\/$/m);
+      t.type("c");
+      t.sendKeys("Tab");
+      await t.waitForText(/^cli\.ts {2}config\.ts$/m);
+      t.sendKeys("Tab");
+      await t.waitForText(/❯ which port does @src\/cli\.ts$/m);
+      t.sendKeys("Tab");
+      await t.waitForText(/❯ which port does @src\/config\.ts$/m);
+      t.type("use?");
+      t.sendKeys("Enter");
+      await t.waitForText(/^it listens on 8080\n❯$/m);
+      expect(t.capturePane()).toContain("📎 src/config.ts attached");
+      expect(sentMessages(llm.requests.at(-1)!.body).at(-1)?.content).toBe(
+        'which port does @src/config.ts use?\n\n<file path="src/config.ts">\nexport const port = 8080;\n</file>',
+      );
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
 });
