@@ -87,6 +87,10 @@ const EXAMPLES: Record<string, string[]> = {
     "chatcli sessions show fix-login --json",
     "chatcli sessions rm old-spike",
   ],
+  models: [
+    "chatcli models                # which providers are configured, and by which variable",
+    "chatcli models --json | jq -r '.providers[] | select(.configured) | .provider'",
+  ],
 };
 
 /** Adds the examples of `command` and its subcommands to their --help (path: the command's own). */
