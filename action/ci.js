@@ -84,15 +84,14 @@ function install(inputs, env, github) {
     `chatcli-${randomUUID()}`,
   );
   log(`::group::Install ${specs.join(" ")} (${name})`);
-  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  execFileSync(
-    npm,
-    ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", prefix, ...specs],
-    {
-      stdio: ["ignore", "inherit", "inherit"],
-      env,
-    },
-  );
+  // Windows: npm is npm.cmd, which Node runs only through a shell (CVE-2024-27980).
+  const windows = process.platform === "win32";
+  const npmArgs = ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", prefix, ...specs];
+  execFileSync(windows ? "npm.cmd" : "npm", windows ? npmArgs.map((a) => `"${a}"`) : npmArgs, {
+    stdio: ["ignore", "inherit", "inherit"],
+    env,
+    shell: windows,
+  });
   log("::endgroup::");
   return path.join(prefix, "node_modules", "@chatcli", name, "bin", exe);
 }
