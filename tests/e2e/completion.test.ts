@@ -112,7 +112,11 @@ describe("chatcli completion", () => {
       });
       // Outside compinit: compdef and compadd are recorded, _files stands for file completion.
       const stubs = `compdef() { print -r -- "compdef $*" }
-compadd() { [[ $1 == -- ]] && shift; local cur=\${words[CURRENT]}; print -r -- \${(j: :)\${(o)\${(M)@:#\${cur}*}}} }
+compadd() {
+  local -a shown; while [[ $1 != -- ]]; do [[ $1 == -d ]] && { shown=("\${(@P)2}"); shift }; shift; done; shift
+  local cur=\${words[CURRENT]}; print -r -- \${(j: :)\${(o)\${(M)@:#\${cur}*}}}
+  [[ -n $SHOW_DESCRIPTIONS ]] && print -rl -- "\${(@M)shown:#\${cur}*}"
+}
 _files() { print -r -- FILES }`;
       const out = shell(
         [
@@ -134,6 +138,29 @@ _files() { print -r -- FILES }`;
       expect(lines.map((l) => l.trim().split(" "))).toEqual([
         ...CASES.map(([, want]) => want),
         ["FILES"],
+      ]);
+      // The menu shows each candidate with its description.
+      const described = shell(
+        [
+          "zsh",
+          "-f",
+          "-c",
+          [
+            stubs,
+            `source ${file}`,
+            "SHOW_DESCRIPTIONS=1",
+            "words=(chatcli sess); CURRENT=2; _chatcli",
+            "words=(chatcli agent --max-t); CURRENT=3; _chatcli",
+          ].join("\n"),
+        ],
+        env,
+        dir.path,
+      );
+      expect(described.split("\n").slice(1, -1)).toEqual([
+        "sessions",
+        "sessions -- saved conversations in ~/.chatcli/sessions/",
+        "--max-turns",
+        expect.stringMatching(/^--max-turns -- stop after N model turns/),
       ]);
     },
   );
