@@ -16,7 +16,9 @@ export type ReadResult =
   /** Ctrl+D on an empty line, or stdin closed. */
   | { kind: "eof" }
   /** Esc twice within the window on an empty line. */
-  | { kind: "rewind" };
+  | { kind: "rewind" }
+  /** Ctrl+Z: the caller suspends, then prompts again with `draft`. */
+  | { kind: "suspend"; draft: string };
 
 export interface PromptOptions {
   prompt: string;
@@ -32,6 +34,8 @@ export interface PromptOptions {
   footer?: string;
   /** Tab completion beyond slash commands (`@path` mentions). */
   completeWord?: (text: string) => Completion;
+  /** Text already in the editor when it opens (the draft kept across Ctrl+Z). */
+  initial?: string;
 }
 
 /** Reads one input with line editing; the screen must be in raw mode. */
@@ -72,7 +76,9 @@ class PromptEditor {
   constructor(
     private readonly screen: Screen,
     private readonly options: PromptOptions,
-  ) {}
+  ) {
+    if (options.initial) this.buffer.set(options.initial);
+  }
 
   render(): void {
     const columns = this.screen.columns;
@@ -253,6 +259,11 @@ class PromptEditor {
       case "tab":
         this.complete();
         break;
+      case "ctrl-z": {
+        const draft = buffer.text;
+        this.finishWith("^Z");
+        return { kind: "suspend", draft };
+      }
       case "ctrl-r": {
         const entries = options.history.all();
         this.search = { query: "", at: entries.length, original: buffer.text };

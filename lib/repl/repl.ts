@@ -79,6 +79,7 @@ export class Repl {
 
   private async loop(): Promise<void> {
     let interrupts = 0;
+    let draft: string | undefined;
     for (;;) {
       for (const notice of this.services.drainNotices()) this.say(this.style.dim(notice));
       if (this.ctx.signal.aborted) return;
@@ -90,8 +91,16 @@ export class Repl {
         signal: this.ctx.signal,
         footer: this.footer,
         completeWord: (text) => completeMention(text, this.ctx.cwd),
+        initial: draft,
       });
+      draft = undefined;
       if (result.kind === "eof") return;
+      if (result.kind === "suspend") {
+        // Ctrl+Z: back to the shell; `fg` brings the prompt back with the draft as it was
+        if (!(await this.screen.suspend())) this.say(this.style.dim("(cannot suspend here)"));
+        draft = result.draft;
+        continue;
+      }
       if (result.kind === "interrupt") {
         interrupts = result.hadText ? 0 : interrupts + 1;
         if (interrupts >= 2) return;

@@ -4,7 +4,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/ctx.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { chatTerm, PROMPT_READY, sentMessages, submit, tmuxTest } from "./chat-term.ts";
+import { startTmux } from "../support/tmux.ts";
+import { COMMAND, chatTerm, PROMPT_READY, sentMessages, submit, tmuxTest } from "./chat-term.ts";
 
 let llm: MockLlm;
 beforeAll(async () => {
@@ -217,6 +218,49 @@ describe("chatcli chat: input", () => {
       );
       t.sendKeys("C-d");
       expect(await t.waitForExit()).toBe(0);
+    },
+  );
+
+  tmuxTest(
+    "Ctrl+Z suspends to the shell; fg brings the prompt back with the draft intact",
+    async () => {
+      await using home = await tempDir();
+      llm.push({ text: "resumed fine" });
+      await using t = startTmux({
+        command: ["bash", "--norc", "--noprofile", "-i"],
+        cwd: home.path,
+        env: {
+          PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+          HOME: home.path,
+          TERM: "xterm-256color",
+          LANG: "C.UTF-8",
+          NO_COLOR: "1",
+          PS1: "$ ",
+          ...llm.env("openai"),
+          OPENAI_MODEL: "gpt-test",
+          CHATCLI_MEMORY_ENABLED: "false",
+        },
+      });
+      await t.waitForText(/^\$$/m);
+      t.type(`${COMMAND.join(" ")} chat`);
+      t.sendKeys("Enter");
+      await t.waitForText(PROMPT_READY);
+      t.type("half a thought");
+      t.sendKeys("C-z");
+      await t.waitForText(/Stopped/);
+      t.type("fg");
+      t.sendKeys("Enter");
+      await t.waitForText(/^❯ half a thought$/m);
+      t.type(", finished");
+      t.sendKeys("Enter");
+      await t.waitForText(/^resumed fine\n❯$/m);
+      expect(sentMessages(llm.requests.at(-1)!.body).at(-1)?.content).toBe(
+        "half a thought, finished",
+      );
+      t.sendKeys("C-d");
+      await t.waitForText(/^\$$/m);
+      t.type("exit");
+      t.sendKeys("Enter");
     },
   );
 });
