@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { Ctx, Env } from "./ctx.ts";
+import { parseDotenvFile } from "./dotenv.ts";
 import { ConfigError } from "./errors.ts";
 import { readTextIfExists, withLock, writeFileAtomic } from "./fs.ts";
 import { expandHome, globalConfigPath } from "./paths.ts";
@@ -119,7 +120,7 @@ export async function loadSettings(
     ? expandHome(ctx.env["CHATCLI_DOTENV"] as string, ctx.env)
     : join(ctx.cwd, ".env");
   const dotenvText = await readTextIfExists(dotenvPath).catch(() => undefined);
-  let dotenv = dotenvText === undefined ? {} : parseDotenv(dotenvText);
+  let dotenv = dotenvText === undefined ? {} : parseDotenvFile(dotenvText, ctx.env);
   if (dotenvText !== undefined) sources.push(dotenvPath);
   const warnings: Settings["warnings"] = [];
   const userEnv: Env = { ...stringRecord(global?.env), ...ctx.env };
@@ -136,9 +137,11 @@ export async function loadSettings(
       workspace && workspacePath
         ? filterUntrustedConfig(workspacePath, workspace, global, userEnv, ignored)
         : undefined;
-    const filteredDotenv = explicitDotenv
-      ? dotenv
-      : filterUntrustedDotenv(dotenvPath, dotenv, userEnv, ignored);
+    // an untrusted file's `${VAR}` never expands the process environment (a key into a kept value)
+    const filteredDotenv =
+      explicitDotenv || dotenvText === undefined
+        ? dotenv
+        : filterUntrustedDotenv(dotenvPath, parseDotenvFile(dotenvText, {}), userEnv, ignored);
     if (ignored.length && options.askTrust) {
       const root = options.workspaceRoot ?? ctx.cwd;
       if (await options.askTrust({ workspace: root, ignored })) {

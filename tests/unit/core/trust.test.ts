@@ -208,6 +208,14 @@ describe("workspace trust (CONTRACT §5)", () => {
     expect(alone.env["CHATCLI_AGENT_DENYLIST"]).toBe("terraform");
   });
 
+  test("an untrusted .env cannot expand the process environment into a value it keeps", async () => {
+    const s0 = await setup({ dotenv: "CHATCLI_AGENT_DENYLIST=${OPENAI_API_KEY}\n" });
+    await using _home = s0.home;
+    const env = { ...s0.env, OPENAI_API_KEY: "sk-secret-key-1234567890" };
+    const s = await loadSettings({ env, cwd: s0.ws }, { workspaceRoot: s0.ws });
+    expect(JSON.stringify(s.env["CHATCLI_AGENT_DENYLIST"] ?? "")).not.toContain("sk-secret");
+  });
+
   test("nothing to ignore: no question; CHATCLI_DOTENV names a file the user chose (trusted)", async () => {
     const s0 = await setup({});
     await using _home = s0.home;
