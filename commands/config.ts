@@ -12,6 +12,10 @@ export function configCommand(ctx: Ctx, _state: RunState) {
     .option("-m, --model <provider/model>", "show what this -m would resolve to")
     .option("--permission-mode <mode>", "show the mode with this flag")
     .option("--json", "print one JSON document")
+    .option(
+      "--trust-workspace",
+      "report as if this workspace were trusted (its files apply in full)",
+    )
     .addHelpText(
       "after",
       `
@@ -29,6 +33,7 @@ Examples:
         workspaceRoot: detectWorkspaceRoot(ctx.cwd),
         model: flags.model,
         permissionMode: flags.permissionMode,
+        trustWorkspace: flags.trustWorkspace === true,
       });
       ctx.stdout.write(
         flags.json ? `${JSON.stringify(report)}\n` : stripControl(renderConfig(report)),

@@ -39,6 +39,8 @@ export interface Settings {
   trust: WorkspaceTrust;
   /** `env` plus the values of settings that were ignored, so their secrets are still redacted. */
   redactEnv: Env;
+  /** The workspace settings that were not applied (untrusted), by file and key (`env.X`, `permissions.allow`). */
+  ignored: Ignored[];
 }
 
 export interface LoadSettingsOptions {
@@ -125,6 +127,7 @@ export async function loadSettings(
   const warnings: Settings["warnings"] = [];
   const userEnv: Env = { ...stringRecord(global?.env), ...ctx.env };
   const ignoredValues: Record<string, string> = {};
+  const ignoredSettings: Ignored[] = [];
   let trust = decideTrust(
     options.workspaceRoot ?? ctx.cwd,
     ctx.env,
@@ -154,6 +157,7 @@ export async function loadSettings(
       workspace = filteredConfig;
       dotenv = filteredDotenv;
       for (const item of ignored) warnings.push(untrustedWarning(item));
+      ignoredSettings.push(...ignored);
     }
   }
   if (dotenvText === undefined && ctx.env["CHATCLI_DOTENV"]) {
@@ -196,7 +200,15 @@ export async function loadSettings(
     origin.set(k, "user");
   }
   warnings.push(...pairCredentials(env, origin, global));
-  return { env, config, sources, warnings, trust, redactEnv: { ...ignoredValues, ...env } };
+  return {
+    env,
+    config,
+    sources,
+    warnings,
+    trust,
+    redactEnv: { ...ignoredValues, ...env },
+    ignored: ignoredSettings,
+  };
 }
 
 /**

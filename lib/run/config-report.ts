@@ -71,9 +71,22 @@ function envOf(config: ChatcliConfig | undefined): Record<string, string> {
 
 export async function configReport(
   ctx: Pick<Ctx, "env" | "cwd">,
-  options: { workspaceRoot: string; model?: string; permissionMode?: string },
+  options: {
+    workspaceRoot: string;
+    model?: string;
+    permissionMode?: string;
+    trustWorkspace?: boolean;
+  },
 ): Promise<ConfigReport> {
-  const settings = await loadSettings(ctx, { workspaceRoot: options.workspaceRoot });
+  const settings = await loadSettings(ctx, {
+    workspaceRoot: options.workspaceRoot,
+    trustWorkspace: options.trustWorkspace,
+  });
+  // an untrusted workspace's file is read, but only some of its keys apply (lib/core/trust.ts)
+  const skipped = (path: string, key: string) =>
+    settings.ignored.some(
+      (i) => i.file === path && (i.key === key || i.key.startsWith(`${key} (`)),
+    );
   const userPath = globalConfigPath(ctx.env);
   const workspacePath = join(options.workspaceRoot, ".chatcli", "config.json");
   const dotenvPath = ctx.env["CHATCLI_DOTENV"]
@@ -96,16 +109,31 @@ export async function configReport(
   const applied = (kind: LayerFile["kind"]) => files.find((f) => f.kind === kind)?.applied ?? false;
 
   // Highest precedence first, as loadSettings layers them.
-  const layers: { source: Source; values: Record<string, string>; applied: boolean }[] = [
+  const layers: {
+    source: Source;
+    values: Record<string, string>;
+    applied: boolean;
+    skips?: (name: string) => boolean;
+  }[] = [
     { source: "env", values: relevant(ctx.env), applied: true },
-    { source: ".env", values: dotenvText ? parseDotenv(dotenvText) : {}, applied: applied(".env") },
-    { source: "workspace config", values: envOf(workspace), applied: applied("workspace config") },
+    {
+      source: ".env",
+      values: dotenvText ? parseDotenv(dotenvText) : {},
+      applied: applied(".env"),
+      skips: (name) => skipped(dotenvPath, name),
+    },
+    {
+      source: "workspace config",
+      values: envOf(workspace),
+      applied: applied("workspace config"),
+      skips: (name) => skipped(workspacePath, `env.${name}`),
+    },
     { source: "user config", values: envOf(user), applied: applied("user config") },
   ];
   const names = new Set([...ALWAYS, ...layers.flatMap((l) => Object.keys(l.values))]);
   const variables: Variable[] = [...names].sort().map((name) => {
     const defining = layers.filter((l) => name in l.values);
-    const winner = defining.find((l) => l.applied);
+    const winner = defining.find((l) => l.applied && !l.skips?.(name));
     const secret = SECRET.test(name);
     const raw = winner ? settings.env[name] : undefined;
     const v: Variable = {
@@ -113,9 +141,11 @@ export async function configReport(
       value: secret ? (raw ? "set" : "unset") : (raw ?? ""),
       secret,
       source: winner?.source ?? "unset",
-      overrides: defining.filter((l) => l.applied && l !== winner).map((l) => l.source),
+      overrides: defining
+        .filter((l) => l.applied && !l.skips?.(name) && l !== winner)
+        .map((l) => l.source),
     };
-    const ignored = defining.find((l) => !l.applied);
+    const ignored = defining.find((l) => !l.applied || l.skips?.(name));
     if (ignored && !winner) v.ignored_in = ignored.source;
     return v;
   });
@@ -124,7 +154,9 @@ export async function configReport(
   const configSource = (key: "model" | "mode"): Source | undefined => {
     const inWs = key === "model" ? workspace?.model : workspace?.permissions?.mode;
     const inUser = key === "model" ? user?.model : user?.permissions?.mode;
-    if (inWs !== undefined && applied("workspace config")) return "workspace config";
+    const wsKey = key === "model" ? "model" : "permissions.mode";
+    if (inWs !== undefined && applied("workspace config") && !skipped(workspacePath, wsKey))
+      return "workspace config";
     return inUser !== undefined ? "user config" : undefined;
   };
 
@@ -150,7 +182,10 @@ export async function configReport(
 
   const rules = (key: "allow" | "deny") => [
     ...(user?.permissions?.[key] ?? []).map((rule) => ({ rule, source: "user config" as Source })),
-    ...(applied("workspace config") ? (workspace?.permissions?.[key] ?? []) : []).map((rule) => ({
+    ...(applied("workspace config") && !skipped(workspacePath, `permissions.${key}`)
+      ? (workspace?.permissions?.[key] ?? [])
+      : []
+    ).map((rule) => ({
       rule,
       source: "workspace config" as Source,
     })),

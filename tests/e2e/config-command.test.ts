@@ -38,7 +38,8 @@ async function layers(root: string) {
     }),
   );
   await writeFile(join(ws, ".env"), `OPENAI_API_KEY=${DOTENV_KEY}\nCHATCLI_MAX_RETRIES=2\n`);
-  const env = baseEnv(home, { CHATCLI_HOME: join(home, ".chatcli") });
+  // a trusted workspace: every layer applies (the untrusted case is the last test)
+  const env = baseEnv(home, { CHATCLI_HOME: join(home, ".chatcli"), CHATCLI_TRUST_WORKSPACE: "1" });
   return { home, ws, env };
 }
 
@@ -156,4 +157,32 @@ test("a config.json that does not parse is exit 3, as for every other command", 
   const r = await runChatcli(["config", "--json"], { env, cwd: ws });
   expect(r.code).toBe(3);
   expect(JSON.parse(r.stdout).error.code).toBeTruthy();
+});
+
+test("untrusted workspace: its mode and variables are reported as not applied, with the warnings", async () => {
+  await using dir = await tempDir();
+  const { ws, env } = await layers(dir.path);
+  const { CHATCLI_TRUST_WORKSPACE: _trusted, ...untrusted } = env;
+  const r = await runChatcli(["config", "--json"], { env: untrusted, cwd: ws });
+  expect(r.code).toBe(0);
+  const report = JSON.parse(r.stdout) as Report & { warnings: string[] };
+  expect(report.permission_mode).toEqual({ value: "read-only", source: "default" });
+  // the deny rule still applies: an untrusted workspace may tighten
+  expect(report.permissions.deny).toEqual([
+    { rule: "run_command(rm *)", source: "workspace config" },
+  ]);
+  const v = Object.fromEntries(report.variables.map((x) => [x.name, x]));
+  expect(v["OPENAI_MODEL"]).toMatchObject({ value: "gpt-from-user", source: "user config" });
+  expect(v["OPENAI_API_KEY"]).toMatchObject({
+    value: "unset",
+    source: "unset",
+    ignored_in: ".env",
+  });
+  expect(v["CHATCLI_MAX_RETRIES"]).toMatchObject({ value: "2", source: ".env" });
+  expect(report.warnings.join("\n")).toContain("ignored permissions.mode (edit) from");
+  const trusted = JSON.parse(
+    (await runChatcli(["config", "--json", "--trust-workspace"], { env: untrusted, cwd: ws }))
+      .stdout,
+  ) as Report;
+  expect(trusted.permission_mode).toEqual({ value: "edit", source: "workspace config" });
 });
