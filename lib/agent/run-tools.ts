@@ -225,6 +225,16 @@ export async function runBatch(
       continue;
     }
     p.args = checked.args;
+    const refusal = tool.kind === "shell" ? state.toolCtx.sandbox?.shellRefusal : undefined;
+    if (refusal) {
+      // No sandbox and --sandbox auto: the OS cannot confine the command, so it is not run at all.
+      p.result = deny(state, turn, p, tool, {
+        verdict: "deny",
+        reason: refusal,
+        dangerous: false,
+      });
+      continue;
+    }
     const verdict = await judge(state.policy, tool, p.args, state.ask);
     state.reporter.event("permission.decided", {
       turn,

@@ -3,6 +3,7 @@ import type { ChatcliError, TerminalReason } from "../core/errors.ts";
 import type { ChatMessage, Provider, SystemBlock, Usage } from "../llm/types.ts";
 import type { PermissionDenial } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { AskRequest } from "./approval.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import type { ToolStats } from "./run-tools.ts";
@@ -28,6 +29,8 @@ export interface ToolContext {
   now: () => Date;
   /** Session scratch dir for web_fetch auto-save (else CHATCLI_AGENT_TMPDIR, else the OS temp dir). */
   scratchDir?: string;
+  /** The OS sandbox every process a tool starts runs in (absent: unconfined, unit tests only). */
+  sandbox?: Sandbox;
   memory?: MemoryBackend;
   /** `--memory` mode: off disables the tool, read allows only recall. */
   memoryMode?: "off" | "read" | "write";
@@ -122,6 +125,8 @@ export interface AgentInput {
   memory?: MemoryBackend;
   memoryMode?: "off" | "read" | "write";
   scratchDir?: string;
+  /** The run's OS sandbox (headless and the REPL always pass one). */
+  sandbox?: Sandbox;
   maxTokens?: number;
 }
 

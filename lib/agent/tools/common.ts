@@ -1,4 +1,5 @@
 import { stat } from "node:fs/promises";
+import { Sandbox } from "../../sandbox/sandbox.ts";
 import type { ToolContext, ToolOutcome } from "../types.ts";
 import {
   displayPath,
@@ -19,7 +20,8 @@ export function resolvePath(
   path: string,
 ): { abs: string; shown: string } | string {
   const abs = toAbsolute(ctx.cwd, path, ctx.env["HOME"]);
-  if (isSensitivePath(abs)) return `${path} is a protected system or credentials path`;
+  if (isSensitivePath(abs) || ctx.sandbox?.refusesRead(abs))
+    return `${path} is a protected system or credentials path`;
   return { abs, shown: displayPath(ctx.workspaceRoot, abs) };
 }
 
@@ -71,3 +73,8 @@ export const SKIP_DIRS = new Set([
   ".venv",
   "__pycache__",
 ]);
+
+/** The run's sandbox, or one that confines nothing when a tool runs outside an agent (unit tests). */
+export function sandboxOf(ctx: ToolContext): Sandbox {
+  return ctx.sandbox ?? Sandbox.none(ctx.env, ctx.workspaceRoot);
+}

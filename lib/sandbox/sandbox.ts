@@ -1,0 +1,308 @@
+/**
+ * The OS sandbox every process the agent starts runs in (CONTRACT §5): bubblewrap on Linux,
+ * Seatbelt on macOS. One Sandbox per run: it knows the permission mode, decides what is writable,
+ * what is hidden and whether the network exists, and owns the run's private temp dir.
+ */
+import { mkdtempSync, rmdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { arch as hostArch, platform as hostPlatform } from "node:process";
+import type { Env } from "../core/ctx.ts";
+import { ConfigError } from "../core/errors.ts";
+import { readTextIfExists } from "../core/fs.ts";
+import { globalConfigPath, userHome } from "../core/paths.ts";
+import { bwrapArgv, underEmptied } from "./bwrap.ts";
+import { deniedReadPaths, isProcEnviron, isUnder } from "./deny.ts";
+import { gitSafeEnv, scrubEnv } from "./env.ts";
+import {
+  existingDenied,
+  type PermissionModeName,
+  protectedInside,
+  realPathOrSelf,
+} from "./plan.ts";
+import { seatbeltProfile } from "./seatbelt.ts";
+import { unixSocketFilter } from "./seccomp.ts";
+import { type SpawnOptions, type SpawnResult, spawnCapture } from "./spawn.ts";
+
+export type SandboxSetting = "auto" | "required" | "off";
+export type SandboxKind = "bubblewrap" | "seatbelt" | "none";
+
+/** What the envelope and `session.started` report. */
+export interface SandboxInfo {
+  kind: SandboxKind;
+  available: boolean;
+  network: boolean;
+}
+
+export interface SandboxOptions {
+  /** The process environment (never a workspace's .env: a checkout does not choose its sandbox). */
+  env: Env;
+  setting: SandboxSetting;
+  permissionMode: PermissionModeName;
+  workspaceRoot: string;
+  allowNetwork?: boolean;
+  passEnv?: string[];
+  platform?: NodeJS.Platform;
+  arch?: string;
+  signal?: AbortSignal;
+}
+
+interface Detected {
+  kind: Exclude<SandboxKind, "none">;
+  program: string;
+}
+
+/** Parses `--sandbox` / `CHATCLI_SANDBOX`. */
+export function parseSandboxSetting(value: string | undefined): SandboxSetting | undefined {
+  const v = value?.trim().toLowerCase();
+  if (!v) return "auto";
+  return v === "auto" || v === "required" || v === "off" ? v : undefined;
+}
+
+/** `sandbox` of the user's own ~/.chatcli/config.json (a workspace config never reaches here). */
+export async function userSandboxConfig(
+  env: Env,
+): Promise<{ denyRead: string[]; allowUnixSockets: boolean }> {
+  const text = await readTextIfExists(globalConfigPath(env)).catch(() => undefined);
+  let section: Record<string, unknown> = {};
+  try {
+    const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    const s = parsed["sandbox"];
+    if (s && typeof s === "object" && !Array.isArray(s)) section = s as Record<string, unknown>;
+  } catch {
+    // loadSettings reports a broken config.json
+  }
+  const deny = section["deny_read"];
+  return {
+    denyRead: Array.isArray(deny) ? deny.filter((d): d is string => typeof d === "string") : [],
+    allowUnixSockets: section["allow_unix_sockets"] === true,
+  };
+}
+
+async function probe(
+  env: Env,
+  platform: NodeJS.Platform,
+  signal: AbortSignal,
+): Promise<Detected | string> {
+  const path = env["PATH"] ?? "/usr/bin:/bin";
+  if (platform === "linux") {
+    const program = env["CHATCLI_SANDBOX_BWRAP"] || Bun.which("bwrap", { PATH: path });
+    if (!program)
+      return "bubblewrap is not installed (apt-get install bubblewrap, dnf install bubblewrap)";
+    const r = await spawnCapture(
+      [
+        program,
+        "--unshare-all",
+        "--unshare-user",
+        "--disable-userns",
+        "--ro-bind",
+        "/",
+        "/",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--",
+        "/bin/sh",
+        "-c",
+        ":",
+      ],
+      { cwd: "/", env: { PATH: path }, timeoutMs: 10_000, signal },
+    );
+    if (r.exitCode === 0) return { kind: "bubblewrap", program };
+    const why = r.stderr.trim().split("\n").at(-1) ?? `exit ${r.exitCode}`;
+    return `bubblewrap cannot create namespaces here (${why}); on Ubuntu 24.04 allow it with an AppArmor profile for bwrap (docs/security.md)`;
+  }
+  if (platform === "darwin") {
+    const program = "/usr/bin/sandbox-exec";
+    const r = await spawnCapture([program, "-p", "(version 1)(allow default)", "/usr/bin/true"], {
+      cwd: "/",
+      env: { PATH: path },
+      timeoutMs: 10_000,
+      signal,
+    });
+    if (r.exitCode === 0) return { kind: "seatbelt", program };
+    return `sandbox-exec is not usable (${r.stderr.trim() || `exit ${r.exitCode}`})`;
+  }
+  return `no OS sandbox is supported on ${platform}`;
+}
+
+export class Sandbox {
+  readonly info: SandboxInfo;
+  /** Set when shell tools must be refused (`auto` and no sandbox): the one line the model and user see. */
+  readonly shellRefusal: string | undefined;
+  /** Why no sandbox is in force (for the sandbox_off warning and diagnostics). */
+  readonly unavailableReason: string | undefined;
+  private readonly denied: string[];
+  private privateTmp: string | undefined;
+  /** Empty mount points bwrap created in the workspace (a missing .chatcli/), removed when idle. */
+  private readonly createdMountPoints = new Set<string>();
+  private active = 0;
+
+  private constructor(
+    private readonly opts: SandboxOptions,
+    private readonly detected: Detected | undefined,
+    probeResult: Detected | string,
+    denyRead: string[],
+    private readonly allowUnixSockets: boolean,
+  ) {
+    const available = typeof probeResult !== "string";
+    this.unavailableReason = typeof probeResult === "string" ? probeResult : undefined;
+    const confined = detected !== undefined;
+    const network = !confined || (opts.permissionMode === "auto" && opts.allowNetwork === true);
+    this.info = { kind: detected?.kind ?? "none", available, network };
+    this.shellRefusal =
+      !confined && opts.setting === "auto" && opts.permissionMode !== "bypass"
+        ? `no sandbox for shell commands: ${this.unavailableReason}; or pass --sandbox off to run them unconfined`
+        : undefined;
+    this.denied = opts.permissionMode === "bypass" ? [] : deniedReadPaths(opts.env, denyRead);
+  }
+
+  /** Detects the OS sandbox and applies `--sandbox`: `required` without one is exit 3. */
+  static async create(opts: SandboxOptions): Promise<Sandbox> {
+    const platform = opts.platform ?? hostPlatform;
+    const signal = opts.signal ?? new AbortController().signal;
+    const [found, user] = await Promise.all([
+      probe(opts.env, platform, signal),
+      userSandboxConfig(opts.env),
+    ]);
+    const use =
+      typeof found !== "string" && opts.setting !== "off" && opts.permissionMode !== "bypass"
+        ? found
+        : undefined;
+    if (opts.setting === "required" && typeof found === "string")
+      throw new ConfigError(`--sandbox required: ${found}`, {
+        hint: "install bubblewrap (Linux) or run where sandbox-exec works (macOS), or use --sandbox auto|off",
+      });
+    return new Sandbox(opts, use, found, user.denyRead, user.allowUnixSockets);
+  }
+
+  /** A sandbox that confines nothing (unit tests, and tools run outside an agent). */
+  static none(env: Env, workspaceRoot: string): Sandbox {
+    return new Sandbox(
+      { env, setting: "off", permissionMode: "bypass", workspaceRoot },
+      undefined,
+      "not requested",
+      [],
+      false,
+    );
+  }
+
+  /** Whether chatcli's own file tools refuse to read `abs` (credential stores, CHATCLI_HOME, environ). */
+  refusesRead(abs: string): boolean {
+    if (this.opts.permissionMode === "bypass") return false;
+    const target = realPathOrSelf(abs);
+    if (isProcEnviron(abs) || isProcEnviron(target)) return true;
+    return isUnder(abs, this.denied) || isUnder(target, this.denied);
+  }
+
+  /** Whether processes run confined (an OS sandbox is in force). */
+  get confines(): boolean {
+    return this.detected !== undefined;
+  }
+
+  /**
+   * Whether an unconfined process working under `root` could read a denied path (a search of the
+   * home directory): then chatcli uses its own reader, which skips them.
+   */
+  exposesDeniedUnder(root: string): boolean {
+    if (this.detected || this.denied.length === 0) return false;
+    const r = realPathOrSelf(root);
+    return this.denied.some((d) => isUnder(d, [root, r]) || isUnder(realPathOrSelf(d), [root, r]));
+  }
+
+  /** The environment a child gets: scrubbed, `--pass-env` names kept, git's repo programs off. */
+  childEnv(env: Env): Record<string, string> {
+    return gitSafeEnv(scrubEnv(env, this.opts.passEnv ?? []));
+  }
+
+  /** Runs argv inside the sandbox (or unconfined when none is in force) and collects its output. */
+  run(argv: readonly string[], options: SpawnOptions): Promise<SpawnResult> {
+    if (!this.detected) return spawnCapture(argv, options);
+    if (this.detected.kind === "bubblewrap") {
+      const fd3 = this.allowUnixSockets ? undefined : unixSocketFilter(this.opts.arch ?? hostArch);
+      const wrapped = this.bwrap(argv, options.cwd, fd3 !== undefined);
+      this.active++;
+      return spawnCapture(wrapped, { ...options, fd3 }).finally(() => {
+        if (--this.active === 0) this.removeMountPoints();
+      });
+    }
+    const tmp = this.tmp();
+    return spawnCapture(
+      [this.detected.program, "-p", seatbeltProfile(this.seatbeltPlan(tmp)), "--", ...argv],
+      { ...options, env: { ...options.env, TMPDIR: tmp } },
+    );
+  }
+
+  /** Removes the run's private temp dir. */
+  dispose(): void {
+    this.removeMountPoints();
+    if (this.privateTmp) rmSync(this.privateTmp, { recursive: true, force: true });
+    this.privateTmp = undefined;
+  }
+
+  private removeMountPoints(): void {
+    for (const dir of this.createdMountPoints) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // not empty (something else created it meanwhile) or already gone: left as it is
+      }
+    }
+    this.createdMountPoints.clear();
+  }
+
+  private writable(): string[] {
+    const m = this.opts.permissionMode;
+    return m === "edit" || m === "auto" ? [realPathOrSelf(this.opts.workspaceRoot)] : [];
+  }
+
+  private tmp(): string {
+    if (!this.privateTmp) {
+      const base = this.opts.env["TMPDIR"] || "/tmp";
+      this.privateTmp = mkdtempSync(join(base, "chatcli-sandbox-"));
+    }
+    return this.privateTmp;
+  }
+
+  private bwrap(argv: readonly string[], cwd: string, seccomp: boolean): string[] {
+    const writable = this.writable();
+    const home = realPathOrSelf(userHome(this.opts.env));
+    const ws = realPathOrSelf(this.opts.workspaceRoot);
+    const reexpose = [home, ws, realPathOrSelf(cwd)].filter(underEmptied);
+    const prot = writable.length ? protectedInside(ws) : { existing: [], missingDirs: [] };
+    const denied = existingDenied(this.denied, [...reexpose, ...writable]);
+    for (const dir of prot.missingDirs) this.createdMountPoints.add(dir);
+    const resolv = realPathOrSelf("/etc/resolv.conf");
+    return bwrapArgv(
+      {
+        bwrap: (this.detected as Detected).program,
+        privateTmp: this.tmp(),
+        writable,
+        protectedPaths: prot.existing,
+        protectedMissingDirs: prot.missingDirs,
+        deniedDirs: denied.dirs,
+        deniedFiles: denied.files,
+        reexpose: [...new Set(reexpose)],
+        keepUnderRun: this.info.network && resolv.startsWith("/run/") ? [resolv] : [],
+        network: this.info.network,
+        cwd: realPathOrSelf(cwd),
+        seccomp,
+      },
+      argv,
+    );
+  }
+
+  private seatbeltPlan(tmp: string) {
+    const writable = this.writable();
+    const ws = realPathOrSelf(this.opts.workspaceRoot);
+    const prot = writable.length ? protectedInside(ws) : { existing: [], missingDirs: [] };
+    const denied = [...new Set(this.denied.flatMap((d) => [d, realPathOrSelf(d)]))];
+    return {
+      privateTmp: realPathOrSelf(tmp),
+      writable,
+      protectedPaths: [...prot.existing, ...prot.missingDirs],
+      denied,
+      network: this.info.network,
+    };
+  }
+}
