@@ -123,7 +123,8 @@ async function execute(
   const started = performance.now();
   let outcome: ToolOutcome;
   try {
-    const run = () => tool.execute(p.args, state.toolCtx);
+    const ctx = p.allowedBy === "user" ? { ...state.toolCtx, humanApproved: true } : state.toolCtx;
+    const run = () => tool.execute(p.args, ctx);
     outcome = tool.kind === "shell" ? await withTreeChanges(state.toolCtx, run) : await run();
   } catch (error) {
     outcome = {

@@ -31,6 +31,8 @@ export interface ToolContext {
   scratchDir?: string;
   /** The OS sandbox every process a tool starts runs in (absent: unconfined, unit tests only). */
   sandbox?: Sandbox;
+  /** Set for one call a human approved on the terminal (read-only mode lets it write the workspace). */
+  humanApproved?: boolean;
   memory?: MemoryBackend;
   /** `--memory` mode: off disables the tool, read allows only recall. */
   memoryMode?: "off" | "read" | "write";

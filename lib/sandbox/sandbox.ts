@@ -195,6 +195,11 @@ export class Sandbox {
     return isUnder(abs, this.denied) || isUnder(target, this.denied);
   }
 
+  /** The permission mode the sandbox was opened for. */
+  get permissionMode(): PermissionModeName {
+    return this.opts.permissionMode;
+  }
+
   /** Whether processes run confined (an OS sandbox is in force). */
   get confines(): boolean {
     return this.detected !== undefined;
@@ -215,21 +220,36 @@ export class Sandbox {
     return gitSafeEnv(scrubEnv(env, this.opts.passEnv ?? []));
   }
 
-  /** Runs argv inside the sandbox (or unconfined when none is in force) and collects its output. */
-  run(argv: readonly string[], options: SpawnOptions): Promise<SpawnResult> {
-    if (!this.detected) return spawnCapture(argv, options);
+  /**
+   * Runs argv inside the sandbox (or unconfined when none is in force) and collects its output.
+   * `humanApproved`: a person on the terminal read this exact command and said yes, so in read-only
+   * mode it gets edit mode's layout (the workspace writable; still no network, no credentials).
+   */
+  run(
+    argv: readonly string[],
+    options: SpawnOptions & { humanApproved?: boolean },
+  ): Promise<SpawnResult> {
+    const { humanApproved, ...spawnOptions } = options;
+    const writable = this.writable(humanApproved === true);
+    if (!this.detected) return spawnCapture(argv, spawnOptions);
     if (this.detected.kind === "bubblewrap") {
       const fd3 = this.allowUnixSockets ? undefined : unixSocketFilter(this.opts.arch ?? hostArch);
-      const wrapped = this.bwrap(argv, options.cwd, fd3 !== undefined);
+      const wrapped = this.bwrap(argv, options.cwd, fd3 !== undefined, writable);
       this.active++;
-      return spawnCapture(wrapped, { ...options, fd3 }).finally(() => {
+      return spawnCapture(wrapped, { ...spawnOptions, fd3 }).finally(() => {
         if (--this.active === 0) this.removeMountPoints();
       });
     }
     const tmp = this.tmp();
     return spawnCapture(
-      [this.detected.program, "-p", seatbeltProfile(this.seatbeltPlan(tmp)), "--", ...argv],
-      { ...options, env: { ...options.env, TMPDIR: tmp } },
+      [
+        this.detected.program,
+        "-p",
+        seatbeltProfile(this.seatbeltPlan(tmp, writable)),
+        "--",
+        ...argv,
+      ],
+      { ...spawnOptions, env: { ...options.env, TMPDIR: tmp } },
     );
   }
 
@@ -251,9 +271,10 @@ export class Sandbox {
     this.createdMountPoints.clear();
   }
 
-  private writable(): string[] {
+  private writable(humanApproved: boolean): string[] {
     const m = this.opts.permissionMode;
-    return m === "edit" || m === "auto" ? [realPathOrSelf(this.opts.workspaceRoot)] : [];
+    const ws = m === "edit" || m === "auto" || (m === "read-only" && humanApproved);
+    return ws ? [realPathOrSelf(this.opts.workspaceRoot)] : [];
   }
 
   private tmp(): string {
@@ -264,8 +285,12 @@ export class Sandbox {
     return this.privateTmp;
   }
 
-  private bwrap(argv: readonly string[], cwd: string, seccomp: boolean): string[] {
-    const writable = this.writable();
+  private bwrap(
+    argv: readonly string[],
+    cwd: string,
+    seccomp: boolean,
+    writable: string[],
+  ): string[] {
     const home = realPathOrSelf(userHome(this.opts.env));
     const ws = realPathOrSelf(this.opts.workspaceRoot);
     const reexpose = [home, ws, realPathOrSelf(cwd)].filter(underEmptied);
@@ -292,8 +317,7 @@ export class Sandbox {
     );
   }
 
-  private seatbeltPlan(tmp: string) {
-    const writable = this.writable();
+  private seatbeltPlan(tmp: string, writable: string[]) {
     const ws = realPathOrSelf(this.opts.workspaceRoot);
     const prot = writable.length ? protectedInside(ws) : { existing: [], missingDirs: [] };
     const denied = [...new Set(this.denied.flatMap((d) => [d, realPathOrSelf(d)]))];

@@ -20,6 +20,7 @@ export async function runShell(
   const result = await sandbox.run(["sh", "-c", command], {
     cwd: resolved.abs,
     env: sandbox.childEnv(ctx.env),
+    humanApproved: ctx.humanApproved === true,
     timeoutMs,
     signal: ctx.signal,
   });
