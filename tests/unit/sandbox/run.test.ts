@@ -1,0 +1,233 @@
+/** The Linux sandbox for real (bubblewrap): what a process inside can and cannot do. */
+import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { EXIT } from "../../../lib/core/errors.ts";
+import { Sandbox } from "../../../lib/sandbox/sandbox.ts";
+import { tempDir } from "../../support/ctx.ts";
+import { SANDBOX_MISSING } from "../../support/sandbox.ts";
+
+const live = test.skipIf(SANDBOX_MISSING !== undefined);
+
+async function setup(home: string) {
+  const ws = join(home, "ws");
+  await mkdir(join(ws, ".git", "hooks"), { recursive: true });
+  await writeFile(join(ws, ".git", "config"), "[core]\n");
+  await writeFile(join(ws, "f.txt"), "one\n");
+  await mkdir(join(home, ".ssh"));
+  await writeFile(join(home, ".ssh", "id_rsa"), "PRIVATE-CANARY\n");
+  await writeFile(join(home, ".netrc"), "machine x password NETRC-CANARY\n");
+  await symlink(join(home, ".ssh", "id_rsa"), join(ws, "key-link"));
+  const env = {
+    PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+    HOME: home,
+    CHATCLI_HOME: join(home, ".chatcli"),
+    OPENAI_API_KEY: "sk-canary-canary-canary-1234",
+  };
+  await mkdir(env.CHATCLI_HOME);
+  await writeFile(join(env.CHATCLI_HOME, "config.json"), "{}");
+  return { ws, env };
+}
+
+async function sh(sb: Sandbox, cwd: string, env: Record<string, string>, script: string) {
+  return sb.run(["sh", "-c", script], {
+    cwd,
+    env: sb.childEnv(env),
+    timeoutMs: 20_000,
+    signal: new AbortController().signal,
+  });
+}
+
+describe("bubblewrap sandbox", () => {
+  live(
+    "read-only: only the private /tmp is writable; credentials, chatcli home and the parent's environ are not readable",
+    async () => {
+      await using home = await tempDir();
+      const { ws, env } = await setup(home.path);
+      const sb = await Sandbox.create({
+        env,
+        setting: "required",
+        permissionMode: "read-only",
+        workspaceRoot: ws,
+      });
+      expect(sb.info).toEqual({ kind: "bubblewrap", available: true, network: false });
+      const r = await sh(
+        sb,
+        ws,
+        env,
+        `
+      echo x > f.txt; echo "ws=$?"
+      echo x > ${home.path}/outside; echo "outside=$?"
+      echo t > /tmp/mine && cat /tmp/mine
+      cat ${home.path}/.ssh/id_rsa key-link ${home.path}/.netrc ${env.CHATCLI_HOME}/config.json 2>/dev/null; echo "cat=$?"
+      cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c canary
+    `,
+      );
+      expect(r.stdout).toContain("ws=2");
+      expect(r.stdout).toContain("outside=2");
+      expect(r.stdout).toContain("t\n");
+      expect(r.stdout).not.toContain("CANARY");
+      expect(r.stdout.trim().endsWith("0")).toBe(true);
+      expect(await readFile(join(ws, "f.txt"), "utf8")).toBe("one\n");
+      expect(existsSync(join(home.path, "outside"))).toBe(false);
+      // the private /tmp lives for the run, then goes
+      const again = await sh(sb, ws, env, "cat /tmp/mine");
+      expect(again.stdout).toBe("t\n");
+      sb.dispose();
+    },
+  );
+
+  live(
+    "edit: the workspace is writable but .git/hooks, .git/config and .chatcli are not; no mount point is left behind",
+    async () => {
+      await using home = await tempDir();
+      const { ws, env } = await setup(home.path);
+      const sb = await Sandbox.create({
+        env,
+        setting: "auto",
+        permissionMode: "edit",
+        workspaceRoot: ws,
+      });
+      const r = await sh(
+        sb,
+        ws,
+        env,
+        `
+      echo two >> f.txt; echo "ws=$?"
+      echo 'touch /tmp/pwned' > .git/hooks/pre-commit; echo "hook=$?"
+      echo '[core] fsmonitor = x' >> .git/config; echo "config=$?"
+      mkdir -p .chatcli && echo '{}' > .chatcli/config.json; echo "chatcli=$?"
+    `,
+      );
+      expect(r.stdout).toContain("ws=0");
+      expect(r.stdout).toMatch(/hook=[12]/);
+      expect(r.stdout).toMatch(/config=[12]/);
+      expect(r.stdout).toMatch(/chatcli=[12]/);
+      expect(await readFile(join(ws, "f.txt"), "utf8")).toBe("one\ntwo\n");
+      expect(await readdir(join(ws, ".git", "hooks"))).toEqual([]);
+      expect(await readFile(join(ws, ".git", "config"), "utf8")).toBe("[core]\n");
+      expect(existsSync(join(ws, ".chatcli"))).toBe(false);
+      sb.dispose();
+    },
+  );
+
+  live(
+    "no network (not even the host's loopback) and no AF_UNIX sockets, in every mode but auto --allow-network",
+    async () => {
+      await using home = await tempDir();
+      const { ws, env } = await setup(home.path);
+      const server = Bun.serve({
+        port: 0,
+        hostname: "127.0.0.1",
+        fetch: () => new Response("HOST-SERVER"),
+      });
+      const sock = join(home.path, "agent.sock");
+      const unix = Bun.serve({ unix: sock, fetch: () => new Response("UNIX-SERVER") });
+      try {
+        const probe = `python3 - <<'PY'
+import socket
+for fam, addr in ((socket.AF_INET, ("127.0.0.1", ${server.port})), (socket.AF_UNIX, "${sock}")):
+    try:
+        s = socket.socket(fam); s.settimeout(2); s.connect(addr); s.sendall(b"GET / HTTP/1.0\\r\\n\\r\\n"); print(s.recv(200))
+    except Exception as e:
+        print("blocked", type(e).__name__)
+PY`;
+        for (const mode of ["read-only", "edit", "auto"] as const) {
+          const sb = await Sandbox.create({
+            env,
+            setting: "auto",
+            permissionMode: mode,
+            workspaceRoot: ws,
+          });
+          const r = await sh(sb, ws, env, probe);
+          expect(r.stdout).not.toContain("SERVER");
+          expect(r.stdout.match(/blocked/g)?.length).toBe(2);
+          sb.dispose();
+        }
+        const open = await Sandbox.create({
+          env,
+          setting: "auto",
+          permissionMode: "auto",
+          workspaceRoot: ws,
+          allowNetwork: true,
+        });
+        expect(open.info.network).toBe(true);
+        const r = await sh(open, ws, env, probe);
+        expect(r.stdout).toContain("HOST-SERVER");
+        open.dispose();
+      } finally {
+        server.stop(true);
+        unix.stop(true);
+      }
+    },
+  );
+
+  live(
+    "the whole process tree is confined: a grandchild writes no more than the shell",
+    async () => {
+      await using home = await tempDir();
+      const { ws, env } = await setup(home.path);
+      const sb = await Sandbox.create({
+        env,
+        setting: "auto",
+        permissionMode: "auto",
+        workspaceRoot: ws,
+      });
+      await sh(
+        sb,
+        ws,
+        env,
+        `sh -c 'sh -c "echo x > ${home.path}/deep; cat ${home.path}/.ssh/id_rsa > leaked"' ; true`,
+      );
+      expect(existsSync(join(home.path, "deep"))).toBe(false);
+      expect(await readFile(join(ws, "leaked"), "utf8")).toBe("");
+      sb.dispose();
+    },
+  );
+});
+
+describe("no sandbox available", () => {
+  test("required: exit 3 at start; auto: shell tools refused with the fix; off: runs unconfined", async () => {
+    await using home = await tempDir();
+    const env = {
+      PATH: process.env["PATH"] ?? "",
+      HOME: home.path,
+      CHATCLI_SANDBOX_BWRAP: join(home.path, "no-bwrap"),
+    };
+    const opts = { env, workspaceRoot: home.path, permissionMode: "edit" as const };
+    const err = await Sandbox.create({ ...opts, setting: "required" }).catch((e) => e);
+    expect(err.exitCode).toBe(EXIT.config);
+    expect(String(err.message)).toContain("--sandbox required");
+    const auto = await Sandbox.create({ ...opts, setting: "auto" });
+    expect(auto.info).toEqual({ kind: "none", available: false, network: true });
+    expect(auto.shellRefusal).toContain("--sandbox off");
+    const off = await Sandbox.create({ ...opts, setting: "off" });
+    expect(off.shellRefusal).toBeUndefined();
+    expect(off.info.kind).toBe("none");
+  });
+
+  test("chatcli's own file tools refuse credential stores, CHATCLI_HOME and environ in every mode but bypass", async () => {
+    await using home = await tempDir();
+    const { ws, env } = await setup(home.path);
+    const sb = await Sandbox.create({
+      env: { ...env, CHATCLI_SANDBOX_BWRAP: "/nonexistent" },
+      setting: "off",
+      permissionMode: "read-only",
+      workspaceRoot: ws,
+    });
+    expect(sb.refusesRead(join(home.path, ".ssh", "id_rsa"))).toBe(true);
+    expect(sb.refusesRead(join(ws, "key-link"))).toBe(true);
+    expect(sb.refusesRead(join(env.CHATCLI_HOME, "memory", "x.json"))).toBe(true);
+    expect(sb.refusesRead("/proc/self/environ")).toBe(true);
+    expect(sb.refusesRead(join(ws, "f.txt"))).toBe(false);
+    const bypass = await Sandbox.create({
+      env,
+      setting: "auto",
+      permissionMode: "bypass",
+      workspaceRoot: ws,
+    });
+    expect(bypass.refusesRead(join(home.path, ".ssh", "id_rsa"))).toBe(false);
+    expect(bypass.info.kind).toBe("none");
+  });
+});
