@@ -26,6 +26,8 @@ export interface ToolContext {
   env: Env;
   signal: AbortSignal;
   fetch: typeof fetch;
+  /** DNS for web_fetch's address guard (tests inject one; default: the system resolver). */
+  lookup?: (host: string) => Promise<string[]>;
   now: () => Date;
   /** Session scratch dir for web_fetch auto-save (else CHATCLI_AGENT_TMPDIR, else the OS temp dir). */
   scratchDir?: string;
