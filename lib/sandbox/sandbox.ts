@@ -3,7 +3,7 @@
  * Seatbelt on macOS. One Sandbox per run: it knows the permission mode, decides what is writable,
  * what is hidden and whether the network exists, and owns the run's private temp dir.
  */
-import { mkdtempSync, rmdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { arch as hostArch, platform as hostPlatform } from "node:process";
 import type { Env } from "../core/ctx.ts";
@@ -85,7 +85,12 @@ async function probe(
 ): Promise<Detected | string> {
   const path = env["PATH"] ?? "/usr/bin:/bin";
   if (platform === "linux") {
-    const program = env["CHATCLI_SANDBOX_BWRAP"] || Bun.which("bwrap", { PATH: path });
+    const override = env["CHATCLI_SANDBOX_BWRAP"];
+    const program = override
+      ? existsSync(override)
+        ? override
+        : undefined
+      : Bun.which("bwrap", { PATH: path });
     if (!program)
       return "bubblewrap is not installed (apt-get install bubblewrap, dnf install bubblewrap)";
     const r = await spawnCapture(

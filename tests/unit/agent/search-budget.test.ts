@@ -5,7 +5,7 @@ import { searchFilesTool } from "../../../lib/agent/tools/search-files.ts";
 import { tempDir } from "../../support/ctx.ts";
 import { toolCtx, writeTree } from "./support.ts";
 
-const EVIL = `${"a".repeat(40)}!\n`;
+const EVIL = `${"a".repeat(40)}!\n`.repeat(50);
 
 test("built-in search: a catastrophic regex costs one per-file budget per file, the rest is still searched", async () => {
   await using d = await tempDir();
