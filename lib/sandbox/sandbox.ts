@@ -3,7 +3,7 @@
  * Seatbelt on macOS. One Sandbox per run: it knows the permission mode, decides what is writable,
  * what is hidden and whether the network exists, and owns the run's private temp dir.
  */
-import { existsSync, mkdtempSync, rmdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { arch as hostArch, platform as hostPlatform } from "node:process";
 import type { Env } from "../core/ctx.ts";
@@ -238,10 +238,10 @@ export class Sandbox {
     const writable = this.writable(humanApproved === true);
     if (!this.detected) return spawnCapture(argv, spawnOptions);
     if (this.detected.kind === "bubblewrap") {
-      const fd3 = this.allowUnixSockets ? undefined : unixSocketFilter(this.opts.arch ?? hostArch);
-      const wrapped = this.bwrap(argv, options.cwd, fd3 !== undefined, writable);
+      const fd3Path = this.seccompFile();
+      const wrapped = this.bwrap(argv, options.cwd, fd3Path !== undefined, writable);
       this.active++;
-      return spawnCapture(wrapped, { ...spawnOptions, fd3 }).finally(() => {
+      return spawnCapture(wrapped, { ...spawnOptions, fd3Path }).finally(() => {
         if (--this.active === 0) this.removeMountPoints();
       });
     }
@@ -282,12 +282,32 @@ export class Sandbox {
     return ws ? [realPathOrSelf(this.opts.workspaceRoot)] : [];
   }
 
-  private tmp(): string {
+  /**
+   * The run's own directory on the host: `tmp/` is the sandbox's /tmp, `seccomp.bpf` sits beside it
+   * where no sandboxed process can replace it with a filter of its own.
+   */
+  private runDir(): string {
     if (!this.privateTmp) {
       const base = this.opts.env["TMPDIR"] || "/tmp";
       this.privateTmp = mkdtempSync(join(base, "chatcli-sandbox-"));
+      mkdirSync(join(this.privateTmp, "tmp"), { mode: 0o700 });
     }
     return this.privateTmp;
+  }
+
+  private tmp(): string {
+    return join(this.runDir(), "tmp");
+  }
+
+  private seccompFile(): string | undefined {
+    if (this.allowUnixSockets) return undefined;
+    const path = join(this.runDir(), "seccomp.bpf");
+    if (!existsSync(path)) {
+      const prog = unixSocketFilter(this.opts.arch ?? hostArch);
+      if (!prog) return undefined;
+      writeFileSync(path, prog, { mode: 0o400 });
+    }
+    return path;
   }
 
   private bwrap(

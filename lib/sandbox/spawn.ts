@@ -4,6 +4,7 @@
  * the OS sandbox before it reaches spawnCapture.
  */
 import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import { kill } from "node:process";
 import type { Readable } from "node:stream";
 
@@ -23,8 +24,8 @@ export interface SpawnOptions {
   signal: AbortSignal;
   /** Bytes kept per stream; the rest is counted and dropped. */
   maxBytes?: number;
-  /** Bytes written to the child's fd 3 and then closed (bwrap reads its seccomp program there). */
-  fd3?: Uint8Array;
+  /** A file the child gets as its fd 3, read from the start (bwrap reads its seccomp program there). */
+  fd3Path?: string;
 }
 
 /**
@@ -36,16 +37,18 @@ export function spawnCapture(argv: readonly string[], options: SpawnOptions): Pr
   const maxBytes = options.maxBytes ?? 1_000_000;
   return new Promise((resolvePromise) => {
     const [cmd, ...args] = argv;
-    const child = spawn(cmd as string, args, {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: options.fd3 ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
-    });
-    if (options.fd3) {
-      const pipe = child.stdio[3] as unknown as NodeJS.WritableStream | null;
-      pipe?.on("error", () => {});
-      pipe?.end(Buffer.from(options.fd3));
+    // a fresh descriptor per child: the offset must be 0 for each reader
+    const fd3 = options.fd3Path ? openSync(options.fd3Path, "r") : undefined;
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(cmd as string, args, {
+        cwd: options.cwd,
+        env: options.env,
+        detached: true,
+        stdio: fd3 === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", "pipe", "pipe", fd3],
+      });
+    } finally {
+      if (fd3 !== undefined) closeSync(fd3);
     }
     const out = new HeadTail(maxBytes);
     const err = new HeadTail(maxBytes);
