@@ -17,6 +17,8 @@ export interface BwrapPlan {
   privateTmp: string;
   /** Paths bound read-write (the workspace in edit/auto). */
   writable: string[];
+  /** Directories inside a writable one bound onto themselves (mount points cannot be renamed). */
+  pinned: string[];
   /** Existing paths inside a writable one that are bound read-only again. */
   protectedPaths: string[];
   /** Missing directories inside a writable path that must not be created (an empty read-only tmpfs). */
@@ -55,6 +57,7 @@ export function bwrapArgv(plan: BwrapPlan, command: readonly string[]): string[]
   // bwrap creates the mount points (parents included) inside the private /tmp
   for (const p of plan.reexpose) a.push("--ro-bind-try", p, p);
   for (const p of plan.writable) a.push("--bind", p, p);
+  for (const p of plan.pinned) a.push("--bind", p, p);
   for (const p of plan.protectedPaths) a.push("--ro-bind", p, p);
   for (const p of plan.protectedMissingDirs) a.push("--tmpfs", p, "--remount-ro", p);
   for (const d of plan.deniedDirs) a.push("--tmpfs", d, "--remount-ro", d);

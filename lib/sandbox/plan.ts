@@ -22,42 +22,54 @@ function real(path: string): string {
   }
 }
 
-/** `.git/hooks`, `.git/config`, `.chatcli` of the workspace (and of its submodules' git dirs). */
-export function protectedInside(workspace: string): { existing: string[]; missingDirs: string[] } {
-  const existing: string[] = [];
-  const missingDirs: string[] = [];
+export interface Protected {
+  /** Directories bound onto themselves, so they are mount points: they cannot be renamed or replaced. */
+  pinned: string[];
+  /** Existing paths bound read-only. */
+  existing: string[];
+  /** Missing directories covered by an empty read-only tmpfs (bwrap creates the mount point). */
+  missingDirs: string[];
+  /** Missing files chatcli creates (with this content) and binds read-only, removed afterwards. */
+  missingFiles: Array<{ path: string; content: string }>;
+}
+
+/**
+ * What stays read-only inside a writable workspace: the git directory's hooks, config and every
+ * file that redirects git to another config (`commondir`, submodules' and worktrees' git dirs), the
+ * `.git` directory itself as a mount point (`mv .git .git-old && mkdir .git` would plant a new
+ * config for the user's next `git status`), and `.chatcli/`. A workspace that is not a repository
+ * gets an empty read-only `.git`, so none can be created in it.
+ */
+export function protectedInside(workspace: string): Protected {
+  const out: Protected = { pinned: [], existing: [], missingDirs: [], missingFiles: [] };
   const gitPath = join(workspace, ".git");
-  let gitIsDir = false;
+  let kind: "dir" | "file" | "missing" = "missing";
   try {
-    const s = lstatSync(gitPath);
-    if (s.isDirectory()) gitIsDir = true;
-    // `.git` as a file (a worktree or submodule) names the real git dir: it must not be repointed.
-    else existing.push(gitPath);
+    kind = lstatSync(gitPath).isDirectory() ? "dir" : "file";
   } catch {
     // not a git work tree
   }
-  const gitDirs = gitIsDir ? [gitPath] : [];
-  if (gitIsDir) {
-    try {
-      for (const e of readdirSync(join(gitPath, "modules"), { withFileTypes: true }))
-        if (e.isDirectory()) gitDirs.push(join(gitPath, "modules", e.name));
-    } catch {
-      // no submodules
+  // `.git` as a file (a worktree or submodule) names the real git dir: it must not be repointed.
+  if (kind === "file") out.existing.push(gitPath);
+  if (kind === "missing") out.missingDirs.push(gitPath);
+  if (kind === "dir") {
+    out.pinned.push(gitPath);
+    for (const name of ["hooks", "modules", "worktrees"]) {
+      const p = join(gitPath, name);
+      (kindOf(p) === "missing" ? out.missingDirs : out.existing).push(p);
     }
-  }
-  for (const dir of gitDirs) {
-    const hooks = join(dir, "hooks");
-    if (kindOf(hooks) === "missing") missingDirs.push(hooks);
-    else existing.push(hooks);
-    for (const f of ["config", "config.worktree"]) {
-      const p = join(dir, f);
-      if (kindOf(p) !== "missing") existing.push(p);
+    for (const name of ["config", "config.worktree"]) {
+      const p = join(gitPath, name);
+      if (kindOf(p) !== "missing") out.existing.push(p);
     }
+    // a `commondir` file would send git to a config of the command's choosing; "." is git's own dir
+    const commondir = join(gitPath, "commondir");
+    if (kindOf(commondir) === "missing") out.missingFiles.push({ path: commondir, content: ".\n" });
+    else out.existing.push(commondir);
   }
   const chatcli = join(workspace, ".chatcli");
-  if (kindOf(chatcli) === "missing") missingDirs.push(chatcli);
-  else existing.push(chatcli);
-  return { existing, missingDirs };
+  (kindOf(chatcli) === "missing" ? out.missingDirs : out.existing).push(chatcli);
+  return out;
 }
 
 /**

@@ -3,7 +3,16 @@
  * Seatbelt on macOS. One Sandbox per run: it knows the permission mode, decides what is writable,
  * what is hidden and whether the network exists, and owns the run's private temp dir.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { arch as hostArch, platform as hostPlatform } from "node:process";
 import type { Env } from "../core/ctx.ts";
@@ -141,6 +150,8 @@ export class Sandbox {
   private privateTmp: string | undefined;
   /** Empty mount points bwrap created in the workspace (a missing .chatcli/), removed when idle. */
   private readonly createdMountPoints = new Set<string>();
+  /** Files chatcli created as mount points (`.git/commondir`), removed when idle if unchanged. */
+  private readonly createdFiles = new Map<string, string>();
   private active = 0;
 
   private constructor(
@@ -274,6 +285,14 @@ export class Sandbox {
       }
     }
     this.createdMountPoints.clear();
+    for (const [path, content] of this.createdFiles) {
+      try {
+        if (readFileSync(path, "utf8") === content) unlinkSync(path);
+      } catch {
+        // already gone
+      }
+    }
+    this.createdFiles.clear();
   }
 
   private writable(humanApproved: boolean): string[] {
@@ -319,17 +338,28 @@ export class Sandbox {
     const home = realPathOrSelf(userHome(this.opts.env));
     const ws = realPathOrSelf(this.opts.workspaceRoot);
     const reexpose = [home, ws, realPathOrSelf(cwd)].filter(underEmptied);
-    const prot = writable.length ? protectedInside(ws) : { existing: [], missingDirs: [] };
+    const prot = writable.length ? protectedInside(ws) : undefined;
     const denied = existingDenied(this.denied, [...reexpose, ...writable]);
-    for (const dir of prot.missingDirs) this.createdMountPoints.add(dir);
+    for (const dir of prot?.missingDirs ?? []) this.createdMountPoints.add(dir);
+    const createdFiles: string[] = [];
+    for (const f of prot?.missingFiles ?? []) {
+      try {
+        writeFileSync(f.path, f.content, { flag: "wx", mode: 0o644 });
+        this.createdFiles.set(f.path, f.content);
+      } catch {
+        if (!this.createdFiles.has(f.path)) continue; // appeared meanwhile: not ours to bind
+      }
+      createdFiles.push(f.path);
+    }
     const resolv = realPathOrSelf("/etc/resolv.conf");
     return bwrapArgv(
       {
         bwrap: (this.detected as Detected).program,
         privateTmp: this.tmp(),
         writable,
-        protectedPaths: prot.existing,
-        protectedMissingDirs: prot.missingDirs,
+        pinned: prot?.pinned ?? [],
+        protectedPaths: [...(prot?.existing ?? []), ...createdFiles],
+        protectedMissingDirs: prot?.missingDirs ?? [],
         deniedDirs: denied.dirs,
         deniedFiles: denied.files,
         reexpose: [...new Set(reexpose)],
@@ -344,12 +374,16 @@ export class Sandbox {
 
   private seatbeltPlan(tmp: string, writable: string[]) {
     const ws = realPathOrSelf(this.opts.workspaceRoot);
-    const prot = writable.length ? protectedInside(ws) : { existing: [], missingDirs: [] };
+    const prot = writable.length ? protectedInside(ws) : undefined;
     const denied = [...new Set(this.denied.flatMap((d) => [d, realPathOrSelf(d)]))];
     return {
       privateTmp: realPathOrSelf(tmp),
       writable,
-      protectedPaths: [...prot.existing, ...prot.missingDirs],
+      protectedPaths: [
+        ...(prot?.existing ?? []),
+        ...(prot?.missingDirs ?? []),
+        ...(prot?.missingFiles.map((f) => f.path) ?? []),
+      ],
       denied,
       network: this.info.network,
     };

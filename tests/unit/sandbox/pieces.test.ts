@@ -9,6 +9,7 @@ const plan = (over: Partial<BwrapPlan> = {}): BwrapPlan => ({
   bwrap: "/usr/bin/bwrap",
   privateTmp: "/tmp/chatcli-sandbox-x",
   writable: ["/w"],
+  pinned: ["/w/.git"],
   protectedPaths: ["/w/.git/hooks", "/w/.git/config"],
   protectedMissingDirs: ["/w/.chatcli"],
   deniedDirs: ["/home/u/.ssh"],

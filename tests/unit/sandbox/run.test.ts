@@ -79,7 +79,7 @@ describe("bubblewrap sandbox", () => {
   );
 
   live(
-    "edit: the workspace is writable but .git/hooks, .git/config and .chatcli are not; no mount point is left behind",
+    "edit: the workspace is writable but .git/hooks, .git/config, .chatcli, a new commondir and .git itself (no rename) are not; no mount point is left behind",
     async () => {
       await using home = await tempDir();
       const { ws, env } = await setup(home.path);
@@ -98,8 +98,14 @@ describe("bubblewrap sandbox", () => {
       echo 'touch /tmp/pwned' > .git/hooks/pre-commit; echo "hook=$?"
       echo '[core] fsmonitor = x' >> .git/config; echo "config=$?"
       mkdir -p .chatcli && echo '{}' > .chatcli/config.json; echo "chatcli=$?"
+      mv .git .git-old; echo "rename=$?"
+      echo ../evil > .git/commondir; echo "commondir=$?"
+      mkdir -p .git/modules/x; echo "modules=$?"
     `,
       );
+      expect(r.stdout).toMatch(/rename=[12]/);
+      expect(r.stdout).toMatch(/commondir=[12]/);
+      expect(r.stdout).toMatch(/modules=[12]/);
       expect(r.stdout).toContain("ws=0");
       expect(r.stdout).toMatch(/hook=[12]/);
       expect(r.stdout).toMatch(/config=[12]/);
@@ -108,6 +114,7 @@ describe("bubblewrap sandbox", () => {
       expect(await readdir(join(ws, ".git", "hooks"))).toEqual([]);
       expect(await readFile(join(ws, ".git", "config"), "utf8")).toBe("[core]\n");
       expect(existsSync(join(ws, ".chatcli"))).toBe(false);
+      expect((await readdir(join(ws, ".git"))).sort()).toEqual(["config", "hooks"]);
       sb.dispose();
     },
   );
