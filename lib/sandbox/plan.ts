@@ -72,6 +72,43 @@ export function protectedInside(workspace: string): Protected {
   return out;
 }
 
+/** Files under HOME that later run code outside the sandbox (shell start-up, user config, PATH dirs). */
+const HOME_STARTUP = [
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".gitconfig",
+  ".config",
+  ".local",
+  ".cargo",
+  ".bun",
+  ".pam_environment",
+  ".xprofile",
+  ".xsessionrc",
+];
+/** Missing ones whose empty stand-in changes nothing (an empty .profile would: bash skips others). */
+const EMPTY_IS_NEUTRAL = new Set([".bashrc", ".zshrc", ".gitconfig"]);
+const DIRS = new Set([".config", ".local", ".cargo", ".bun"]);
+
+/**
+ * When the writable workspace is the home directory (or holds it), the files a shell or git reads
+ * at start-up stay read-only: a command must not leave code for the user's next terminal.
+ */
+export function protectedHome(home: string, out: Protected): void {
+  for (const name of HOME_STARTUP) {
+    const p = join(home, name);
+    if (kindOf(p) !== "missing") out.existing.push(p);
+    else if (DIRS.has(name)) out.missingDirs.push(p);
+    else if (EMPTY_IS_NEUTRAL.has(name)) out.missingFiles.push({ path: p, content: "" });
+  }
+}
+
 /**
  * Denied paths that exist, split into directories and files, with links resolved (a mount covers
  * the target). Paths that are hidden anyway (under an emptied dir and not re-exposed) are skipped.

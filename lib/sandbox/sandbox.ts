@@ -25,6 +25,7 @@ import { gitSafeEnv, scrubEnv } from "./env.ts";
 import {
   existingDenied,
   type PermissionModeName,
+  protectedHome,
   protectedInside,
   realPathOrSelf,
 } from "./plan.ts";
@@ -339,6 +340,7 @@ export class Sandbox {
     const ws = realPathOrSelf(this.opts.workspaceRoot);
     const reexpose = [home, ws, realPathOrSelf(cwd)].filter(underEmptied);
     const prot = writable.length ? protectedInside(ws) : undefined;
+    if (prot && isUnder(home, writable)) protectedHome(home, prot);
     const denied = existingDenied(this.denied, [...reexpose, ...writable]);
     for (const dir of prot?.missingDirs ?? []) this.createdMountPoints.add(dir);
     const createdFiles: string[] = [];
@@ -375,6 +377,8 @@ export class Sandbox {
   private seatbeltPlan(tmp: string, writable: string[]) {
     const ws = realPathOrSelf(this.opts.workspaceRoot);
     const prot = writable.length ? protectedInside(ws) : undefined;
+    const home = realPathOrSelf(userHome(this.opts.env));
+    if (prot && isUnder(home, writable)) protectedHome(home, prot);
     const denied = [...new Set(this.denied.flatMap((d) => [d, realPathOrSelf(d)]))];
     return {
       privateTmp: realPathOrSelf(tmp),

