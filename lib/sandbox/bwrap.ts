@@ -26,6 +26,8 @@ export interface BwrapPlan {
   /** Existing denied paths (links resolved). */
   deniedDirs: string[];
   deniedFiles: string[];
+  /** Read-only files shown in place of others (a git config with CI credentials blanked). */
+  overlays?: Array<{ src: string; dest: string }>;
   /** Paths to bind read-only again after /tmp, /run … were emptied (HOME, the workspace, cwd). */
   reexpose: string[];
   /** Host resolv.conf target to keep when the network is on and it lives under /run. */
@@ -62,6 +64,7 @@ export function bwrapArgv(plan: BwrapPlan, command: readonly string[]): string[]
   for (const p of plan.protectedMissingDirs) a.push("--tmpfs", p, "--remount-ro", p);
   for (const d of plan.deniedDirs) a.push("--tmpfs", d, "--remount-ro", d);
   for (const f of plan.deniedFiles) a.push("--ro-bind", "/dev/null", f);
+  for (const o of plan.overlays ?? []) a.push("--ro-bind", o.src, o.dest);
   if (plan.seccomp) a.push("--seccomp", "3");
   a.push("--setenv", "TMPDIR", "/tmp");
   a.push("--chdir", plan.cwd);

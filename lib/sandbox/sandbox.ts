@@ -13,14 +13,14 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { arch as hostArch, platform as hostPlatform } from "node:process";
 import type { Env } from "../core/ctx.ts";
 import { ConfigError } from "../core/errors.ts";
 import { readTextIfExists } from "../core/fs.ts";
 import { globalConfigPath, userHome } from "../core/paths.ts";
 import { bwrapArgv, underEmptied } from "./bwrap.ts";
-import { deniedReadPaths, isProcEnviron, isUnder } from "./deny.ts";
+import { deniedReadPaths, gitConfigSecrets, isProcEnviron, isUnder } from "./deny.ts";
 import { gitSafeEnv, scrubEnv } from "./env.ts";
 import {
   existingDenied,
@@ -204,11 +204,21 @@ export class Sandbox {
     );
   }
 
-  /** Whether chatcli's own file tools refuse to read `abs` (credential stores, CHATCLI_HOME, environ). */
+  /**
+   * Whether chatcli's own file tools refuse to read `abs`: credential stores, CHATCLI_HOME, environ,
+   * and a git config that holds CI credentials (actions/checkout's extraheader).
+   */
   refusesRead(abs: string): boolean {
     if (this.opts.permissionMode === "bypass") return false;
     const target = realPathOrSelf(abs);
     if (isProcEnviron(abs) || isProcEnviron(target)) return true;
+    if (/\/\.git\/config$/.test(target)) {
+      try {
+        if (gitConfigSecrets(readFileSync(target, "utf8"))) return true;
+      } catch {
+        // unreadable: the tool reports it
+      }
+    }
     return isUnder(abs, this.denied) || isUnder(target, this.denied);
   }
 
@@ -277,6 +287,30 @@ export class Sandbox {
     this.privateTmp = undefined;
   }
 
+  /** A copy of the workspace's git config with CI credentials blanked, and the files it includes. */
+  private maskedGitConfig(ws: string): { copy: string; includes: string[] } | undefined {
+    const path = join(ws, ".git", "config");
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch {
+      return undefined;
+    }
+    const found = gitConfigSecrets(text);
+    if (!found) return undefined;
+    const copy = join(this.runDir(), "git-config");
+    writeFileSync(copy, found.masked, { mode: 0o600 });
+    const gitDir = join(ws, ".git");
+    const includes = found.includes.map((p) =>
+      p.startsWith("~/")
+        ? join(userHome(this.opts.env), p.slice(2))
+        : isAbsolute(p)
+          ? p
+          : join(gitDir, p),
+    );
+    return { copy, includes };
+  }
+
   private removeMountPoints(): void {
     for (const dir of this.createdMountPoints) {
       try {
@@ -341,7 +375,11 @@ export class Sandbox {
     const reexpose = [home, ws, realPathOrSelf(cwd)].filter(underEmptied);
     const prot = writable.length ? protectedInside(ws) : undefined;
     if (prot && isUnder(home, writable)) protectedHome(home, prot);
-    const denied = existingDenied(this.denied, [...reexpose, ...writable]);
+    const masked = this.maskedGitConfig(ws);
+    const denied = existingDenied(
+      [...this.denied, ...(masked?.includes ?? [])],
+      [...reexpose, ...writable],
+    );
     for (const dir of prot?.missingDirs ?? []) this.createdMountPoints.add(dir);
     const createdFiles: string[] = [];
     for (const f of prot?.missingFiles ?? []) {
@@ -364,6 +402,7 @@ export class Sandbox {
         protectedMissingDirs: prot?.missingDirs ?? [],
         deniedDirs: denied.dirs,
         deniedFiles: denied.files,
+        overlays: masked ? [{ src: masked.copy, dest: join(ws, ".git", "config") }] : [],
         reexpose: [...new Set(reexpose)],
         keepUnderRun: this.info.network && resolv.startsWith("/run/") ? [resolv] : [],
         network: this.info.network,

@@ -229,6 +229,43 @@ describe("the home directory as the workspace", () => {
   );
 });
 
+describe("credentials CI leaves behind", () => {
+  live(
+    "actions/checkout's extraheader in .git/config and its included files are blanked; /etc/shadow is hidden",
+    async () => {
+      await using home = await tempDir();
+      const { ws, env } = await setup(home.path);
+      const inc = join(home.path, "git-credentials.config");
+      await writeFile(inc, "[http]\n\textraheader = AUTHORIZATION: basic INCLUDED-CANARY\n");
+      await writeFile(
+        join(ws, ".git", "config"),
+        `[core]\n\tbare = false\n[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic Q0FOQVJZ-CANARY\n[remote "origin"]\n\turl = https://x-access-token:ghs_CANARY@github.com/o/r\n[includeIf "gitdir:${ws}/.git"]\n\tpath = ${inc}\n`,
+      );
+      for (const mode of ["read-only", "auto"] as const) {
+        const sb = await Sandbox.create({
+          env,
+          setting: "required",
+          permissionMode: mode,
+          workspaceRoot: ws,
+        });
+        const r = await sh(
+          sb,
+          ws,
+          env,
+          `cat .git/config ${inc} /etc/shadow 2>&1; git config -f .git/config -l 2>&1`,
+        );
+        expect(r.stdout.includes("CANARY")).toBe(false);
+        expect(r.stdout).toContain("removed by chatcli's sandbox");
+        expect(r.stdout).toContain("core.bare=false");
+        expect(r.stdout.includes("root:")).toBe(false);
+        expect(sb.refusesRead(join(ws, ".git", "config"))).toBe(true);
+        sb.dispose();
+      }
+      expect(await readFile(join(ws, ".git", "config"), "utf8")).toContain("Q0FOQVJZ-CANARY");
+    },
+  );
+});
+
 describe("no sandbox available", () => {
   test("required: exit 3 at start; auto: shell tools refused with the fix; off: runs unconfined", async () => {
     await using home = await tempDir();
