@@ -1,5 +1,5 @@
 /** The file-system facts a sandbox plan needs, gathered fresh for each process (links resolved). */
-import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { underEmptied } from "./bwrap.ts";
 import { isUnder } from "./deny.ts";
