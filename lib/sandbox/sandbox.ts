@@ -88,10 +88,31 @@ export async function userSandboxConfig(
   };
 }
 
+/** System directories searched for bwrap before PATH. */
+const SYSTEM_BIN = [
+  "/usr/bin",
+  "/bin",
+  "/usr/local/bin",
+  "/usr/sbin",
+  "/run/current-system/sw/bin",
+];
+
+/**
+ * bwrap from a system directory first; from PATH only outside the workspace — `npm run` puts
+ * `./node_modules/.bin` on PATH, and a committed `node_modules/.bin/bwrap` must not play the sandbox.
+ */
+function findBwrap(path: string, workspace: string): string | undefined {
+  for (const dir of SYSTEM_BIN) if (existsSync(join(dir, "bwrap"))) return join(dir, "bwrap");
+  const found = Bun.which("bwrap", { PATH: path });
+  if (!found) return undefined;
+  return isUnder(realPathOrSelf(found), [realPathOrSelf(workspace)]) ? undefined : found;
+}
+
 async function probe(
   env: Env,
   platform: NodeJS.Platform,
   signal: AbortSignal,
+  workspace: string,
 ): Promise<Detected | string> {
   const path = env["PATH"] ?? "/usr/bin:/bin";
   if (platform === "linux") {
@@ -100,7 +121,7 @@ async function probe(
       ? existsSync(override)
         ? override
         : undefined
-      : Bun.which("bwrap", { PATH: path });
+      : findBwrap(path, workspace);
     if (!program)
       return "bubblewrap is not installed (apt-get install bubblewrap, dnf install bubblewrap)";
     const r = await spawnCapture(
@@ -179,7 +200,7 @@ export class Sandbox {
     const platform = opts.platform ?? hostPlatform;
     const signal = opts.signal ?? new AbortController().signal;
     const [found, user] = await Promise.all([
-      probe(opts.env, platform, signal),
+      probe(opts.env, platform, signal, opts.workspaceRoot),
       userSandboxConfig(opts.env),
     ]);
     const use =
@@ -333,7 +354,11 @@ export class Sandbox {
   private writable(humanApproved: boolean): string[] {
     const m = this.opts.permissionMode;
     const ws = m === "edit" || m === "auto" || (m === "read-only" && humanApproved);
-    return ws ? [realPathOrSelf(this.opts.workspaceRoot)] : [];
+    const root = realPathOrSelf(this.opts.workspaceRoot);
+    // "/" or a directory above HOME (/home) as the workspace would make the system writable
+    const home = realPathOrSelf(userHome(this.opts.env));
+    if (root === "/" || (home !== root && isUnder(home, [root]))) return [];
+    return ws ? [root] : [];
   }
 
   /**

@@ -266,6 +266,49 @@ describe("credentials CI leaves behind", () => {
   );
 });
 
+describe("what the checkout cannot choose", () => {
+  live(
+    "a committed node_modules/.bin/bwrap on PATH (npm run) is not taken for the sandbox",
+    async () => {
+      await using home = await tempDir();
+      const { ws, env } = await setup(home.path);
+      const bin = join(ws, "node_modules", ".bin");
+      await mkdir(bin, { recursive: true });
+      await writeFile(join(bin, "bwrap"), `#!/bin/sh\ntouch ${home.path}/FAKE-BWRAP\nexit 0\n`, {
+        mode: 0o755,
+      });
+      const withBin = { ...env, PATH: `${bin}:${env.PATH}` };
+      const sb = await Sandbox.create({
+        env: withBin,
+        setting: "required",
+        permissionMode: "auto",
+        workspaceRoot: ws,
+      });
+      const r = await sh(sb, ws, withBin, "echo inside");
+      expect(r.stdout).toBe("inside\n");
+      expect(existsSync(join(home.path, "FAKE-BWRAP"))).toBe(false);
+      sb.dispose();
+    },
+  );
+
+  live("a workspace at / or above HOME is never made writable", async () => {
+    await using home = await tempDir();
+    const { env } = await setup(home.path);
+    for (const root of ["/", join(home.path, "..")]) {
+      const sb = await Sandbox.create({
+        env,
+        setting: "required",
+        permissionMode: "auto",
+        workspaceRoot: root,
+      });
+      const r = await sh(sb, home.path, env, `echo x > ${home.path}/made; echo "rc=$?"`);
+      expect(r.stdout).toMatch(/rc=[12]/);
+      sb.dispose();
+    }
+    expect(existsSync(join(home.path, "made"))).toBe(false);
+  });
+});
+
 describe("no sandbox available", () => {
   test("required: exit 3 at start; auto: shell tools refused with the fix; off: runs unconfined", async () => {
     await using home = await tempDir();
