@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
 import { fstatSync, readlinkSync, writeSync } from "node:fs";
+import { clockFromEnv } from "./lib/core/clock.ts";
 import type { Ctx, Sink, StdinKind, StopSignal } from "./lib/core/ctx.ts";
 import { EXIT, formatError, toChatcliError } from "./lib/core/errors.ts";
 import pkg from "./package.json" with { type: "json" };
@@ -116,7 +117,7 @@ const kind = stdinKind();
 const ctx: Ctx = {
   env: process.env,
   cwd: process.cwd(),
-  now: () => new Date(),
+  now: clockFromEnv(process.env),
   stdin: {
     kind,
     chunks: () => process.stdin as AsyncIterable<Uint8Array>,

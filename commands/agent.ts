@@ -151,7 +151,7 @@ export function buildAgentLikeCommand(
     )
     .option(
       "--max-retries <n>",
-      "retries per provider on 429/5xx/network errors (default 4, or CHATCLI_MAX_RETRIES)",
+      "retries per provider on 429/5xx/network errors (default 10 within the 30 s budget, or CHATCLI_MAX_RETRIES)",
       parsePositiveInt("--max-retries"),
     )
     .addHelpText("after", runHelpFooter(name))

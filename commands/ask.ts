@@ -77,7 +77,7 @@ export function askCommand(ctx: Ctx, state: RunState) {
     .option("--fake-responses <file>", "scripted replies (JSONL) for -m mock:script")
     .option(
       "--max-retries <n>",
-      "retries per provider on 429/5xx/network errors (default 4, or CHATCLI_MAX_RETRIES)",
+      "retries per provider on 429/5xx/network errors (default 10 within the 30 s budget, or CHATCLI_MAX_RETRIES)",
       parsePositiveInt("--max-retries"),
     )
     .addOption(

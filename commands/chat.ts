@@ -12,6 +12,7 @@ import {
   loadInputHistory,
 } from "../lib/repl/history-file.ts";
 import { createReplMemory } from "../lib/repl/live-memory.ts";
+import { UsageMeter } from "../lib/repl/live-meter.ts";
 import { createLiveServices } from "../lib/repl/live-services.ts";
 import { runRepl } from "../lib/repl/repl.ts";
 import { configureTree, type RunState } from "./_shared.ts";
@@ -56,6 +57,7 @@ export async function runChat(ctx: Ctx, opts: ChatOptions): Promise<number> {
   }
   const settings = await loadSettings(ctx);
   const env = settings.env;
+  const meter = new UsageMeter();
   const memory =
     env["CHATCLI_MEMORY_ENABLED"] === "false"
       ? undefined
@@ -66,11 +68,13 @@ export async function runChat(ctx: Ctx, opts: ChatOptions): Promise<number> {
           model: opts.model,
           configModel: settings.config.model,
           command: (args) => runMemoryLine(ctx, args),
+          meter,
         });
   const services = await createLiveServices(ctx, {
     model: opts.model,
     session: opts.session,
     memory,
+    meter,
   });
   const historyPath = inputHistoryPath(env);
   return runRepl(ctx, services, {

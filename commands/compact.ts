@@ -137,12 +137,18 @@ async function runCompact(
       flags.window ??
       (ref ? contextWindow(ref, env) : contextWindow({ provider: "", model: "" }, env));
     const budget = flags.budget ?? Math.floor(window * (flags.ratio ?? 0.5));
+    // what an SDK would print (a deprecation notice) is a warning, once
+    const sdkNotices = new Set<string>();
     const summarize: Summarize | undefined =
       flags.llm && maxLevel >= 2
         ? async (prompt, signal) => {
             if (!ref) throw refError;
             const deps = {
               fetch: ctx.fetch,
+              warn: (code: string, message: string) => {
+                if (!sdkNotices.has(message)) reporter.warn(code, message);
+                sdkNotices.add(message);
+              },
               ...(flags.fakeResponses
                 ? { fakeResponsesPath: resolve(ctx.cwd, flags.fakeResponses) }
                 : {}),

@@ -8,6 +8,8 @@ export interface AskRequest {
   reason: string;
   /** Dangerous commands need a typed confirmation, not just `y`. */
   dangerous: boolean;
+  /** The call's arguments, for a preview (the diff of an edit, the full command). */
+  args?: Record<string, unknown>;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function judge(
         input,
         reason: decision.reason,
         dangerous: decision.dangerous,
+        args,
       });
       const answered = yes
         ? decision

@@ -1,3 +1,4 @@
+import { asText } from "../core/as-text.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { ChatcliError, ConfigError, EXIT, UsageError } from "../core/errors.ts";
 import { readPromptInput } from "../core/input.ts";
@@ -287,7 +288,7 @@ export async function runAgentCli(
     const failure =
       error instanceof ChatcliError
         ? error
-        : new ChatcliError("internal_error", String((error as Error)?.message ?? error));
+        : new ChatcliError("internal_error", asText(error) || "unexpected error");
     const code = failure.reason === "cancelled" ? cancelCode(ctx) : failure.exitCode;
     reporter.fail(failure, code, { quiet: code === EXIT.sigpipe });
     return finish(code);

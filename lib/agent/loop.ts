@@ -129,7 +129,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
             const overflow = err instanceof ProviderError && err.kind === "context_length";
             const hook = input.hooks?.onContextOverflow;
             if (!overflow || attempt > 0 || !hook || signal.aborted) throw err;
-            const smaller = await hook(messages, signal);
+            const smaller = await hook(messages, signal, err);
             if (!smaller) throw err;
             messages = smaller;
             request = { ...request, messages };
@@ -228,6 +228,9 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
   } catch (err) {
     error = toChatcliError(err);
     reason = error.reason;
+    // a reply cut short (stream_truncated) or refused: what arrived is the result, not a finished answer
+    const partial = (err as { partialText?: unknown } | null)?.partialText;
+    if (typeof partial === "string") finalText = partial;
   } finally {
     if (timer) clearTimeout(timer);
     input.signal.removeEventListener("abort", onAbort);

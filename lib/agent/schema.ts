@@ -1,3 +1,4 @@
+import { asText } from "../core/as-text.ts";
 import type { JsonSchema } from "./types.ts";
 
 type Args = Record<string, unknown>;
@@ -87,7 +88,9 @@ function coerce(value: unknown, prop: JsonSchema): unknown {
 }
 
 function describe(prop: JsonSchema): string {
-  const type = String(prop["type"] ?? "a value");
+  const type = Array.isArray(prop["type"])
+    ? prop["type"].map(asText).join(" or ")
+    : asText(prop["type"] ?? "value") || "value";
   return type === "integer"
     ? "an integer"
     : type === "array" || type === "object"

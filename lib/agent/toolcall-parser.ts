@@ -216,7 +216,7 @@ export function parseToolCalls(text: string, knownNames?: ReadonlySet<string>): 
   const invoke = scanInvoke(text);
   if (invoke.length) return invoke;
   const json = scanJson(text).filter(
-    (c) => !knownNames || knownNames.has(normaliseToolName(c.name).name),
+    (c) => !knownNames || knownNames.has(normaliseToolName(c.name, {}, knownNames).name),
   );
   if (json.length) return json;
   return scanBrackets(text);
@@ -237,13 +237,16 @@ const CODER_CMDS: Record<string, string> = {
 
 /**
  * Maps ChatCLI's names to ours: `@coder` + {cmd, args} → the matching tool, `@webfetch` → web_fetch,
- * `@memory` → memory; strips a leading `@` and lowercases.
+ * `@memory` → memory; strips a leading `@`. Matching chatcli's own tools (`known`) ignores case; any
+ * other name keeps its case (`updateIssueList` goes back to the model as it sent it).
  */
 export function normaliseToolName(
   name: string,
   args: Record<string, unknown> = {},
+  known?: ReadonlySet<string>,
 ): { name: string; args: Record<string, unknown> } {
-  const bare = name.trim().replace(/^@/, "").toLowerCase();
+  const given = name.trim().replace(/^@/, "");
+  const bare = given.toLowerCase();
   if (bare === "coder" && typeof args["cmd"] === "string") {
     const tool = CODER_CMDS[args["cmd"] as string];
     const inner = args["args"];
@@ -268,5 +271,5 @@ export function normaliseToolName(
       args: { cmd: args["cmd"], ...(args["args"] as Record<string, unknown>) },
     };
   }
-  return { name: bare, args };
+  return { name: known && !known.has(bare) ? given : bare, args };
 }

@@ -91,8 +91,11 @@ export async function requestTurn(
         reporter.format === "stream-json" ||
         !(error instanceof ProviderError) ||
         !ERROR_TABLE[error.kind].retry
-      )
+      ) {
+        // what arrived of a reply cut short or refused goes into the envelope's `result`
+        if (text && error instanceof ProviderError) Object.assign(error, { partialText: text });
         throw error;
+      }
       reporter.warn(
         "answer_restarted",
         `${error.message} after part of turn ${turn}'s reply; asked again from the start`,
@@ -102,11 +105,12 @@ export async function requestTurn(
     }
   }
   if (signal.aborted) throw signal.reason ?? new Error("aborted");
+  const known = new Set(tools.keys());
   if (calls.length > 0) {
     return {
       text,
       calls: calls
-        .map((c) => ({ ...c, ...normaliseToolName(c.name, c.arguments) }))
+        .map((c) => ({ ...c, ...normaliseToolName(c.name, c.arguments, known) }))
         .map(({ args, ...c }) => ({ ...c, arguments: args })),
       native: true,
       usage,
@@ -116,9 +120,9 @@ export async function requestTurn(
   // mock:echo's answer is the request as JSON (tool definitions, the prompt's call example): never a call
   const echo = provider.name === "mock" && provider.model === "echo";
   if (!useTools || echo) return { text, calls: [], native: false, usage, stop };
-  const parsed = parseToolCalls(text, new Set(tools.keys()));
+  const parsed = parseToolCalls(text, known);
   const textCalls = parsed.map((p, i): ToolCall => {
-    const norm = normaliseToolName(p.name, typeof p.args === "string" ? {} : p.args);
+    const norm = normaliseToolName(p.name, typeof p.args === "string" ? {} : p.args, known);
     return {
       id: `text_${turn}_${i + 1}`,
       name: norm.name,

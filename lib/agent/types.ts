@@ -96,6 +96,8 @@ export interface AgentHooks {
   onContextOverflow?(
     messages: ChatMessage[],
     signal: AbortSignal,
+    /** The provider's rejection (its words and token counts steer the compaction). */
+    error?: unknown,
   ): Promise<ChatMessage[] | undefined>;
   /** Before a tool creates or modifies a file (checkpoint snapshot). */
   beforeFileChange?(absPath: string): Promise<void> | void;

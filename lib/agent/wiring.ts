@@ -13,6 +13,7 @@ import { CompactionGuard } from "../history/compact.ts";
 import { openSession, type Session } from "../history/session.ts";
 import { sessionDataDir } from "../history/session-file.ts";
 import { costOf } from "../llm/cost.ts";
+import { overflowReport } from "../llm/errors.ts";
 import type { ModelRef } from "../llm/models.ts";
 import type { ChatMessage, Provider, SystemBlock, Usage } from "../llm/types.ts";
 import { emptyUsage } from "../llm/types.ts";
@@ -143,6 +144,7 @@ export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
     messages: ChatMessage[],
     signal: AbortSignal,
     afterOverflowError: boolean,
+    error?: unknown,
   ) => {
     if (w.noAutoCompact || !w.ref || !w.provider) return undefined;
     return compactForRequest(messages, {
@@ -155,6 +157,7 @@ export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
       keepLast: 8,
       beforeDrop,
       afterOverflowError,
+      overflow: overflowReport(error),
     });
   };
   return {
@@ -170,8 +173,8 @@ export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
       }
       return (await compact(messages, signal, false)) ?? messages;
     },
-    async onContextOverflow(messages, signal) {
-      const smaller = await compact(messages, signal, true);
+    async onContextOverflow(messages, signal, error) {
+      const smaller = await compact(messages, signal, true, error);
       return smaller === messages ? undefined : smaller;
     },
     async beforeFileChange(absPath) {

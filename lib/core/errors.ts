@@ -1,7 +1,9 @@
+import { asText } from "./as-text.ts";
+
 /** The exit-code table (CONTRACT §3). The numbers live here and nowhere else. */
 export const EXIT = {
   ok: 0,
-  /** provider/API error after retries, tool crash, internal error */
+  /** provider/API error after retries, a stream cut off after output started, a refusal, internal error */
   failure: 1,
   /** bad flags, no prompt, input too large, no TTY for an interactive command, malformed input */
   usage: 2,
@@ -32,6 +34,10 @@ export type TerminalReason =
   | "completed"
   | "provider_error"
   | "rate_limited"
+  /** the stream ended without its terminal event after output had started (a dropped connection) */
+  | "stream_truncated"
+  /** the provider refused to answer (Anthropic stop_reason refusal, OpenAI refusal / content_filter) */
+  | "refused"
   | "internal_error"
   | "usage_error"
   | "no_prompt"
@@ -52,6 +58,8 @@ const EXIT_OF_REASON: Record<TerminalReason, ExitCode> = {
   completed: EXIT.ok,
   provider_error: EXIT.failure,
   rate_limited: EXIT.failure,
+  stream_truncated: EXIT.failure,
+  refused: EXIT.failure,
   internal_error: EXIT.failure,
   usage_error: EXIT.usage,
   no_prompt: EXIT.usage,
@@ -142,7 +150,7 @@ const FS_HINTS: Record<string, string> = {
 /** Turns anything thrown into a ChatcliError (unknown errors become internal_error). */
 export function toChatcliError(error: unknown): ChatcliError {
   if (error instanceof ChatcliError) return error;
-  let message = error instanceof Error ? error.message : String(error);
+  let message = error instanceof Error ? error.message : asText(error);
   const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
   const { syscall } = (error ?? {}) as { syscall?: unknown };
   const key = code === "EEXIST" && syscall === "mkdir" ? "ENOTDIR" : code; // mkdir -p over a file

@@ -12,7 +12,6 @@ import {
   rm,
   stat,
   unlink,
-  utimes,
   writeFile,
 } from "node:fs/promises";
 import { hostname } from "node:os";
@@ -209,8 +208,7 @@ export async function withLock<T>(
     ours = await tryAcquire(lockPath);
   }
   const refresh = setInterval(() => {
-    const now = new Date();
-    utimes(lockPath, now, now).catch(() => {}); // best effort: a missed beat only shortens the grace
+    touchByKernel(lockPath).catch(() => {}); // best effort: a missed beat only shortens the grace
   }, staleMs / 3);
   refresh.unref?.();
   try {
@@ -267,7 +265,7 @@ async function removeIfAbandoned(lockPath: string, staleMs: number): Promise<str
     const dead =
       holderHost === lockHost() && Number.isInteger(owner) && owner > 0 && !isAlive(owner);
     // An empty file is a holder between open() and write(): only age makes it abandoned.
-    if (dead || Date.now() - info.mtimeMs > staleMs) {
+    if (dead || (await fileAgeMs(lockPath, info.mtimeMs)) > staleMs) {
       const again = await stat(lockPath);
       if (again.ino === info.ino && again.mtimeMs === info.mtimeMs) await unlink(lockPath);
       return undefined;
@@ -275,6 +273,36 @@ async function removeIfAbandoned(lockPath: string, staleMs: number): Promise<str
     return holderPid ? `pid ${holderPid}${holderHost ? ` on ${holderHost}` : ""}` : undefined;
   } catch {
     return undefined; // vanished meanwhile: the next attempt takes it
+  }
+}
+
+/**
+ * How long ago `mtimeMs` was, on the filesystem's clock: the mtime of a probe created now next to
+ * `path`. Comparing a kernel-set mtime with this process's clock would be wrong whenever the two
+ * differ (faketime, a container with a skewed clock, a network filesystem's server).
+ */
+export async function fileAgeMs(path: string, mtimeMs: number): Promise<number> {
+  const probe = join(dirname(path), `.clock-${pid}-${randomBytes(4).toString("hex")}`);
+  try {
+    await writeFile(probe, "", { flag: "wx", mode: 0o600 });
+    return (await stat(probe)).mtimeMs - mtimeMs;
+  } catch {
+    return Date.now() - mtimeMs; // cannot write here: the process clock is all there is
+  } finally {
+    await unlink(probe).catch(() => {});
+  }
+}
+
+/** Sets a file's mtime to the kernel's now by rewriting its first byte (utimes would use our clock). */
+async function touchByKernel(path: string): Promise<void> {
+  const handle = await open(path, "r+");
+  try {
+    const byte = Buffer.alloc(1);
+    const { bytesRead } = await handle.read(byte, 0, 1, 0);
+    if (bytesRead === 1) await handle.write(byte, 0, 1, 0);
+    else await handle.truncate(0); // empty: truncating still stamps the mtime
+  } finally {
+    await handle.close();
   }
 }
 

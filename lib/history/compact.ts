@@ -1,3 +1,4 @@
+import { asText } from "../core/as-text.ts";
 import type { Env } from "../core/ctx.ts";
 import { ChatcliError } from "../core/errors.ts";
 import { ProviderError } from "../llm/errors.ts";
@@ -139,7 +140,7 @@ export async function compactHistory(
             underBudget: before.tokens <= budget,
           };
         }
-        summaryError = error instanceof Error ? error.message : String(error);
+        summaryError = asText(error);
         phase("summary_failed", { error: summaryError });
       }
     }
@@ -222,10 +223,30 @@ export class CompactionGuard {
   }
 }
 
+const TOKEN_FIELDS = ["tokens", "budget_tokens", "tokens_before", "tokens_after"];
+
+function scaleTokens(info: Record<string, unknown>, scale: number): Record<string, unknown> {
+  const out = { ...info };
+  for (const key of TOKEN_FIELDS) {
+    const value = out[key];
+    if (typeof value === "number") out[key] = Math.round(value * scale);
+  }
+  return out;
+}
+
 /** Fraction of the window automatic compaction aims for (below the trigger, so it does not re-fire at once). */
 export const AUTO_TARGET_RATIO = 0.6;
 /** Target after a provider context-length error. */
 export const RETRY_TARGET_RATIO = 0.5;
+
+/** What the provider said when it rejected a request as too long: its own words, and its numbers. */
+export interface OverflowReport {
+  message: string;
+  /** The prompt's size by the provider's count. */
+  prompt?: number;
+  /** The model's limit by the provider's count. */
+  limit?: number;
+}
 
 export interface AutoCompactOptions {
   model: ModelId;
@@ -239,6 +260,8 @@ export interface AutoCompactOptions {
   keepLast?: number;
   /** After a provider context-length error: compact even under the threshold, to a lower target. */
   afterOverflowError?: boolean;
+  /** The provider's context-length error: its counts steer the target, its words the failure. */
+  overflow?: OverflowReport;
 }
 
 /**
@@ -258,8 +281,18 @@ export async function autoCompact(
   // After a context-length error our estimate was too low: aim for half of what we sent as well.
   // The target sits below the trigger (¾ of it at most), whatever CHATCLI_COMPACT_THRESHOLD is.
   const target = Math.min(AUTO_TARGET_RATIO, compactThreshold(options.env) * 0.75);
+  // the provider's tokens per estimated token: its count of what was sent over our estimate of it
+  const overflow = options.overflow;
+  const scale = overflow?.prompt && tokens > 0 ? overflow.prompt / tokens : 1;
+  const limitBudget = overflow?.limit
+    ? Math.floor((overflow.limit * RETRY_TARGET_RATIO) / scale)
+    : Number.POSITIVE_INFINITY;
   const budgetTokens = options.afterOverflowError
-    ? Math.min(budgetFor(options.model, options.env, RETRY_TARGET_RATIO), Math.floor(tokens / 2))
+    ? Math.min(
+        budgetFor(options.model, options.env, RETRY_TARGET_RATIO),
+        Math.floor(tokens / 2),
+        limitBudget,
+      )
     : budgetFor(options.model, options.env, target);
   const result = await compactHistory(messages, {
     budgetTokens,
@@ -267,13 +300,30 @@ export async function autoCompact(
     summarize: options.summarize,
     summarizerWindowTokens: window,
     signal: options.signal,
-    onPhase: options.onPhase,
+    // after a provider's count, progress speaks its numbers too (our estimate scaled to them)
+    onPhase:
+      scale === 1 || !options.onPhase
+        ? options.onPhase
+        : (phase, info) => options.onPhase?.(phase, scaleTokens(info, scale)),
     beforeDrop: options.beforeDrop,
   });
   if (result.status === "cancelled") return result;
   const stuck = options.afterOverflowError
     ? result.after.tokens >= tokens
     : result.after.tokens > trigger;
+  if (stuck && overflow) {
+    // the provider's words, and numbers on its scale (our estimate scaled by its count)
+    const after = Math.round(result.after.tokens * scale);
+    const size = overflow.prompt
+      ? `~${after} tokens after compaction by the provider's count`
+      : `an estimated ~${after} tokens after compaction`;
+    const limit = overflow.limit ? `; the limit is ${overflow.limit}` : "";
+    throw new ChatcliError(
+      "context_overflow",
+      `${overflow.message} — compaction could not make it fit (${size}${limit})`,
+      { hint: "shorten the system prompt or input, or use a model with a larger context window" },
+    );
+  }
   if (stuck) {
     throw new ChatcliError(
       "context_overflow",

@@ -1,3 +1,4 @@
+import { asId } from "../core/as-text.ts";
 import { UsageError } from "../core/errors.ts";
 import { toGoJson } from "../core/fs.ts";
 import type { ChatMessage, ToolCall } from "../llm/types.ts";
@@ -117,9 +118,9 @@ function fromOpenAI(m: Wire): ChatMessage {
       const fn = isObject(c["function"]) ? c["function"] : {};
       const { args, raw } = parseArgs(fn["arguments"]);
       return {
-        id: String(c["id"] ?? ""),
+        id: asId(c["id"]),
         type: "function",
-        name: String(fn["name"] ?? ""),
+        name: asId(fn["name"]),
         arguments: args,
         ...(raw ? { raw } : {}),
       };
@@ -164,15 +165,15 @@ function fromAnthropic(m: Wire): ChatMessage {
     if (text) parts.push(text);
     const first = results[0] as Block;
     return tag(
-      { role: "tool", content: parts.join("\n"), tool_call_id: String(first["tool_use_id"] ?? "") },
+      { role: "tool", content: parts.join("\n"), tool_call_id: asId(first["tool_use_id"]) },
       m,
     );
   }
   const out: ChatMessage = { role: m["role"] as ChatMessage["role"], content: text };
   if (calls.length > 0) {
     out.tool_calls = calls.map((c) => ({
-      id: String(c["id"] ?? ""),
-      name: String(c["name"] ?? ""),
+      id: asId(c["id"]),
+      name: asId(c["name"]),
       arguments: isObject(c["input"]) ? c["input"] : {},
     }));
   }
@@ -201,8 +202,8 @@ function toAnthropic(m: ChatMessage): Wire {
   let placed = false;
   const inputs = new Map((m.tool_calls ?? []).map((c) => [c.id, c.arguments]));
   for (const b of blocks) {
-    if (b?.type === "tool_use" && inputs.has(String(b["id"]))) {
-      next.push({ ...b, input: inputs.get(String(b["id"])) });
+    if (b?.type === "tool_use" && inputs.has(asId(b["id"]))) {
+      next.push({ ...b, input: inputs.get(asId(b["id"])) });
     } else if (b?.type !== "text") next.push(b);
     else if (!placed) {
       placed = true;

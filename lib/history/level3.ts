@@ -1,3 +1,4 @@
+import { asText } from "../core/as-text.ts";
 import type { ChatMessage } from "../llm/types.ts";
 import { leadingSystemCount, snapCut, truncatePreservingStructure, withContent } from "./blocks.ts";
 import { truncationMessage } from "./level2.ts";
@@ -63,7 +64,7 @@ function shrunkCopy(message: ChatMessage, pick: Shrinkable, target: number): Cha
   const { call, key } = pick.arg;
   const calls = (message.tool_calls ?? []).map((tc, i) => {
     if (i !== call) return tc;
-    const value = String(tc.arguments[key]);
+    const value = asText(tc.arguments[key]);
     const { raw: _raw, ...rest } = tc;
     return {
       ...rest,

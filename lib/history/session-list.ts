@@ -1,5 +1,6 @@
 import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { asText } from "../core/as-text.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { withLock } from "../core/fs.ts";
 import { sessionsDir } from "../core/paths.ts";
@@ -76,7 +77,7 @@ function reason(error: unknown): string {
   const { code, message } = error as { code?: string; message?: string };
   return code && typeof message === "string"
     ? (message.split(",")[0] ?? code)
-    : String(message ?? error);
+    : asText(message ?? error);
 }
 
 /** Deletes a session's file and chatcli's folder beside it; false when there was nothing. */

@@ -8,6 +8,8 @@ export interface ProviderDeps {
   fakeResponsesPath?: string;
   /** Per-request idle timeout: no byte from the server for this long is a `timeout` error. */
   idleTimeoutMs?: number;
+  /** Where what an SDK would print goes (deprecation notices, log lines): a warning, never raw stderr. */
+  warn?: (code: string, message: string) => void;
 }
 
 /** A provider module: `lib/llm/providers/<protocol>.ts` exports `createProvider`. */

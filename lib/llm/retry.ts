@@ -11,13 +11,20 @@ export interface RetryNotice {
   isFallback: boolean;
 }
 
+/** Retries per provider when not configured: enough to spend the 30 s budget (the time bound ends it first). */
+export const DEFAULT_MAX_RETRIES = 10;
+
 export interface ResilienceOptions {
-  /** Retries per provider (default 4). */
+  /** Retries per provider (default DEFAULT_MAX_RETRIES; the time budget usually ends them first). */
   maxRetries?: number;
   /** Give up on a provider after this much total time (default 30 s). */
   maxTotalMs?: number;
+  /** The first delay (default 500 ms); each retry doubles it, with jitter. */
   baseDelayMs?: number;
+  /** The longest single delay (default 16 × baseDelayMs: 8 s). */
   maxDelayMs?: number;
+  /** [0, 1) for the jitter (tests inject a fixed one). */
+  random?: () => number;
   onRetry?: (notice: RetryNotice) => void;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   now?: () => number;
@@ -35,11 +42,12 @@ export function backoffDelay(
   retryAfterMs?: number,
 ): number {
   const base = options.baseDelayMs ?? 500;
-  const max = options.maxDelayMs ?? 8000;
+  const max = options.maxDelayMs ?? base * 16;
   // the server's wait is honoured as sent; the caller gives up when it exceeds the time budget
   if (retryAfterMs !== undefined) return retryAfterMs;
   const cap = Math.min(max, base * 2 ** (attempt - 1));
-  return Math.round(cap / 2 + Math.random() * (cap / 2));
+  const random = options.random ?? Math.random;
+  return Math.round(cap / 2 + random() * (cap / 2));
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -99,7 +107,7 @@ export function withResilience(
         }
         const started = now();
         gaveUp = "";
-        const maxRetries = options.maxRetries ?? 4;
+        const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
         for (let attempt = 0; ; attempt++) {
           let yielded = false;
           attempts++;
@@ -120,11 +128,20 @@ export function withResilience(
               if (action.fallback) break;
               throw error;
             }
-            const delayMs = backoffDelay(attempt + 1, options, error.retryAfterMs);
+            let delayMs = backoffDelay(attempt + 1, options, error.retryAfterMs);
             const elapsed = now() - started;
             if (attempt >= maxRetries) {
               gaveUp = ` after ${attempt + 1} attempt(s) (max retries ${maxRetries})`;
               break;
+            }
+            // the budget is spent, not left unused: a backoff that overshoots it waits what is left
+            const left = maxTotalMs - elapsed;
+            if (
+              error.retryAfterMs === undefined &&
+              delayMs > left &&
+              left >= (options.baseDelayMs ?? 500)
+            ) {
+              delayMs = left;
             }
             if (elapsed + delayMs > maxTotalMs) {
               gaveUp =

@@ -1,4 +1,6 @@
 import type { Env } from "../core/ctx.ts";
+import type { ModelRef } from "../llm/models.ts";
+import type { Usage } from "../llm/types.ts";
 import type { ExtractLlm } from "./extract.ts";
 
 /**
@@ -7,7 +9,13 @@ import type { ExtractLlm } from "./extract.ts";
  */
 export async function extractionChain(
   env: Env,
-  deps: { fetch: typeof fetch; model?: string; configModel?: string },
+  deps: {
+    fetch: typeof fetch;
+    model?: string;
+    configModel?: string;
+    /** Each request (usage undefined when it failed before any), for cost accounting. */
+    onRequest?: (ref: ModelRef, usage: Usage | undefined) => void;
+  },
 ): Promise<ExtractLlm[]> {
   const [{ resolveModel, resolveFallbacks, modelLabel }, { createProvider }, { complete }] =
     await Promise.all([
@@ -38,12 +46,18 @@ export async function extractionChain(
     try {
       const provider = await createProvider(ref, { fetch: deps.fetch });
       chain.push(async (prompt, signal) => {
-        const r = await complete(
-          provider,
-          { model: ref.model, system: [], messages: [{ role: "user", content: prompt }] },
-          signal,
-        );
-        return r.text;
+        try {
+          const r = await complete(
+            provider,
+            { model: ref.model, system: [], messages: [{ role: "user", content: prompt }] },
+            signal,
+          );
+          deps.onRequest?.(ref, r.usage);
+          return r.text;
+        } catch (error) {
+          deps.onRequest?.(ref, undefined);
+          throw error;
+        }
       });
     } catch {
       // cannot be instantiated: skipped

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { readTextIfExists, writeFileAtomic } from "../core/fs.ts";
+import { fileAgeMs, readTextIfExists, writeFileAtomic } from "../core/fs.ts";
 import { redactDeep } from "../core/redact.ts";
 import type { ChatMessage } from "../llm/types.ts";
 import { PENDING_CAP } from "./config.ts";
@@ -68,7 +68,7 @@ export async function listSegments(mem: Memory): Promise<string[]> {
     if (!m) continue;
     const path = join(pendingDir(mem), name);
     const info = await stat(path).catch(() => undefined);
-    if (info && Date.now() - info.mtimeMs > CLAIM_STALE_MS) {
+    if (info && (await fileAgeMs(path, info.mtimeMs)) > CLAIM_STALE_MS) {
       await rename(path, join(pendingDir(mem), m[1] as string)).catch(() => {});
       names.push(m[1] as string);
     }

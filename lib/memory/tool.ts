@@ -1,3 +1,4 @@
+import { asText } from "../core/as-text.ts";
 import type { ToolSpec } from "../llm/types.ts";
 import { forget, markAccessed, profileSet, remember } from "./ops.ts";
 import { retrieveText } from "./prompt.ts";
@@ -91,7 +92,7 @@ export function parseToolInput(input: unknown): { cmd: string; args: Record<stri
     return { cmd: (words[0] ?? "").toLowerCase(), args };
   }
   const obj = input && typeof input === "object" ? (input as Record<string, unknown>) : {};
-  const cmd = String(obj["cmd"] ?? "").toLowerCase();
+  const cmd = asText(obj["cmd"]).toLowerCase();
   if (obj["args"] && typeof obj["args"] === "object")
     return { cmd, args: obj["args"] as Record<string, unknown> };
   const { cmd: _c, ...flat } = obj;
@@ -140,7 +141,7 @@ export async function runMemoryTool(options: MemoryOptions, input: unknown): Pro
     const flat: Record<string, string> = {};
     for (const [k, v] of Object.entries((fields as Record<string, unknown>) ?? {})) {
       if (v === null || v === undefined || k === "_") continue;
-      flat[k] = Array.isArray(v) ? v.map(String).join(", ") : String(v);
+      flat[k] = Array.isArray(v) ? v.map(asText).join(", ") : asText(v);
     }
     const changed = await profileSet(mem, flat);
     return changed.length

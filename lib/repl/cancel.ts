@@ -1,3 +1,4 @@
+import { asText } from "../core/as-text.ts";
 import type { Key } from "./keys.ts";
 import type { KeyReader } from "./tty.ts";
 
@@ -70,7 +71,7 @@ export async function runCancellable<T>(
     return {
       ok: false,
       cancelled: false,
-      error: error instanceof Error ? error : new Error(String(error)),
+      error: error instanceof Error ? error : new Error(asText(error)),
     };
   } finally {
     finished = true;

@@ -156,6 +156,13 @@ function n(value: number): string {
   return Math.round(value).toLocaleString("en-US");
 }
 
+/** A price in USD with enough digits that a cheap session never shows as $0.0000. */
+export function formatUsd(usd: number): string {
+  if (usd === 0 || usd >= 0.01) return `$${usd.toFixed(4)}`;
+  if (usd < 0.000001) return "<$0.000001";
+  return `$${usd.toFixed(6)}`;
+}
+
 /** The `/cost` panel. */
 export function formatCost(cost: CostSummary, model: string): string {
   const u = cost.usage;
@@ -164,7 +171,18 @@ export function formatCost(cost: CostSummary, model: string): string {
   const price =
     cost.costUsd === null
       ? "Pricing not available for this model."
-      : `$${cost.costUsd.toFixed(4)}${cost.costIsEstimate ? " (estimate)" : ""}`;
+      : `${formatUsd(cost.costUsd)}${cost.costIsEstimate ? " (estimate)" : ""}`;
+  const parts = cost.byPurpose ?? [];
+  const breakdown =
+    parts.length > 0
+      ? [
+          "  By purpose:",
+          ...parts.map(
+            (p) =>
+              `    ${p.purpose.padEnd(11)} ${String(p.requests).padStart(3)} request${p.requests === 1 ? " " : "s"}  ${n(p.usage.input_tokens).padStart(9)} in  ${n(p.usage.output_tokens).padStart(7)} out  ${p.costUsd === null ? "unpriced" : formatUsd(p.costUsd)}`,
+          ),
+        ]
+      : [];
   return [
     "Session cost",
     `  Model:        ${model}`,
@@ -174,6 +192,7 @@ export function formatCost(cost: CostSummary, model: string): string {
     `  Cache write:  ${n(u.cache_creation_input_tokens)} tokens`,
     `  Output:       ${n(u.output_tokens)} tokens${u.reasoning_tokens ? ` (${n(u.reasoning_tokens)} reasoning)` : ""}`,
     `  Cost:         ${price}`,
+    ...breakdown,
   ].join("\n");
 }
 

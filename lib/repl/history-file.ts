@@ -1,4 +1,4 @@
-import { rename, stat } from "node:fs/promises";
+import { open, rename, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Env } from "../core/ctx.ts";
 import { readTextIfExists, withLock, writeFileAtomic } from "../core/fs.ts";
@@ -37,7 +37,7 @@ export async function loadInputHistory(
 ): Promise<string[]> {
   const read = async (p: string | undefined) => {
     const text = p ? await readTextIfExists(p).catch(() => undefined) : undefined;
-    return text ? text.split("\n").filter((line) => line.trim() !== "") : [];
+    return text ? decodeHistory(text).filter((entry) => entry.trim() !== "") : [];
   };
   const own = await read(path);
   if (!goPath || goPath === path) return own;
@@ -48,8 +48,8 @@ export async function loadInputHistory(
 }
 
 /**
- * Appends this session's inputs (secrets redacted, one line each) under a lock, rotating the file
- * to `<file>.bak-<unix>` with the last 5000 lines kept once it reaches `HISTORY_MAX_SIZE`.
+ * Appends inputs (secrets redacted, see `encodeHistoryEntry`) under a lock, rotating the file to
+ * `<file>.bak-<unix>` with the last 5000 entries kept once it reaches `HISTORY_MAX_SIZE`.
  */
 export async function appendInputHistory(
   path: string | undefined,
@@ -59,21 +59,60 @@ export async function appendInputHistory(
 ): Promise<void> {
   if (!path || entries.length === 0) return;
   const secrets = configuredSecrets(env);
-  const lines = entries.map((e) => redactHistoryLine(e.replace(/\r?\n/g, " "), secrets));
+  const lines = entries.map((e) => encodeHistoryEntry(redactHistoryLine(e, secrets)));
   await withLock(path, async () => {
-    const existing = (await readTextIfExists(path)) ?? "";
-    let base = existing === "" || existing.endsWith("\n") ? existing : `${existing}\n`;
     const size = await stat(path).then(
       (s) => s.size,
-      () => 0,
+      () => -1,
     );
     if (size >= maxBytes(env)) {
+      const existing = (await readTextIfExists(path)) ?? "";
       await rename(path, `${path}.bak-${Math.floor(now.getTime() / 1000)}`);
-      const kept = base.split("\n").filter((l) => l !== "");
-      base = `${kept.slice(-KEEP_AFTER_ROTATION).join("\n")}\n`;
+      const kept = decodeHistory(existing).filter((e) => e !== "");
+      const base = kept.slice(-KEEP_AFTER_ROTATION).map(encodeHistoryEntry);
+      await writeFileAtomic(path, `${[...base, ...lines].join("\n")}\n`);
+      return;
     }
-    await writeFileAtomic(path, `${base}${lines.join("\n")}\n`);
+    if (size <= 0) return writeFileAtomic(path, `${lines.join("\n")}\n`);
+    // One append (a single write under the lock): an entry is on disk as soon as it is submitted.
+    const handle = await open(path, "a+");
+    try {
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, size - 1);
+      const lead = last.toString() === "\n" ? "" : "\n";
+      await handle.appendFile(`${lead}${lines.join("\n")}\n`);
+    } finally {
+      await handle.close();
+    }
   });
+}
+
+/**
+ * One entry in the file's one-entry-per-line format (the Go tool's). A multi-line entry keeps its
+ * lines: each but the last ends in a `\` continuation; a line's own trailing backslashes are doubled
+ * so they are not read as one. The Go tool, which knows no continuation, sees each line as an entry.
+ */
+export function encodeHistoryEntry(entry: string): string {
+  const lines = entry.split(/\r?\n/).map((line) => line.replace(/\\+$/, (run) => run + run));
+  return lines.join("\\\n");
+}
+
+/** The entries of a history file (see `encodeHistoryEntry`). */
+export function decodeHistory(text: string): string[] {
+  const entries: string[] = [];
+  let pending: string[] = [];
+  for (const raw of text.split("\n")) {
+    const run = /\\+$/.exec(raw)?.[0].length ?? 0;
+    const continued = run % 2 === 1;
+    const body = raw.slice(0, raw.length - run) + "\\".repeat(Math.floor(run / 2));
+    pending.push(body);
+    if (continued) continue;
+    entries.push(pending.join("\n"));
+    pending = [];
+  }
+  if (pending.length > 0) entries.push(pending.join("\n"));
+  if (entries.at(-1) === "") entries.pop();
+  return entries;
 }
 
 const SECRET_ASSIGNMENT = /((?:password|secret|token|api_key|apikey)(?:=|: ))[^\s"';]+/gi;

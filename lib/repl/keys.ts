@@ -34,6 +34,8 @@ export type KeyName =
   | "ctrl-p"
   | "ctrl-u"
   | "ctrl-w"
+  | "ctrl-r"
+  | "ctrl-g"
   | "unknown";
 
 export interface Key {
@@ -70,6 +72,7 @@ const CTRL_KEYS: Record<number, KeyName> = {
   4: "ctrl-d",
   5: "ctrl-e",
   6: "ctrl-f",
+  7: "ctrl-g",
   8: "backspace",
   9: "tab",
   10: "enter",
@@ -78,6 +81,7 @@ const CTRL_KEYS: Record<number, KeyName> = {
   13: "enter",
   14: "ctrl-n",
   16: "ctrl-p",
+  18: "ctrl-r",
   21: "ctrl-u",
   23: "ctrl-w",
   127: "backspace",

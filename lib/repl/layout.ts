@@ -52,8 +52,9 @@ export interface PromptLayout {
 }
 
 /**
- * Lays out `prompt + text` (continuation lines start with `cont`) on a terminal `columns` wide and
- * returns what to write so the cursor ends at code point `cursor` of `text`.
+ * Lays out `prompt + text` (continuation lines start with `cont`) on a terminal `columns` wide, with
+ * an optional status `footer` row under it, and returns what to write so the cursor ends at code
+ * point `cursor` of `text`.
  */
 export function layoutPrompt(
   prompt: string,
@@ -61,6 +62,7 @@ export function layoutPrompt(
   text: string,
   cursor: number,
   columns: number,
+  footer?: string,
 ): PromptLayout {
   const width = Math.max(columns, 10);
   let output = prompt;
@@ -104,6 +106,11 @@ export function layoutPrompt(
     col = 0;
   }
   const [cursorRow, cursorCol] = cursorAt ?? [row, col];
+  if (footer) {
+    // One row under the input (cut to fit, so it never wraps); the cursor goes back up to the input.
+    output += `\r\n${fitWidth(footer, width - 1)}`;
+    row += 1;
+  }
   if (row > cursorRow) output += `\u001b[${row - cursorRow}A`;
   output += "\r";
   if (cursorCol > 0) output += `\u001b[${cursorCol}C`;

@@ -11,6 +11,7 @@ import { costOf } from "../llm/cost.ts";
 import { type ModelRef, modelLabel } from "../llm/models.ts";
 import type { ChatMessage, Provider } from "../llm/types.ts";
 import { stripControl } from "../output/terminal.ts";
+import { alwaysScope, approvalDetail } from "./approval-preview.ts";
 import type { SessionBinding } from "./live-binding.ts";
 import { replReporter } from "./live-sink.ts";
 import type { AgentCallbacks, TurnResult } from "./services.ts";
@@ -120,13 +121,18 @@ async function runLoop(
     env,
     fetch: ctx.fetch,
     now: ctx.now,
-    ask: (request) =>
-      callbacks.approve({
+    ask: (request) => {
+      const args = request.args ?? {};
+      const scope = request.dangerous ? undefined : alwaysScope(request.tool, args);
+      return callbacks.approve({
         tool: request.tool,
-        summary: `${request.tool} ${request.input}`,
-        detail: request.reason,
+        summary: request.tool === "run_command" ? "" : stripControl(request.input),
+        detail: approvalDetail({ tool: request.tool, args, cwd: ctx.cwd, reason: request.reason }),
         dangerous: request.dangerous,
-      }),
+        alwaysLabel: scope,
+        alwaysKey: scope,
+      });
+    },
     memory: input.memory,
     memoryMode: input.memoryMode,
     scratchDir: wiring.scratchDirFor(w),
@@ -138,5 +144,5 @@ async function runLoop(
   if (result.error && result.terminalReason !== "completed") {
     callbacks.onActivity(`⚠ ${result.error.message}`);
   }
-  return { text, usage: result.usage, messages: result.messages };
+  return { text, usage: result.usage, requests: result.numTurns, messages: result.messages };
 }

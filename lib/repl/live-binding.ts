@@ -37,7 +37,7 @@ export class SessionBinding {
       workspace: this.workspaceRoot,
       ephemeral,
     });
-    if (mustExist && session.isNew) throw new Error(`sessão '${name}' não encontrada`);
+    if (mustExist && session.isNew) throw new Error(`session '${name}' not found`);
     this.session = session;
     this.bound = name;
     this.synced = await mtimeOf(session.path);
@@ -108,7 +108,7 @@ export class SessionBinding {
   /** `/session rm NAME`; true when it was the current one (then a fresh conversation starts). */
   async remove(name: string): Promise<boolean> {
     const existed = await deleteSession(this.ctx, name);
-    if (!existed) throw new Error(`sessão '${name}' não encontrada`);
+    if (!existed) throw new Error(`session '${name}' not found`);
     if (this.bound !== name) return false;
     await this.open();
     return true;

@@ -9,6 +9,7 @@ import { memoryForPrompt } from "../memory/prompt.ts";
 import { openMemory } from "../memory/store.ts";
 import { runMemoryTool } from "../memory/tool.ts";
 import { recordReplSession } from "../memory/tracking.ts";
+import type { UsageMeter } from "./live-meter.ts";
 import { MemoryWorker } from "./memory-worker.ts";
 
 /** What the REPL needs from lib/memory: prompt text, the /memory command, the tool backend, the worker. */
@@ -37,6 +38,8 @@ export function createReplMemory(input: {
   workspace: string;
   model?: string;
   configModel?: string;
+  /** Counts the extraction requests for `/cost`. */
+  meter?: UsageMeter;
   /** `/memory <args>`: the real `chatcli memory` command, run in-process (commands/ owns it). */
   command: (args: string, signal: AbortSignal) => Promise<string>;
 }): ReplMemory {
@@ -52,6 +55,10 @@ export function createReplMemory(input: {
         fetch: ctx.fetch,
         model: input.model,
         configModel: input.configModel,
+        onRequest: (ref, usage) => {
+          input.meter?.request("memory");
+          if (usage) input.meter?.add(ref, usage, "memory");
+        },
       });
       const result = await extractAfterRun({
         ...options,

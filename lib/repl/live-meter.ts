@@ -4,31 +4,56 @@ import type { ChatMessage, SystemBlock } from "../llm/types.ts";
 import { addUsage, emptyUsage, type Usage } from "../llm/types.ts";
 import type { ContextSummary, CostSummary } from "./services.ts";
 
-/** `/cost`: the session's requests and usage, each request priced at the model it went to. */
-export class UsageMeter {
-  private usage = emptyUsage();
-  private requests = 0;
-  /** USD so far; null once a request went to a model without a price. */
-  private spent: number | null = 0;
+/** What a request was for, as `/cost` breaks the session down. */
+export type Purpose = "chat" | "agent" | "compaction" | "memory";
 
-  /** One request sent (its usage may follow, or never come when it fails). */
-  request(): void {
-    this.requests++;
+interface Tally {
+  requests: number;
+  usage: Usage;
+  /** USD so far; null once a request went to a model without a price. */
+  spent: number | null;
+}
+
+/**
+ * `/cost`: every request the session made — chat turns, agent runs, compaction and the background
+ * memory extraction — each priced at the model it went to, with a tally per purpose.
+ */
+export class UsageMeter {
+  private readonly tallies = new Map<Purpose, Tally>();
+
+  private tally(purpose: Purpose): Tally {
+    let t = this.tallies.get(purpose);
+    if (!t) {
+      t = { requests: 0, usage: emptyUsage(), spent: 0 };
+      this.tallies.set(purpose, t);
+    }
+    return t;
   }
 
-  add(ref: ModelRef, usage: Usage): void {
-    this.usage = addUsage(this.usage, usage);
+  /** One request sent (its usage may follow, or never come when it fails). */
+  request(purpose: Purpose = "chat"): void {
+    this.tally(purpose).requests++;
+  }
+
+  add(ref: ModelRef, usage: Usage, purpose: Purpose = "chat"): void {
+    const t = this.tally(purpose);
+    t.usage = addUsage(t.usage, usage);
     const cost = costOf(ref, usage);
-    this.spent = this.spent === null || cost === null ? null : this.spent + cost;
+    t.spent = t.spent === null || cost === null ? null : t.spent + cost;
   }
 
   summary(): CostSummary {
-    return {
-      requests: this.requests,
-      usage: this.usage,
-      costUsd: this.spent,
-      costIsEstimate: true,
-    };
+    let requests = 0;
+    let usage = emptyUsage();
+    let spent: number | null = 0;
+    const byPurpose: NonNullable<CostSummary["byPurpose"]> = [];
+    for (const [purpose, t] of this.tallies) {
+      requests += t.requests;
+      usage = addUsage(usage, t.usage);
+      spent = spent === null || t.spent === null ? null : spent + t.spent;
+      byPurpose.push({ purpose, requests: t.requests, usage: t.usage, costUsd: t.spent });
+    }
+    return { requests, usage, costUsd: spent, costIsEstimate: true, byPurpose };
   }
 }
 

@@ -14,6 +14,7 @@ import { CompactionGuard } from "../history/compact.ts";
 import { applyRewind, planRewind } from "../history/rewind.ts";
 import type { Session } from "../history/session.ts";
 import { contextWindow } from "../history/tokens.ts";
+import { overflowReport } from "../llm/errors.ts";
 import { type ModelRef, modelLabel, resolveModel } from "../llm/models.ts";
 import type { ChatMessage, Provider, SystemBlock } from "../llm/types.ts";
 import { compactForRequest } from "../run/compaction.ts";
@@ -32,6 +33,8 @@ export interface LiveOptions {
   model?: string;
   session?: string;
   memory?: ReplMemory;
+  /** Shared with the memory worker, so `/cost` counts its extraction requests too. */
+  meter?: UsageMeter;
 }
 
 /** Builds the REPL's services: settings, model, and the session (named, or a new autosave one). */
@@ -39,7 +42,7 @@ export async function createLiveServices(ctx: Ctx, options: LiveOptions): Promis
   const workspaceRoot = detectWorkspaceRoot(ctx.cwd);
   const settings = await loadSettings(ctx, { workspaceRoot });
   const ref = resolveModel(options.model, settings.env, settings.config.model);
-  const live = new LiveServices(ctx, settings, workspaceRoot, ref, options.memory);
+  const live = new LiveServices(ctx, settings, workspaceRoot, ref, options.memory, options.meter);
   await live.open(options.session);
   options.memory?.startTicker(() => live.history());
   return live;
@@ -48,7 +51,6 @@ export async function createLiveServices(ctx: Ctx, options: LiveOptions): Promis
 class LiveServices implements S.ReplServices {
   private readonly binding: SessionBinding;
   private provider: Provider | undefined;
-  private readonly meter = new UsageMeter();
   private readonly cache = new BootstrapCache();
   private readonly attached: Attachments;
   private readonly guard = new CompactionGuard();
@@ -61,6 +63,7 @@ class LiveServices implements S.ReplServices {
     private readonly workspaceRoot: string,
     private ref: ModelRef,
     private readonly mem: ReplMemory | undefined,
+    private readonly meter: UsageMeter = new UsageMeter(),
   ) {
     this.binding = new SessionBinding({ ...ctx, env: settings.env }, workspaceRoot);
     this.attached = new Attachments(ctx.cwd, settings.env);
@@ -154,14 +157,18 @@ class LiveServices implements S.ReplServices {
     messages = await compactForRequest(messages, compaction);
     const { text, usage } = await streamChatTurn(provider, this.ref.model, system, messages, {
       onText: callbacks.onText,
-      onRequest: () => this.meter.request(),
+      onRequest: () => this.meter.request("chat"),
       signal,
-      shrink: async (m) => {
-        messages = await compactForRequest(m, { ...compaction, afterOverflowError: true });
+      shrink: async (m, error) => {
+        messages = await compactForRequest(m, {
+          ...compaction,
+          afterOverflowError: true,
+          overflow: overflowReport(error),
+        });
         return messages;
       },
     });
-    this.meter.add(this.ref, usage);
+    this.meter.add(this.ref, usage, "chat");
     if (signal.aborted) throw new Error("cancelled");
     this.session.replaceTurns([...messages, { role: "assistant", content: text }]);
     await this.binding.persist();
@@ -190,8 +197,8 @@ class LiveServices implements S.ReplServices {
       signal,
       onPhase,
       onUsage: (u) => {
-        this.meter.add(this.ref, u);
-        this.meter.request();
+        this.meter.add(this.ref, u, "compaction");
+        this.meter.request("compaction");
       },
     });
     if (result.status === "cancelled") throw new Error("cancelled");
@@ -250,7 +257,8 @@ class LiveServices implements S.ReplServices {
       callbacks,
       signal,
     );
-    if (result.usage) this.meter.add(this.ref, result.usage);
+    if (result.usage) this.meter.add(this.ref, result.usage, "agent");
+    if (result.requests) for (let i = 0; i < result.requests; i++) this.meter.request("agent");
     return result;
   }
 

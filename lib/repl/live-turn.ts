@@ -21,7 +21,8 @@ export async function streamChatTurn(
     onText: (delta: string) => void;
     onRequest: () => void;
     signal: AbortSignal;
-    shrink: (messages: ChatMessage[]) => Promise<ChatMessage[]>;
+    /** Compacts once more after the provider's context-length error (passed for its words and counts). */
+    shrink: (messages: ChatMessage[], error: ProviderError) => Promise<ChatMessage[]>;
   },
 ): Promise<{ text: string; usage: Usage }> {
   const { signal } = options;
@@ -42,7 +43,7 @@ export async function streamChatTurn(
     } catch (error) {
       const overflow = error instanceof ProviderError && error.kind === "context_length";
       if (!overflow || text !== "" || attempt > 0) throw error;
-      messages = await options.shrink(messages);
+      messages = await options.shrink(messages, error as ProviderError);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { createStreamStripper } from "../output/terminal.ts";
+import { renderTable } from "./markdown-table.ts";
 
 /**
  * Light markdown for streamed answers: headers, bold, inline code, lists, quotes and fenced code
@@ -18,11 +19,13 @@ const HEADER = "\u001b[1;36m";
 const CODE = "\u001b[33m";
 const INLINE_CODE = "\u001b[36m";
 const DIM = "\u001b[2m";
+const ITALIC = "\u001b[3m";
 
 /** Creates a renderer writing to `write`; `color: false` gives plain text (NO_COLOR, --color never). */
 export function createMarkdownStream(
   write: (text: string) => void,
   color: boolean,
+  columns: () => number = () => 80,
 ): MarkdownStream {
   const stripper = createStreamStripper();
   if (!color) {
@@ -31,7 +34,7 @@ export function createMarkdownStream(
       end: () => emit(write, stripper.flush()),
     };
   }
-  const renderer = new ColorRenderer(write);
+  const renderer = new ColorRenderer(write, columns);
   return {
     push: (delta) => renderer.feed(stripper.push(delta)),
     end: () => {
@@ -57,8 +60,18 @@ class ColorRenderer {
   private held = "";
   /** A fence line being collected (its content is not streamed). */
   private fence: string | undefined;
+  /** `*` or `_` while an italic span it opened is open. */
+  private italic: "*" | "_" | undefined;
+  /** The last character written on this line (italic markers need a word boundary). */
+  private prev = "";
+  /** Rows of a table being collected (drawn whole once it ends), and the row being read. */
+  private tableRows: string[] | undefined;
+  private tableLine: string | undefined;
 
-  constructor(private readonly write: (text: string) => void) {}
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly columns: () => number,
+  ) {}
 
   feed(text: string): void {
     for (const ch of text) this.char(ch);
@@ -66,17 +79,29 @@ class ColorRenderer {
 
   finish(): void {
     if (this.fence !== undefined) this.endFence();
+    if (this.tableLine !== undefined) this.tableRows?.push(this.tableLine);
+    this.tableLine = undefined;
     if (this.head) this.startLine(this.head, true);
+    this.flushTable();
     this.flushHeld();
     this.closeLine();
     this.head = "";
   }
 
   private char(ch: string): void {
+    if (this.tableLine !== undefined) {
+      if (ch === "\n") {
+        this.tableRows?.push(this.tableLine);
+        this.tableLine = undefined;
+        this.head = "";
+      } else {
+        this.tableLine += ch;
+      }
+      return;
+    }
     if (this.fence !== undefined) {
       if (ch === "\n") {
-        this.endFence();
-        this.write("\n");
+        if (this.endFence()) this.write("\n");
         this.head = "";
       } else {
         this.fence += ch;
@@ -85,7 +110,17 @@ class ColorRenderer {
     }
     if (this.head !== undefined) {
       if (ch === "\n") {
+        const t = this.head.trimStart();
+        const isFence = t.startsWith("```") || t.startsWith("~~~");
+        if (isFence) {
+          this.fence = this.head;
+          this.head = undefined;
+          if (this.endFence()) this.write("\n");
+          this.head = "";
+          return;
+        }
         this.startLine(this.head, true);
+        if (this.tableLine !== undefined) return this.char(ch);
         this.newline();
         return;
       }
@@ -107,6 +142,7 @@ class ColorRenderer {
     if (t === "") return true;
     if ("```".startsWith(t) || "~~~".startsWith(t)) return true;
     if (this.inCodeBlock) return false;
+    if (t.startsWith("|")) return false;
     return /^(#{1,6}|[-*+]|\d{1,3}[.)]?|>|\*\*?)$/.test(t);
   }
 
@@ -115,15 +151,22 @@ class ColorRenderer {
     const t = head.trimStart();
     const indent = head.slice(0, head.length - t.length);
     if (t.startsWith("```") || t.startsWith("~~~")) {
+      this.flushTable();
       this.fence = head;
       if (complete) this.endFence();
       return;
     }
     if (this.inCodeBlock) {
       this.lineStyle = CODE;
-      this.write(CODE + head);
+      this.write(`${CODE}  ${head}`);
       return;
     }
+    if (t.startsWith("|")) {
+      this.tableRows ??= [];
+      this.tableLine = head;
+      return;
+    }
+    this.flushTable();
     const header = /^(#{1,6}) (.*)$/s.exec(t);
     if (header) {
       this.lineStyle = HEADER;
@@ -153,12 +196,32 @@ class ColorRenderer {
     this.inlineText(t);
   }
 
-  private endFence(): void {
+  /**
+   * A fence line is not printed: an opening one shows its language as a dim label, a closing one
+   * nothing. Returns whether it wrote a line (so its line break is kept).
+   */
+  private endFence(): boolean {
     const line = this.fence ?? "";
     this.fence = undefined;
     this.head = undefined;
     this.inCodeBlock = !this.inCodeBlock;
-    this.write(DIM + line + RESET);
+    const lang = this.inCodeBlock
+      ? line
+          .trim()
+          .replace(/^(`{3,}|~{3,})/, "")
+          .trim()
+      : "";
+    if (!lang) return false;
+    this.write(`${DIM}  ${lang}${RESET}`);
+    return true;
+  }
+
+  /** Draws the collected table, if any. */
+  private flushTable(): void {
+    const rows = this.tableRows;
+    this.tableRows = undefined;
+    if (!rows || rows.length === 0) return;
+    this.write(renderTable(rows, this.columns(), formatInline));
   }
 
   private inlineText(text: string): void {
@@ -177,10 +240,13 @@ class ColorRenderer {
         this.restyle();
         return;
       }
-      this.write("*");
+      if (!this.toggleItalic("*", ch)) this.put("*");
+    } else if (this.held === "_") {
+      this.held = "";
+      if (!this.toggleItalic("_", ch)) this.put("_");
     }
-    if (ch === "*" && !this.code) {
-      this.held = "*";
+    if ((ch === "*" || ch === "_") && !this.code) {
+      this.held = ch;
       return;
     }
     if (ch === "`") {
@@ -188,23 +254,56 @@ class ColorRenderer {
       this.restyle();
       return;
     }
+    this.put(ch);
+  }
+
+  /**
+   * A held `*` / `_` followed by `next`: opens italic at a word start (`*word`, ` _word`), closes
+   * the span it opened at a word end. Returns false when it is a plain character (`2 * 3`, snake_case).
+   */
+  private toggleItalic(marker: "*" | "_", next: string): boolean {
+    const word = (c: string) => /[\p{L}\p{N}]/u.test(c);
+    if (this.italic === marker && this.prev !== "" && !/\s/.test(this.prev) && !word(next)) {
+      this.italic = undefined;
+      this.restyle();
+      return true;
+    }
+    if (this.italic === undefined && !word(this.prev) && next !== "" && !/\s/.test(next)) {
+      this.italic = marker;
+      this.restyle();
+      return true;
+    }
+    return false;
+  }
+
+  private put(ch: string): void {
     this.write(ch);
+    this.prev = ch;
   }
 
   private flushHeld(): void {
-    if (this.held) this.write(this.held);
+    const held = this.held;
     this.held = "";
+    if (held && !this.toggleItalic(held as "*" | "_", "")) this.write(held);
   }
 
   private restyle(): void {
-    this.write(RESET + this.lineStyle + (this.bold ? BOLD : "") + (this.code ? INLINE_CODE : ""));
+    this.write(
+      RESET +
+        this.lineStyle +
+        (this.bold ? BOLD : "") +
+        (this.italic ? ITALIC : "") +
+        (this.code ? INLINE_CODE : ""),
+    );
   }
 
   private closeLine(): void {
-    if (this.lineStyle || this.bold || this.code) this.write(RESET);
+    if (this.lineStyle || this.bold || this.code || this.italic) this.write(RESET);
     this.lineStyle = "";
     this.bold = false;
     this.code = false;
+    this.italic = undefined;
+    this.prev = "";
   }
 
   private newline(): void {
@@ -213,4 +312,15 @@ class ColorRenderer {
     this.write("\n");
     this.head = "";
   }
+}
+
+/** Inline markup of a table cell, rendered whole: **bold**, `code`, *italic* / _italic_. */
+function formatInline(text: string): string {
+  return text
+    .replace(/`([^`]+)`/g, `${INLINE_CODE}$1${RESET}`)
+    .replace(/\*\*([^*]+)\*\*/g, `${BOLD}$1${RESET}`)
+    .replace(
+      /(^|[^\p{L}\p{N}])[*_]([^*_\s][^*_]*?)[*_](?=$|[^\p{L}\p{N}])/gu,
+      `$1${ITALIC}$2${RESET}`,
+    );
 }

@@ -81,11 +81,12 @@ export async function chooseCheckpoint(
   }
 }
 
-export type ApprovalAnswer = "yes" | "no" | "cancel";
+export type ApprovalAnswer = "yes" | "always" | "no" | "cancel";
 
 /**
- * Shows a tool call and waits for an explicit answer: `y` or `n` (Enter alone is not an answer);
- * dangerous calls need the word `yes` typed out. Esc or Ctrl+C cancels the whole run.
+ * Asks to approve a tool call: what will happen (the command, the diff) is shown first. `y` allows
+ * it, `a` allows it and the same tool (or command name) for the rest of the session, `n` denies;
+ * a dangerous call needs the word `yes` typed out. Esc / Ctrl+C cancel the run.
  */
 export async function askApproval(
   keys: KeyReader,
@@ -95,9 +96,19 @@ export async function askApproval(
 ): Promise<ApprovalAnswer> {
   const s = style(options.color);
   const head = request.dangerous ? s.red("⚠ dangerous") : s.yellow("?");
-  screen.write(`\n${head} ${s.bold(request.tool)} ${request.summary}\n`);
+  const summary = request.summary.startsWith(`${request.tool} `)
+    ? request.summary.slice(request.tool.length + 1)
+    : request.summary;
+  screen.write(`\n${head} ${s.bold(request.tool)} ${summary}\n`);
   if (request.detail) {
-    for (const line of request.detail.split("\n")) screen.write(`    ${line}\n`);
+    for (const line of request.detail.split("\n")) {
+      const shown = line.startsWith("+")
+        ? s.green(line)
+        : line.startsWith("-")
+          ? s.red(line)
+          : line;
+      screen.write(`    ${shown}\n`);
+    }
   }
   if (request.dangerous) {
     const result = await readLine(keys, screen, {
@@ -111,7 +122,46 @@ export async function askApproval(
     if (result.kind !== "line") return "no";
     return result.text.trim().toLowerCase() === "yes" ? "yes" : "no";
   }
-  screen.write("  Allow? [y/n] ");
+  const always = request.alwaysLabel ? `, a = always allow ${request.alwaysLabel}` : "";
+  return readChoice(keys, screen, `  Allow? [y/n${request.alwaysLabel ? "/a" : ""}] `, {
+    color: options.color,
+    signal: options.signal,
+    choices: { y: "yes", n: "no", ...(request.alwaysLabel ? { a: "always" } : {}) },
+    nag: `(type y or n${always}) `,
+  });
+}
+
+/** A yes/no question; Esc, Ctrl+C or Ctrl+D count as no. */
+export async function askYesNo(
+  keys: KeyReader,
+  screen: Screen,
+  question: string,
+  options: MenuOptions,
+): Promise<boolean> {
+  const answer = await readChoice(keys, screen, `${question} [y/N] `, {
+    color: options.color,
+    signal: options.signal,
+    choices: { y: "yes", n: "no" },
+    nag: "(type y or n) ",
+    enterMeans: "no",
+  });
+  return answer === "yes";
+}
+
+async function readChoice<T extends string>(
+  keys: KeyReader,
+  screen: Screen,
+  prompt: string,
+  options: {
+    color: boolean;
+    signal?: AbortSignal;
+    choices: Record<string, T>;
+    nag: string;
+    enterMeans?: T;
+  },
+): Promise<T | "cancel"> {
+  const s = style(options.color);
+  screen.write(prompt);
   let nagged = false;
   for (;;) {
     const key = await keys.next(options.signal);
@@ -119,18 +169,20 @@ export async function askApproval(
       screen.write(`${s.red("cancelled")}\n`);
       return "cancel";
     }
-    const text = key.name === "char" ? key.text?.trim().toLowerCase() : undefined;
-    if (text === "y" || text === "yes") {
-      screen.write(`${s.green("y")}\n`);
-      return "yes";
+    if (key.name === "enter" && options.enterMeans) {
+      screen.write("\n");
+      return options.enterMeans;
     }
-    if (text === "n" || text === "no") {
-      screen.write(`${s.red("n")}\n`);
-      return "no";
+    const text = key.name === "char" ? key.text?.trim().toLowerCase() : undefined;
+    const letter = text === "yes" ? "y" : text === "no" ? "n" : text;
+    const choice = letter ? options.choices[letter] : undefined;
+    if (letter && choice) {
+      screen.write(`${letter === "n" ? s.red(letter) : s.green(letter)}\n`);
+      return choice;
     }
     if (!nagged) {
       nagged = true;
-      screen.write("(type y or n) ");
+      screen.write(options.nag);
     }
   }
 }

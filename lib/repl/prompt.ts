@@ -4,9 +4,13 @@ import { layoutPrompt } from "./layout.ts";
 import { completeSlash } from "./slash.ts";
 import type { KeyReader, Screen } from "./tty.ts";
 
+/** Pastes longer than this many lines are shown collapsed in the editor. */
+export const PASTE_COLLAPSE_LINES = 10;
+
 /** How a prompt ended. */
 export type ReadResult =
-  | { kind: "line"; text: string }
+  /** `pasted`: the input began with a bracketed paste (never taken as a command). */
+  | { kind: "line"; text: string; pasted?: boolean }
   /** Ctrl+C; `hadText` when it only cleared a typed line. */
   | { kind: "interrupt"; hadText: boolean }
   /** Ctrl+D on an empty line, or stdin closed. */
@@ -24,6 +28,8 @@ export interface PromptOptions {
   doubleEscMs?: number;
   /** Abort (SIGTERM and the like) ends the prompt as eof. */
   signal?: AbortSignal;
+  /** A status row drawn under the input while it is edited (gone once it is submitted). */
+  footer?: string;
 }
 
 /** Reads one input with line editing; the screen must be in raw mode. */
@@ -51,6 +57,13 @@ class PromptEditor {
   /** What the last render drew, to find the cursor again after a resize. */
   private drawn: { text: string; cursor: number; columns: number } | undefined;
   private lastEscAt: number | undefined;
+  /** The input's first characters came from a paste. */
+  private startedByPaste = false;
+  private finished = false;
+  /** Ctrl+R search state: the query, the history index of the match shown, the line before. */
+  private search: { query: string; at: number; original: string } | undefined;
+  /** Collapsed pastes: label → the pasted text. */
+  private readonly pastes = new Map<string, string>();
 
   constructor(
     private readonly screen: Screen,
@@ -59,8 +72,14 @@ class PromptEditor {
 
   render(): void {
     const columns = this.screen.columns;
+    const footer = this.finished ? undefined : this.options.footer;
+    const search = this.search;
+    const found = search ? this.options.history.all()[search.at]?.includes(search.query) : false;
+    const prompt = search
+      ? `(${found || search.query === "" ? "" : "failing "}reverse-i-search)'${search.query}': `
+      : this.options.prompt;
     const layout = (text: string, cursor: number) =>
-      layoutPrompt(this.options.prompt, this.options.cont, text, cursor, columns);
+      layoutPrompt(prompt, this.options.cont, text, cursor, columns, footer);
     // After a narrower resize, reflowing terminals (tmux, iTerm, VTE, kitty…) have re-wrapped what
     // we drew onto more rows: the cursor is as far down as that input laid out at the new width.
     // (Widening moves it back up only in some of them; going up too little is the safe error.)
@@ -68,41 +87,109 @@ class PromptEditor {
     if (drawn && drawn.columns > columns) {
       this.cursorRow = Math.max(this.cursorRow, layout(drawn.text, drawn.cursor).cursorRow);
     }
-    const { output, cursorRow } = layout(this.buffer.text, this.buffer.cursor);
+    const shown = search ? (this.options.history.all()[search.at] ?? "") : this.buffer.text;
+    const cursor = search ? Array.from(shown).length : this.buffer.cursor;
+    const { output, cursorRow } = layout(shown, cursor);
     const up = this.cursorRow > 0 ? `\u001b[${this.cursorRow}A` : "";
     this.screen.write(`${up}\r\u001b[J${output}`);
     this.cursorRow = cursorRow;
-    this.drawn = { text: this.buffer.text, cursor: this.buffer.cursor, columns };
+    this.drawn = { text: shown, cursor, columns };
   }
 
   /** Moves below the input (after a submit) so output starts on a fresh line. */
   finish(): void {
     this.buffer.set(this.buffer.text);
+    this.finished = true; // drawn without the footer: it is erased with the submit
     this.render();
     this.screen.write("\n");
     this.cursorRow = 0;
     this.drawn = undefined;
   }
 
+  /**
+   * A paste of more than PASTE_COLLAPSE_LINES lines is shown as `[pasted 200 lines]` (the editor stays
+   * usable) and sent in full: the label stands for the text until submit.
+   */
+  private collapsePaste(text: string): string {
+    const lines = text.split("\n").length;
+    if (lines <= PASTE_COLLAPSE_LINES) return text;
+    const n = this.pastes.size + 1;
+    const label = `[pasted ${lines} lines${n > 1 ? ` #${n}` : ""}]`;
+    this.pastes.set(label, text);
+    return label;
+  }
+
+  /** The input with each paste label still present replaced by what was pasted. */
+  private expandPastes(text: string): string {
+    let out = text;
+    for (const [label, pasted] of this.pastes) {
+      const at = out.indexOf(label);
+      if (at >= 0) out = out.slice(0, at) + pasted + out.slice(at + label.length);
+    }
+    return out;
+  }
+
+  /**
+   * Ctrl+R reverse search over the history: typing narrows it, Ctrl+R again goes to an older match,
+   * Enter runs the match, Esc / Ctrl+G gives the line back as it was, any other key edits the match.
+   */
+  private searchKey(key: Key): ReadResult | undefined | "edit" {
+    const search = this.search as NonNullable<typeof this.search>;
+    const entries = this.options.history.all();
+    const find = (from: number) => {
+      for (let i = from; i >= 0; i--) if (entries[i]?.includes(search.query)) return i;
+      return undefined;
+    };
+    if (key.name === "ctrl-r") {
+      const older = find(search.at - 1);
+      if (older !== undefined) search.at = older;
+    } else if (key.name === "char" || key.name === "paste") {
+      search.query += key.text ?? "";
+      search.at = find(Math.min(search.at, entries.length - 1)) ?? search.at;
+    } else if (key.name === "backspace") {
+      search.query = Array.from(search.query).slice(0, -1).join("");
+      search.at = find(entries.length - 1) ?? entries.length;
+    } else if (key.name === "escape" || key.name === "ctrl-g" || key.name === "ctrl-c") {
+      this.buffer.set(search.original);
+      this.search = undefined;
+    } else {
+      const match = entries[search.at];
+      this.buffer.set(match?.includes(search.query) ? (match as string) : search.original);
+      this.search = undefined;
+      return key.name === "enter" ? this.handle(key) : "edit";
+    }
+    this.render();
+    return undefined;
+  }
+
   handle(key: Key): ReadResult | undefined {
+    if (this.search) {
+      const result = this.searchKey(key);
+      if (result !== "edit") return result;
+    }
     const { buffer, options } = this;
     const escAt = this.lastEscAt;
     this.lastEscAt = undefined;
     switch (key.name) {
       case "char":
-      case "paste":
+        if (buffer.isEmpty) this.startedByPaste = false;
         buffer.insert(key.text ?? "");
         break;
+      case "paste":
+        if (buffer.isEmpty) this.startedByPaste = true;
+        buffer.insert(this.collapsePaste(key.text ?? ""));
+        break;
       case "enter": {
-        const text = buffer.text;
-        if (text.endsWith("\\") && buffer.cursor === Array.from(text).length) {
+        const typed = buffer.text;
+        if (typed.endsWith("\\") && buffer.cursor === Array.from(typed).length) {
           buffer.backspace();
           buffer.insert("\n");
           break;
         }
         this.finish();
+        const text = this.expandPastes(typed);
         options.history.add(text);
-        return { kind: "line", text };
+        return { kind: "line", text, pasted: this.startedByPaste };
       }
       case "alt-enter":
         buffer.insert("\n");
@@ -162,6 +249,11 @@ class PromptEditor {
       case "tab":
         this.complete();
         break;
+      case "ctrl-r": {
+        const entries = options.history.all();
+        this.search = { query: "", at: entries.length, original: buffer.text };
+        break;
+      }
       case "ctrl-l":
         this.screen.write("\u001b[2J\u001b[H");
         this.cursorRow = 0;

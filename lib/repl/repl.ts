@@ -1,14 +1,15 @@
+import { asText } from "../core/as-text.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { EXIT } from "../core/errors.ts";
 import { style } from "../output/terminal.ts";
 import { InputHistory } from "./buffer.ts";
 import { type Cancellable, type CancellableFn, runCancellable } from "./cancel.ts";
-import { handleSlash } from "./handlers.ts";
+import { formatUsd, handleSlash } from "./handlers.ts";
 import { createMarkdownStream } from "./markdown.ts";
-import { askApproval, chooseCheckpoint, clockTime } from "./menu.ts";
+import { askApproval, askYesNo, chooseCheckpoint, clockTime } from "./menu.ts";
 import { readLine } from "./prompt.ts";
 import type { ApprovalRequest, ReplServices, TurnCallbacks } from "./services.ts";
-import { parseSlash } from "./slash.ts";
+import { looksLikePath, parseSlash, type SlashInput } from "./slash.ts";
 import { KeyReader, Screen } from "./tty.ts";
 
 export interface ReplOptions {
@@ -16,7 +17,7 @@ export interface ReplOptions {
   color: boolean;
   /** Inputs typed in earlier sessions, oldest first. */
   history?: readonly string[];
-  /** Called at exit with the inputs typed in this session (to persist them). */
+  /** Called with each input as it is submitted (to persist it at once: a closed terminal loses none). */
   saveHistory?: (entries: readonly string[]) => Promise<void>;
 }
 
@@ -26,7 +27,13 @@ export class Repl {
   readonly keys: KeyReader;
   readonly style: ReturnType<typeof style>;
   readonly history: InputHistory;
-  private readonly typedThisSession: string[] = [];
+  /** Input-history writes, in submission order; awaited at exit. */
+  private saving: Promise<void> = Promise.resolve();
+  private historyWarned = false;
+  /** The status row under the prompt (model, context used, session cost), set after each turn. */
+  private footer: string | undefined;
+  /** Approvals answered `a` (always): tool names or `run_command npm …` scopes, for this session. */
+  private readonly alwaysAllowed = new Set<string>();
 
   constructor(
     readonly ctx: Ctx,
@@ -73,6 +80,7 @@ export class Repl {
         history: this.history,
         now: this.ctx.now,
         signal: this.ctx.signal,
+        footer: this.footer,
       });
       if (result.kind === "eof") return;
       if (result.kind === "interrupt") {
@@ -87,27 +95,63 @@ export class Repl {
         continue;
       }
       if (result.text.trim() === "") continue;
-      this.typedThisSession.push(result.text.trimEnd());
-      if ((await this.dispatch(result.text)) === "exit") return;
+      this.remember(result.text.trimEnd());
+      if ((await this.dispatch(result.text, result.pasted === true)) === "exit") return;
     }
   }
 
-  /** A slash command or a chat turn; an unexpected failure is printed, never fatal. */
-  private async dispatch(text: string): Promise<"exit" | undefined> {
+  /** Persists one submitted input now, after those before it; a failure is said once. */
+  private remember(entry: string): void {
+    const save = this.options.saveHistory;
+    if (!save) return;
+    this.saving = this.saving
+      .then(() => save([entry]))
+      .catch((error: Error) => {
+        if (this.historyWarned) return;
+        this.historyWarned = true;
+        this.say(this.style.yellow(`warning: could not save input history: ${error.message}`));
+      });
+  }
+
+  /**
+   * A slash command or a chat turn; an unexpected failure is printed, never fatal. A paste is always
+   * a message (a pasted `/var/log/app.log:12: …` is not a command), and so is a line whose first word
+   * only looks like a command (a path) — see `slashOrMessage`.
+   */
+  private async dispatch(text: string, pasted: boolean): Promise<"exit" | undefined> {
     try {
-      const slash = parseSlash(text);
-      if (slash) return await handleSlash(this, slash);
+      const slash = pasted ? undefined : parseSlash(text);
+      if (slash) {
+        const route = await this.slashOrMessage(slash);
+        if (route === "command") return await handleSlash(this, slash);
+        if (route === "none") return undefined;
+      }
       await this.chatTurn(text);
     } catch (error) {
-      this.say(this.style.red(`Error: ${(error as Error).message ?? String(error)}`));
+      this.say(this.style.red(`Error: ${asText(error)}`));
     }
     return undefined;
   }
 
+  /**
+   * Whether a `/word …` line runs as a command. Known commands do, and an unknown word alone (it is
+   * reported as unknown). A path (`/var/log/app.log:12: …`) is sent as a message; an unknown word
+   * followed by text asks first (a typo must not become a paid request unasked).
+   */
+  private async slashOrMessage(slash: SlashInput): Promise<"command" | "message" | "none"> {
+    if (looksLikePath(slash.name)) return "message";
+    if (slash.known || slash.args === "") return "command"; // an unknown bare word: "Unknown command"
+    const answer = await askYesNo(
+      this.keys,
+      this.screen,
+      `/${slash.name} is not a command. Send the line as a message?`,
+      this.menuOptions(),
+    );
+    return answer ? "message" : "none";
+  }
+
   private async shutdown(): Promise<number> {
-    await this.options.saveHistory?.(this.typedThisSession).catch((error: Error) => {
-      this.say(this.style.yellow(`warning: could not save input history: ${error.message}`));
-    });
+    await this.saving;
     try {
       const notice = await this.services.close();
       if (notice) this.say(this.style.dim(notice));
@@ -139,6 +183,7 @@ export class Repl {
     out.end();
     if (result.ok) {
       this.services.nudgeMemory();
+      await this.updateStatus();
       return;
     }
     this.reportFailure(result, "Request");
@@ -159,11 +204,16 @@ export class Repl {
           },
           approve: async (request: ApprovalRequest) => {
             out.break();
+            if (request.alwaysKey && this.alwaysAllowed.has(request.alwaysKey)) {
+              this.say(this.style.dim(`✓ ${request.tool} allowed (always, this session)`));
+              return true;
+            }
             const answer = await pause(() =>
               askApproval(this.keys, this.screen, request, this.menuOptions(signal)),
             );
             if (answer === "cancel") cancel();
-            return answer === "yes";
+            if (answer === "always" && request.alwaysKey) this.alwaysAllowed.add(request.alwaysKey);
+            return answer === "yes" || answer === "always";
           },
         },
         signal,
@@ -171,7 +221,24 @@ export class Repl {
     );
     out.end();
     this.services.nudgeMemory();
+    await this.updateStatus();
     if (!result.ok) this.reportFailure(result, `/${mode}`);
+  }
+
+  /** Recomputes the status row: `model · context 3.2k/200k (2%) · $0.0123`. Never fails a turn. */
+  async updateStatus(): Promise<void> {
+    try {
+      const [context, cost] = [await this.services.context(), this.services.cost()];
+      const used = context.parts.reduce((sum, p) => sum + p.tokens, 0);
+      const share = context.window ? ` (${Math.round((used / context.window) * 100)}%)` : "";
+      const window = context.window ? `/${compactCount(context.window)}` : "";
+      const price = cost.costUsd === null ? "unpriced" : formatUsd(cost.costUsd);
+      this.footer = this.style.dim(
+        `  ${this.services.modelLabel()} · context ${compactCount(used)}${window}${share} · ${price}`,
+      );
+    } catch {
+      this.footer = undefined;
+    }
   }
 
   /** Prints why an operation did not finish. */
@@ -225,16 +292,34 @@ export class Repl {
   private answerWriter(): TurnCallbacks & { end(): void; break(): void } {
     let lastChar = "\n";
     let hint = true;
-    this.screen.write(this.style.dim("… thinking (Esc cancels)"));
+    const started = this.ctx.now().getTime();
+    let frame = 0;
+    const draw = () => {
+      const seconds = ((this.ctx.now().getTime() - started) / 1000).toFixed(1);
+      const spin = SPINNER[frame++ % SPINNER.length];
+      this.screen.write(
+        `\r\u001b[K${this.style.dim(`${spin} thinking ${seconds}s (Esc cancels)`)}`,
+      );
+    };
+    draw();
+    const ticker = setInterval(draw, 100);
+    ticker.unref?.();
     const clearHint = () => {
-      if (hint) this.screen.write("\r\u001b[K");
+      if (hint) {
+        clearInterval(ticker);
+        this.screen.write("\r\u001b[K");
+      }
       hint = false;
     };
-    const md = createMarkdownStream((text) => {
-      clearHint();
-      this.screen.write(text);
-      lastChar = text.at(-1) ?? lastChar;
-    }, this.options.color);
+    const md = createMarkdownStream(
+      (text) => {
+        clearHint();
+        this.screen.write(text);
+        lastChar = text.at(-1) ?? lastChar;
+      },
+      this.options.color,
+      () => this.screen.columns,
+    );
     const lineBreak = () => {
       md.end();
       clearHint();
@@ -243,6 +328,15 @@ export class Repl {
     };
     return { onText: (delta) => md.push(delta), break: lineBreak, end: lineBreak };
   }
+}
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** 950 → "950", 12_300 → "12.3k", 1_000_000 → "1M". */
+export function compactCount(value: number): string {
+  if (value < 1000) return String(Math.round(value));
+  if (value < 1_000_000) return `${Number((value / 1000).toFixed(1))}k`;
+  return `${Number((value / 1_000_000).toFixed(1))}M`;
 }
 
 /** Runs the interactive chat on `ctx`'s terminal until the user leaves; returns the exit code. */

@@ -16,6 +16,8 @@ export interface TurnCallbacks {
 export interface TurnResult {
   text: string;
   usage?: Usage;
+  /** Requests the operation sent (an agent run sends one per turn). */
+  requests?: number;
 }
 
 export interface CheckpointInfo {
@@ -40,6 +42,10 @@ export interface ApprovalRequest {
   detail?: string;
   /** Dangerous calls need the word `yes` typed out, not a single key. */
   dangerous?: boolean;
+  /** What `a` (always) would allow for the rest of the session (`run_command npm …`); absent: no `a`. */
+  alwaysLabel?: string;
+  /** The key under which an `a` answer is remembered. */
+  alwaysKey?: string;
 }
 
 export interface AgentCallbacks extends TurnCallbacks {
@@ -60,6 +66,8 @@ export interface CostSummary {
   /** null when the model has no known price. */
   costUsd: number | null;
   costIsEstimate: boolean;
+  /** The same, per purpose (chat, agent, compaction, memory), in first-use order. */
+  byPurpose?: Array<{ purpose: string; requests: number; usage: Usage; costUsd: number | null }>;
 }
 
 export interface ContextPart {

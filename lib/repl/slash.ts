@@ -87,6 +87,14 @@ export function parseSlash(line: string): SlashInput | undefined {
   return { name: command?.name ?? typed, args: m[2]!.trim(), known: command !== undefined };
 }
 
+/**
+ * Whether the word after `/` is a path rather than a command name: it holds a `/`, `.` or `:`
+ * (`/var/log/app.log:12`, `/etc/hosts`, `/src/app.ts`). Command names are plain words.
+ */
+export function looksLikePath(name: string): boolean {
+  return /[/.:~\\]/.test(name);
+}
+
 /** Looks a command up by name or alias. */
 export function findSlash(name: string): SlashCommand | undefined {
   return SLASH_COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));

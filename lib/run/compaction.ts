@@ -1,5 +1,5 @@
 import type { Env } from "../core/ctx.ts";
-import { autoCompact, type CompactionGuard } from "../history/compact.ts";
+import { autoCompact, type CompactionGuard, type OverflowReport } from "../history/compact.ts";
 import { compactionJson, describePhase, describeResult } from "../history/progress.ts";
 import { providerSummarizer } from "../history/summarizer.ts";
 import type { ModelRef } from "../llm/models.ts";
@@ -15,6 +15,8 @@ export interface RunCompactionOptions {
   signal: AbortSignal;
   /** After a provider context-length error: compact even under the threshold, to a lower target. */
   afterOverflowError?: boolean;
+  /** The provider's context-length error (its words and counts), with afterOverflowError. */
+  overflow?: OverflowReport;
   keepLast?: number;
   /** Messages about to be summarised away or dropped (queue them for memory extraction). */
   beforeDrop?: (messages: ChatMessage[]) => Promise<void>;
@@ -39,6 +41,7 @@ export async function compactForRequest(
     signal: options.signal,
     keepLast: options.keepLast,
     afterOverflowError: options.afterOverflowError,
+    overflow: options.overflow,
     beforeDrop: options.beforeDrop,
     summarize: providerSummarizer(options.provider, options.ref.model, (usage) =>
       options.onUsage?.(usage),

@@ -7,6 +7,7 @@ import { configuredSecrets } from "../core/redact.ts";
 import { loadSettings } from "../core/settings.ts";
 import { CompactionGuard } from "../history/compact.ts";
 import { costOf } from "../llm/cost.ts";
+import { overflowReport } from "../llm/errors.ts";
 import { modelLabel, resolveModel } from "../llm/models.ts";
 import { addUsage, type ChatMessage, emptyUsage, type SystemBlock } from "../llm/types.ts";
 import { settle } from "../output/envelope.ts";
@@ -186,10 +187,11 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
           signal: stop.signal,
           onOverflow: options.noAutoCompact
             ? undefined
-            : async (request) => {
+            : async (request, error) => {
                 messages = await compactForRequest(messages, {
                   ...compaction,
                   afterOverflowError: true,
+                  overflow: overflowReport(error),
                 });
                 return { ...request, messages };
               },

@@ -2,7 +2,12 @@ import type { Env } from "../core/ctx.ts";
 import { envInt } from "../core/settings.ts";
 import { type ModelRef, modelLabel, resolveFallbacks } from "../llm/models.ts";
 import { createProvider } from "../llm/registry.ts";
-import { type ResilientProvider, type RetryNotice, withResilience } from "../llm/retry.ts";
+import {
+  DEFAULT_MAX_RETRIES,
+  type ResilientProvider,
+  type RetryNotice,
+  withResilience,
+} from "../llm/retry.ts";
 import type { Provider } from "../llm/types.ts";
 import type { Reporter } from "../output/reporter.ts";
 
@@ -21,26 +26,37 @@ export async function buildProviderChain(
   ref: ModelRef,
   options: ProviderChainOptions,
 ): Promise<ResilientProvider> {
+  const reporter = options.reporter;
+  // what an SDK would print (a deprecation notice once per model, log lines) is a warning, once
+  const sdkNotices = new Set<string>();
   const deps = {
     fetch: options.fetch,
     fakeResponsesPath: options.fakeResponsesPath,
     idleTimeoutMs: envInt(options.env, "CHATCLI_STREAM_IDLE_TIMEOUT_MS", 120_000),
+    warn: (code: string, message: string) => {
+      if (sdkNotices.has(`${code}\0${message}`)) return;
+      sdkNotices.add(`${code}\0${message}`);
+      reporter?.warn(code, message);
+    },
   };
   const skipped: string[] = [];
   const fallbacks = resolveFallbacks(options.env, undefined, skipped).filter(
     (f) => modelLabel(f) !== modelLabel(ref),
   );
-  const reporter = options.reporter;
   for (const message of skipped) reporter?.warn("fallback_skipped", message);
   const chain = await Promise.all([
     options.primary ?? createProvider(ref, deps),
     ...fallbacks.map((r) => createProvider(r, deps)),
   ]);
   const warned = new Set<string>();
-  // CHATCLI_MAX_RETRIES, else the Go ChatCLI's MAX_RETRIES, else 4.
+  // CHATCLI_MAX_RETRIES, else the Go ChatCLI's MAX_RETRIES, else as many as fit the time budget.
   const maxRetries =
     options.maxRetries ??
-    envInt(options.env, "CHATCLI_MAX_RETRIES", envInt(options.env, "MAX_RETRIES", 4));
+    envInt(
+      options.env,
+      "CHATCLI_MAX_RETRIES",
+      envInt(options.env, "MAX_RETRIES", DEFAULT_MAX_RETRIES),
+    );
   return withResilience(chain, {
     maxRetries,
     maxTotalMs: envInt(options.env, "CHATCLI_RETRY_MAX_MS", 30_000),

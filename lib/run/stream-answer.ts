@@ -20,7 +20,7 @@ export async function streamAnswer(
   options: {
     reporter: Reporter;
     signal: AbortSignal;
-    onOverflow?: (request: LlmRequest) => Promise<LlmRequest | undefined>;
+    onOverflow?: (request: LlmRequest, error: ProviderError) => Promise<LlmRequest | undefined>;
   },
 ): Promise<StreamedAnswer> {
   const { reporter } = options;
@@ -70,7 +70,7 @@ export async function streamAnswer(
       if (!overflow || text !== "" || attempt > 0 || !options.onOverflow) {
         throw Object.assign(error as object, { partial: { text, usage, apiMs } });
       }
-      const smaller = await options.onOverflow(current);
+      const smaller = await options.onOverflow(current, error as ProviderError);
       if (!smaller) throw error;
       current = smaller;
     }

@@ -27,7 +27,7 @@ describe("chatcli chat: /agent and /coder", () => {
     await using t = chatTerm(home.path, llm);
     await t.waitForText(PROMPT_READY);
     submit(t, "/coder create hello.txt");
-    await t.waitForText(/write_file[^\n]*hello\.txt[\s\S]*Allow\? \[y\/n\]$/m);
+    await t.waitForText(/write_file[^\n]*hello\.txt[\s\S]*Allow\? \[y\/n(?:\/a)?\]$/m);
     t.type("y");
     await t.waitForText(/Wrote hello\.txt\.\n❯$/m);
     expect(readFileSync(join(home.path, "hello.txt"), "utf8")).toBe("hi\n");
@@ -65,9 +65,9 @@ describe("chatcli chat: /agent and /coder", () => {
     await using t = chatTerm(home.path, llm);
     await t.waitForText(PROMPT_READY);
     submit(t, "/agent make nope");
-    await t.waitForText(/Allow\? \[y\/n\]$/m);
+    await t.waitForText(/Allow\? \[y\/n(?:\/a)?\]$/m);
     t.sendKeys("Escape");
-    await t.waitForText(/cancelled[\s\S]*\n❯$/);
+    await t.waitForText(/cancelled[\s\S]*\n❯$/m);
     expect(existsSync(join(home.path, "nope"))).toBe(false);
     submit(t, "hello");
     await t.waitForText(/^plain\n❯$/m);
@@ -95,6 +95,28 @@ describe("chatcli chat: starting and leaving", () => {
     t.sendKeys("C-d");
     expect(await t.waitForExit()).toBe(0);
   });
+
+  tmuxTest(
+    "--color always: tables drawn with box characters and fitted to the terminal; fences hidden, the language shown",
+    async () => {
+      await using home = await tempDir();
+      llm.push({
+        text: "| tool | what it does |\n|---|---|\n| grep | searches text in files for a pattern you give it |\n\n```ts\nconst x = 1;\n```\nsee _above_\n",
+      });
+      await using t = chatTerm(home.path, llm, { args: ["--color", "always"], width: 40 });
+      await t.waitForText(PROMPT_READY);
+      submit(t, "table please");
+      const screen = await t.waitForText(/see above\n❯/);
+      expect(screen).toContain("┌──────┬");
+      expect(screen).toMatch(/│ grep │ searches text in files for a +│/);
+      expect(screen).not.toContain("```");
+      expect(screen).toContain("  ts\n  const x = 1;\n");
+      for (const line of screen.split("\n"))
+        expect(Array.from(line).length).toBeLessThanOrEqual(40);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
 
   tmuxTest("bare chatcli on a TTY opens the chat", async () => {
     await using home = await tempDir();
@@ -141,7 +163,7 @@ describe("chatcli chat: starting and leaving", () => {
     await using t = chatTerm(home.path, llm, { width: 60 });
     await t.waitForText(PROMPT_READY);
     submit(t, "x".repeat(130));
-    const screen = await t.waitForText(/echo hi[\s\S]*\n❯$/);
+    const screen = await t.waitForText(/echo hi[\s\S]*\n❯$/m);
     expect(screen).toContain("word39");
     // NO_COLOR: the markdown passes through as written
     expect(screen).toContain("- item **one**");

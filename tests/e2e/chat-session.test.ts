@@ -59,13 +59,13 @@ describe("chatcli chat: sessions", () => {
     submit(t, "/session list");
     await t.waitForText(/Saved sessions:\n(- .*\n)*- nums — the number is 42/);
     submit(t, "/session load nope");
-    await t.waitForText(/Error loading session: sessão 'nope' não encontrada/);
+    await t.waitForText(/Error loading session: session 'nope' not found/);
     submit(t, "/session rm nums");
     await t.waitForText(/Session 'nums' successfully deleted from disk\./);
     await t.waitForText(/It was the current session: the conversation has been cleared\./);
     expect(sessionFiles(home.path)).not.toContain("nums.json");
     submit(t, "/session rm nums");
-    await t.waitForText(/Error deleting session: sessão 'nums' não encontrada/);
+    await t.waitForText(/Error deleting session: session 'nums' not found/);
     t.sendKeys("C-d");
     expect(await t.waitForExit()).toBe(0);
   });
@@ -251,7 +251,7 @@ describe("chatcli chat: /cost, /context, /model", () => {
     mkdirSync(join(home.path, ".chatcli/sessions"), { recursive: true });
     writeFileSync(join(home.path, ".chatcli/sessions/broken.json"), "{not json");
     await using t = chatTerm(home.path, llm, { args: ["--session", "broken"] });
-    await t.waitForText(/session file [^\n]*broken\.json did not parse[\s\S]*❯$/);
+    await t.waitForText(/session file [^\n]*broken\.json did not parse[\s\S]*❯$/m);
     t.sendKeys("C-d");
     expect(await t.waitForExit()).toBe(0);
   });

@@ -5,6 +5,7 @@
 import { test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { TEST_NOW } from "../support/binary.ts";
 import type { MockLlm } from "../support/mock-llm.ts";
 import { startTmux, TMUX_MISSING, type TmuxSession, tmuxAvailable } from "../support/tmux.ts";
 
@@ -43,6 +44,7 @@ export function chatTerm(home: string, llm: MockLlm, options: ChatTermOptions = 
       TERM: "xterm-256color",
       LANG: "C.UTF-8",
       NO_COLOR: "1",
+      CHATCLI_NOW: TEST_NOW,
       ...llm.env("openai"),
       OPENAI_MODEL: "gpt-test",
       CHATCLI_MAX_RETRIES: "0",

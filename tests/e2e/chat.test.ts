@@ -165,22 +165,28 @@ describe("chatcli chat", () => {
       await t.waitForText(PROMPT_READY);
       t.type("/session list");
       t.sendKeys("M-Enter");
+      // each step waits for the screen: keys that arrive in one read would be taken as a paste
+      await t.waitForText(/^·$/m);
       t.type("two\\");
+      await t.waitForText(/^· two\\$/m);
       t.sendKeys("Enter");
+      await t.waitForText(/^· two\n·$/m);
       t.type("three");
       await t.waitForText(/^❯ \/session list\n· two\n· three$/m);
       t.sendKeys("C-u", "Up", "C-k", "Up", "C-a", "C-k");
       await t.waitForText(/^❯\n·\n·$/m);
       t.sendKeys("C-d", "C-d");
-      await t.waitForText(/\n❯$/);
+      await t.waitForText(/\n❯$/m);
       t.paste("/session list\nsecond line");
       await t.waitForText(/^❯ \/session list\n· second line$/m);
       t.sendKeys("Enter");
-      await t.waitForText(/No saved sessions found\./);
+      // a paste is never a command: it goes to the model as typed
+      await t.waitForText(/^\(no scripted reply\)\n❯$/m);
+      expect(llm.hits.at(-1)?.messages.at(-1)?.content).toBe("/session list\nsecond line");
       t.sendKeys("C-d");
       expect(await t.waitForExit()).toBe(0);
       const saved = readFileSync(join(home.path, ".chatcli/.chatcli_history"), "utf8");
-      expect(saved).toBe("/session list second line\n");
+      expect(saved).toBe("/session list\\\nsecond line\n");
     },
   );
 
@@ -372,9 +378,11 @@ describe("chatcli chat", () => {
     await t.waitForText(PROMPT_READY);
     t.type("/agent create a file");
     t.sendKeys("Enter");
-    await t.waitForText(/run_command[^\n]*touch made-by-agent[\s\S]*Allow\? \[y\/n\]$/m);
+    await t.waitForText(
+      /run_command[\s\S]*\$ touch made-by-agent[\s\S]*Allow\? \[y\/n(?:\/a)?\]$/m,
+    );
     t.sendKeys("Enter");
-    await t.waitForText(/\(type y or n\)/);
+    await t.waitForText(/\(type y or n, a = always allow run_command touch …\)/);
     t.type("n");
     await t.waitForText(/Not run, as you asked\.\n❯$/m);
     expect(existsSync(join(home.path, "made-by-agent"))).toBe(false);

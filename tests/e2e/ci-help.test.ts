@@ -36,7 +36,9 @@ describe("--help of the commands CI runs", () => {
     const text = await help("ask");
     expect(flagHelp(text, "--stdin-timeout")).toContain("default 3s");
     expect(flagHelp(text, "--timeout")).toContain("exit 124");
-    expect(flagHelp(text, "--max-retries")).toContain("default 4, or CHATCLI_MAX_RETRIES");
+    expect(flagHelp(text, "--max-retries")).toContain(
+      "default 10 within the 30 s budget, or CHATCLI_MAX_RETRIES",
+    );
     expect(flagHelp(text, "--memory")).toContain("read in CI");
     expect(flagHelp(text, "--max-input-bytes")).toContain("default 8 MiB");
     expect(flagHelp(text, "--output-format")).toContain("default text");

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { baseEnv, requireBinary, runChatcli } from "../support/binary.ts";
+import { baseEnv, requireBinary, runChatcli, TEST_NOW } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 import { changed, FOREIGN, GO_TIME, type Json, snapshot, writeGoHome } from "./migrant-home.ts";
@@ -63,7 +63,7 @@ describe("the memory of a Go ChatCLI user, with a model (spawned binary, mock LL
       },
     );
     const env = baseEnv(home.path, { ...llm.env("openai"), TZ: "UTC" });
-    const today = new Date().toISOString().slice(0, 10).replaceAll("-", "");
+    const today = new Date(TEST_NOW).toISOString().slice(0, 10).replaceAll("-", "");
     const r = await runChatcli(["ask", "--memory", "write", "how do I manage neovim plugins?"], {
       env,
       cwd: project,

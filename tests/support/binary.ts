@@ -26,7 +26,26 @@ export interface Spawned {
   waitForStdout(needle: string): Promise<void>;
 }
 
-/** A minimal env: no keys from the developer's machine leak into tests. */
+/**
+ * The instant every spawned binary's clock starts at (CHATCLI_NOW): fixture dates are relative to it,
+ * so no test depends on today's date.
+ */
+export const TEST_NOW = "2026-11-29T20:00:00Z";
+const LOADED_AT = Date.now();
+
+/**
+ * An env whose CHATCLI_NOW is TEST_NOW moves it on by the time elapsed since this module loaded, so
+ * processes spawned one after another see time advance (ordering of sessions, queued segments, locks).
+ */
+export function withTestClock(
+  env: Record<string, string> | undefined,
+): Record<string, string> | undefined {
+  if (env?.["CHATCLI_NOW"] !== TEST_NOW) return env;
+  const now = new Date(Date.parse(TEST_NOW) + (Date.now() - LOADED_AT)).toISOString();
+  return { ...env, CHATCLI_NOW: now };
+}
+
+/** A minimal env: no keys from the developer's machine leak into tests; the clock is TEST_NOW. */
 export function baseEnv(
   home: string,
   extra: Record<string, string | undefined> = {},
@@ -36,6 +55,7 @@ export function baseEnv(
     HOME: home,
     CHATCLI_HOME: join(home, ".chatcli"),
     NO_COLOR: "1",
+    CHATCLI_NOW: TEST_NOW,
   };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
@@ -46,7 +66,7 @@ export function spawnChatcli(args: string[], options: SpawnOptions = {}): Spawne
   const stdin = options.stdin ?? "null";
   const proc = Bun.spawn([requireBinary(), ...args], {
     cwd: options.cwd,
-    env: options.env as Record<string, string>,
+    env: withTestClock(options.env as Record<string, string>),
     stdin: stdin === "null" ? "ignore" : "pipe",
     stdout: "pipe",
     stderr: "pipe",
@@ -96,7 +116,12 @@ export async function runShell(
   script: string,
   options: { env: Record<string, string>; cwd: string },
 ): Promise<{ stdout: string; stderr: string }> {
-  const proc = Bun.spawn(["bash", "-c", script], { ...options, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["bash", "-c", script], {
+    ...options,
+    env: withTestClock(options.env),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, stderr] = await Promise.all([
     new Response(proc.stdout).text(),
     new Response(proc.stderr).text(),

@@ -31,6 +31,17 @@ export interface MockRequest {
   body: Json;
 }
 
+/**
+ * A reply given verbatim: the exact bytes a real provider sent (recorded shapes, cut-off streams,
+ * comment lines, error events), one chunk per frame. See tests/support/wire-fixtures.ts.
+ */
+export interface RawReply {
+  status?: number;
+  headers?: Record<string, string>;
+  /** Written one per chunk, in order; the body ends after the last (no terminal event is added). */
+  frames: string[];
+}
+
 export interface MockLlm extends AsyncDisposable {
   /** `http://127.0.0.1:<port>` */
   readonly url: string;
@@ -38,6 +49,8 @@ export interface MockLlm extends AsyncDisposable {
   readonly requests: MockRequest[];
   /** Queues replies; each model request consumes one. An empty queue answers `defaultText`. */
   push(...replies: ScriptReply[]): void;
+  /** Queues verbatim replies (same queue as `push`). */
+  pushRaw(...replies: RawReply[]): void;
   /** How many queued replies are left. */
   pending(): number;
   /**
@@ -101,9 +114,24 @@ function sseResponse(frames: string[], stallAfter?: number): Response {
   });
 }
 
+function rawResponse(raw: RawReply): Response {
+  let i = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const frame = raw.frames[i++];
+      if (frame === undefined) controller.close();
+      else controller.enqueue(encoder.encode(frame));
+    },
+  });
+  return new Response(stream, {
+    status: raw.status ?? 200,
+    headers: raw.headers ?? { "content-type": "text/event-stream", "cache-control": "no-cache" },
+  });
+}
+
 /** Starts the mock server; `close()` (or `await using`) stops it. */
 export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLlm> {
-  const queue: ScriptReply[] = [];
+  const queue: (ScriptReply | { raw: RawReply })[] = [];
   const requests: MockRequest[] = [];
   const waiters: { n: number; resolve: () => void }[] = [];
   const cache = new CacheSimulator();
@@ -120,7 +148,9 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
   }
 
   async function answer(api: "openai" | "anthropic", body: Json, signal: AbortSignal) {
-    const reply = queue.shift() ?? { text: options.defaultText ?? "mock reply" };
+    const next = queue.shift() ?? { text: options.defaultText ?? "mock reply" };
+    if ("raw" in next) return rawResponse(next.raw);
+    const reply: ScriptReply = next;
     if (reply.delay_ms) await sleep(reply.delay_ms, signal);
     const model = String(body.model ?? "mock-model");
     const streaming = body.stream === true;
@@ -205,6 +235,12 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
     push(...replies: ScriptReply[]) {
       for (const reply of replies) {
         queue.push(normalizeScriptReply(reply as unknown as Record<string, unknown>, pushed++));
+      }
+    },
+    pushRaw(...replies: RawReply[]) {
+      for (const raw of replies) {
+        queue.push({ raw });
+        pushed++;
       }
     },
     pending: () => queue.length,

@@ -1,3 +1,4 @@
+import { asText } from "../../core/as-text.ts";
 import { MEMORY_TOOL_ALIASES } from "../../memory/tool.ts";
 import type { Tool } from "../types.ts";
 import { str, toolError } from "./common.ts";
@@ -18,7 +19,7 @@ function stringifyFields(value: unknown): Record<string, string> | undefined {
   for (const [k, x] of Object.entries(v)) {
     if (x === null || x === undefined) continue;
     out[k] = Array.isArray(x)
-      ? x.map(String).join(", ")
+      ? x.map(asText).join(", ")
       : typeof x === "object"
         ? JSON.stringify(x)
         : String(x);
@@ -28,7 +29,7 @@ function stringifyFields(value: unknown): Record<string, string> | undefined {
 
 /** Whether a memory call writes (remember/profile/forget and their aliases). */
 export function isMemoryWrite(args: Record<string, unknown>): boolean {
-  const cmd = ALIASES[String(args["cmd"] ?? "").toLowerCase()];
+  const cmd = ALIASES[asText(args["cmd"]).toLowerCase()];
   return cmd !== undefined && cmd !== "recall";
 }
 

@@ -1,6 +1,7 @@
 /** Anthropic Messages API through `@anthropic-ai/sdk`, streaming, with prompt-cache breakpoints. */
 import Anthropic from "@anthropic-ai/sdk";
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
+import { ProviderError } from "../errors.ts";
 import type { ModelRef } from "../models.ts";
 import type { ProviderDeps } from "../registry.ts";
 import type { LlmEvent, LlmRequest, Provider, StopReason, ToolCall } from "../types.ts";
@@ -12,6 +13,7 @@ import {
 } from "./anthropic-format.ts";
 import { parseToolArguments } from "./openai-format.ts";
 import { guardRequest } from "./request-guard.ts";
+import { captureConsole, reportSdkLines } from "./sdk-output.ts";
 
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
 
@@ -34,6 +36,7 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
         fetch: deps.fetch,
         idleTimeoutMs: deps.idleTimeoutMs,
         authHint: "check ANTHROPIC_API_KEY (or ANTHROPIC_OAUTH_TOKEN, ANTHROPIC_BASE_URL)",
+        warn: deps.warn,
       });
       // Credentials are always explicit so the SDK never reads process env or config files.
       const client = new Anthropic({
@@ -43,6 +46,8 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
         baseURL,
         fetch: guard.fetch,
         maxRetries: 0,
+        logger: guard.logger,
+        logLevel: "warn",
       });
       const body = toAnthropicBody({
         ...request,
@@ -52,12 +57,20 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
       const blocks = new Map<number, OpenBlock>();
       let usage: AnthropicUsageWire = {};
       let stop: StopReason | undefined;
+      let stopReason: string | null | undefined;
+      let stopDetails: unknown;
+      let stopped = false;
       const calls: ToolCall[] = [];
+      const provider = ref.provider;
       try {
-        const stream = await client.messages.create(
-          body as unknown as MessageCreateParamsStreaming,
-          { signal: guard.signal },
+        // the SDK prints deprecation notices itself (console.warn): they become model_deprecated
+        const created = captureConsole(() =>
+          client.messages.create(body as unknown as MessageCreateParamsStreaming, {
+            signal: guard.signal,
+          }),
         );
+        reportSdkLines(created.lines, deps.warn);
+        const stream = await created.value;
         for await (const event of stream) {
           if (event.type === "message_start") {
             usage = { ...event.message.usage };
@@ -90,9 +103,11 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
               });
             }
           } else if (event.type === "message_delta") {
-            stop = mapStopReason(event.delta.stop_reason);
+            stopReason = event.delta.stop_reason;
+            stopDetails = (event.delta as { stop_details?: unknown }).stop_details;
+            stop = mapStopReason(stopReason);
             usage = mergeUsage(usage, event.usage as AnthropicUsageWire);
-          }
+          } else if (event.type === "message_stop") stopped = true;
         }
         // the SDKs end a stream quietly when it is aborted: that is a cancel or a stall, not an answer
         if (guard.signal.aborted) throw guard.signal.reason;
@@ -101,11 +116,37 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
       } finally {
         guard.dispose();
       }
+      if (!stopped) {
+        throw new ProviderError(
+          "truncated",
+          `${provider}: the stream ended without message_stop (the connection dropped mid-answer)`,
+          { provider, hint: "the answer is incomplete; ask again" },
+        );
+      }
+      if (stopReason === "refusal") {
+        // a refused answer is still billed (output tokens up to the refusal)
+        yield { type: "usage", usage: usageFromAnthropic(usage) };
+        throw new ProviderError("refused", `${provider}: ${refusalText(stopDetails)}`, {
+          provider,
+        });
+      }
       for (const call of calls) yield { type: "tool_call", call };
       yield { type: "usage", usage: usageFromAnthropic(usage) };
       yield { type: "done", stop: stop ?? (calls.length > 0 ? "tool_use" : "end") };
     },
   };
+}
+
+/** The refusal's explanation from `stop_details` ({type: "refusal", category, explanation}), if sent. */
+function refusalText(details: unknown): string {
+  const d = (typeof details === "object" && details !== null ? details : {}) as Record<
+    string,
+    unknown
+  >;
+  const explanation = typeof d["explanation"] === "string" ? d["explanation"].trim() : "";
+  const category = typeof d["category"] === "string" ? d["category"] : "";
+  const head = `the model refused to answer (stop_reason refusal${category ? `, category ${category}` : ""})`;
+  return explanation ? `${head}: ${explanation}` : head;
 }
 
 /** message_delta carries cumulative counters; a null/absent one keeps the message_start value. */

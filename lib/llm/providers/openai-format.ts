@@ -181,26 +181,45 @@ export interface ToolCallDelta {
   function?: { name?: string | null; arguments?: string | null } | null;
 }
 
-/** Accumulates streamed tool-call deltas (by index) into complete calls. */
+function isCompleteJson(text: string): boolean {
+  if (text.trim() === "") return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Accumulates streamed tool-call deltas (by index) into complete calls, by the official SDK's rules
+ * (ChatCompletionStream): `arguments` fragments are appended, while `id` and `function.name` are
+ * assigned — an upstream that repeats the whole name in a later delta does not double it.
+ */
 export class ToolCallAccumulator {
   private readonly parts = new Map<number, { id: string; name: string; args: string }>();
   private last = -1;
 
   add(delta: ToolCallDelta): void {
-    let index = delta.index;
+    let index = typeof delta.index === "number" ? delta.index : undefined;
     if (index === undefined) {
-      // no index: a new id (or the first delta) opens a new call, anything else continues the last one
+      // No index (Gemini's OpenAI endpoint sends each call whole, several per chunk, ids often ""): a
+      // new id, the first delta, or a name arriving after a call whose arguments are already complete
+      // JSON opens a new call; anything else continues the last one.
       const current = this.parts.get(this.last);
-      index =
-        this.last < 0 || (delta.id && current?.id && current.id !== delta.id)
-          ? this.last + 1
-          : this.last;
+      const name = delta.function?.name;
+      const opens =
+        this.last < 0 ||
+        (delta.id && current?.id && current.id !== delta.id) ||
+        (typeof name === "string" && name !== "" && current?.name && isCompleteJson(current.args));
+      index = opens ? this.last + 1 : this.last;
     }
     this.last = Math.max(this.last, index);
     const part = this.parts.get(index) ?? { id: "", name: "", args: "" };
-    if (delta.id) part.id = delta.id;
-    if (delta.function?.name) part.name += delta.function.name;
-    if (delta.function?.arguments) part.args += delta.function.arguments;
+    if (typeof delta.id === "string" && delta.id) part.id = delta.id;
+    const fn = delta.function;
+    if (typeof fn?.name === "string" && fn.name) part.name = fn.name;
+    if (typeof fn?.arguments === "string") part.args += fn.arguments;
     this.parts.set(index, part);
   }
 

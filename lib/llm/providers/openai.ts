@@ -1,15 +1,12 @@
 /** OpenAI Chat Completions (and every OpenAI-compatible endpoint) through the `openai` SDK. */
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import { kindFromStatus, ProviderError } from "../errors.ts";
 import type { ModelRef } from "../models.ts";
 import type { ProviderDeps } from "../registry.ts";
-import type { LlmEvent, LlmRequest, Provider, StopReason, Usage } from "../types.ts";
-import {
-  mapFinishReason,
-  ToolCallAccumulator,
-  toOpenAIBody,
-  usageFromOpenAI,
-} from "./openai-format.ts";
+import type { LlmEvent, LlmRequest, Provider } from "../types.ts";
+import { toOpenAIBody } from "./openai-format.ts";
+import { OpenAIStreamReader } from "./openai-stream.ts";
 import { guardRequest } from "./request-guard.ts";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -52,6 +49,7 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
         fetch: endpoint.exactUrl ? rewritingFetch(deps.fetch, endpoint.exactUrl) : deps.fetch,
         idleTimeoutMs: deps.idleTimeoutMs,
         authHint: authHint(ref),
+        warn: deps.warn,
       });
       const client = new OpenAI({
         apiKey: ref.apiKey ?? "none",
@@ -61,6 +59,8 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
         webhookSecret: null,
         fetch: guard.fetch,
         maxRetries: 0,
+        logger: guard.logger,
+        logLevel: "warn",
       });
       const body = toOpenAIBody(
         {
@@ -70,24 +70,26 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
         },
         { legacyMaxTokens },
       );
-      const tools = new ToolCallAccumulator();
-      let stop: StopReason | undefined;
-      let usage: Usage | undefined;
+      const reader = new OpenAIStreamReader();
+      const provider = ref.provider;
       try {
         const stream = await client.chat.completions.create(
           body as unknown as ChatCompletionCreateParamsStreaming,
           { signal: guard.signal },
         );
         for await (const chunk of stream) {
-          if (chunk.usage) usage = usageFromOpenAI(chunk.usage);
-          for (const choice of chunk.choices ?? []) {
-            const delta = choice.delta;
-            if (delta?.content) {
-              yield { type: "text", text: delta.content };
-              guard.touch();
-            }
-            for (const call of delta?.tool_calls ?? []) tools.add(call);
-            if (choice.finish_reason) stop = mapFinishReason(choice.finish_reason);
+          const out = reader.read(chunk);
+          if ("error" in out) {
+            const { message, status } = out.error;
+            throw new ProviderError(
+              status ? kindFromStatus(status, message) : "server",
+              `${provider}: ${status ? `${status} ` : ""}${message}`,
+              { provider, status },
+            );
+          }
+          if (out.text) {
+            yield { type: "text", text: out.text };
+            guard.touch();
           }
         }
         // the SDKs end a stream quietly when it is aborted: that is a cancel or a stall, not an answer
@@ -97,10 +99,35 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
       } finally {
         guard.dispose();
       }
-      const calls = tools.finish();
+      if (reader.finishReason === "error") {
+        // OpenRouter ends a failed generation with finish_reason "error" (and, usually, an error chunk)
+        throw new ProviderError(
+          "server",
+          `${provider}: the provider ended the stream with finish_reason "error"`,
+          { provider },
+        );
+      }
+      // only the absence of both finish_reason and [DONE] is a cut-off stream
+      if (!reader.finished && !guard.sawDone) {
+        throw new ProviderError(
+          "truncated",
+          `${provider}: the stream ended without finish_reason or [DONE] (the connection dropped mid-answer)`,
+          { provider, hint: "the answer is incomplete; ask again" },
+        );
+      }
+      if (reader.refusalText || reader.finishReason === "content_filter") {
+        const why = reader.refusalText
+          ? `the model refused: ${reader.refusalText}`
+          : "the provider's content filter stopped the answer (finish_reason content_filter)";
+        // a refused answer is still billed: its usage goes into the totals
+        if (reader.finalUsage) yield { type: "usage", usage: reader.finalUsage };
+        throw new ProviderError("refused", `${provider}: ${why}`, { provider });
+      }
+      const calls = reader.tools.finish();
       for (const call of calls) yield { type: "tool_call", call };
+      const usage = reader.finalUsage;
       if (usage) yield { type: "usage", usage };
-      yield { type: "done", stop: stop ?? (calls.length > 0 ? "tool_use" : "end") };
+      yield { type: "done", stop: reader.stopReason(calls.length) };
     },
   };
 }

@@ -1,10 +1,7 @@
 /** Per-request plumbing shared by the SDK providers: abort linking, stall detection, error mapping. */
-import {
-  kindFromStatus,
-  ProviderError,
-  type ProviderErrorKind,
-  parseRetryAfter,
-} from "../errors.ts";
+
+import { kindFromStatus, ProviderError, parseRetryAfter, summariseBody } from "../errors.ts";
+import { codeOf, detailOf, midStreamKind, type SdkErrorShape, safeJson } from "./sdk-errors.ts";
 
 /** Default idle timeout: no byte from the server for this long fails the request. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
@@ -18,7 +15,19 @@ export interface RequestGuard {
   touch(): void;
   /** Turns anything the SDK threw into a ProviderError. */
   toError(error: unknown): ProviderError;
+  /** Pass to the SDK as `logger`: what it would print goes into errors and warnings, never to stderr. */
+  readonly logger: SdkLogger;
+  /** Whether the event stream carried `data: [DONE]` (OpenAI's terminal sentinel, consumed by the SDK). */
+  readonly sawDone: boolean;
   dispose(): void;
+}
+
+/** The logger interface both SDKs accept. */
+export interface SdkLogger {
+  error(message: string, ...rest: unknown[]): void;
+  warn(message: string, ...rest: unknown[]): void;
+  info(message: string, ...rest: unknown[]): void;
+  debug(message: string, ...rest: unknown[]): void;
 }
 
 export interface GuardOptions {
@@ -27,56 +36,9 @@ export interface GuardOptions {
   idleTimeoutMs?: number;
   /** Hint attached to auth errors (which env var to fix). */
   authHint?: string;
+  /** Where the SDK's warnings go (deps.warn); dropped when absent. */
+  warn?: (code: string, message: string) => void;
 }
-
-interface SdkErrorShape {
-  status?: unknown;
-  headers?: unknown;
-  error?: unknown;
-  message?: unknown;
-  cause?: unknown;
-  name?: unknown;
-}
-
-function field(value: unknown, key: string): unknown {
-  return typeof value === "object" && value !== null
-    ? (value as Record<string, unknown>)[key]
-    : undefined;
-}
-
-/** The server's own error message: OpenAI `{error:{message}}` or Anthropic `{error:{type,message}}`. */
-function detailOf(error: SdkErrorShape): string {
-  const body = error.error;
-  const direct = field(body, "message");
-  if (typeof direct === "string" && direct) return direct;
-  const nested = field(field(body, "error"), "message");
-  if (typeof nested === "string" && nested) return nested;
-  return typeof error.message === "string" ? error.message : String(error);
-}
-
-function codeOf(error: SdkErrorShape): string {
-  const code = field(error.error, "code") ?? field(field(error.error, "error"), "type");
-  return typeof code === "string" ? code : "";
-}
-
-/**
- * An error event inside a 200 stream has no HTTP status; its body type says what it was
- * (Anthropic `overloaded_error`, OpenAI `server_error`, …).
- */
-function midStreamKind(error: SdkErrorShape): ProviderErrorKind | undefined {
-  const type = field(field(error.error, "error"), "type") ?? field(error.error, "type");
-  if (typeof type !== "string") return undefined;
-  if (/context|too_long|request_too_large/.test(type) || CONTEXT_HINT.test(detailOf(error))) {
-    return "context_length";
-  }
-  if (/rate_limit|requests|tokens/.test(type)) return "rate_limit";
-  if (/overloaded|api_error|server_error|internal/.test(type)) return "server";
-  if (/authentication|permission/.test(type)) return "auth";
-  if (/invalid_request/.test(type)) return "bad_request";
-  return undefined;
-}
-
-const CONTEXT_HINT = /context length|context window|prompt is too long/i;
 
 /** The URL without credentials or query (it goes into messages and the envelope). */
 function endpointOf(url: string): string {
@@ -110,16 +72,44 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
 
   /** Where the request went (for network errors: which endpoint could not be reached). */
   let target = "";
+  let sawDone = false;
+  /** The tail of the body not yet ended by a newline (the SSE scan works line by line). */
+  let pendingLine = "";
+  const decoder = new TextDecoder();
+  function scan(chunk: Uint8Array): void {
+    const text = pendingLine + decoder.decode(chunk, { stream: true });
+    const lines = text.split(/\r\n|\r|\n/);
+    pendingLine = (lines.pop() ?? "").slice(-64);
+    for (const line of lines) if (/^data: ?\[DONE\]\s*$/.test(line)) sawDone = true;
+  }
   const guardedFetch = (async (input: string | URL | Request, init?: RequestInit) => {
     target = input instanceof Request ? input.url : String(input);
     const response = await options.fetch(input, init);
     touch();
     if (!response.body) return response;
+    const type = response.headers.get("content-type") ?? "";
+    if (response.ok && /text\/html/i.test(type)) {
+      // a captive portal or a proxy's page answered instead of the API
+      const page = await response.text().catch(() => "");
+      throw new ProviderError(
+        "server",
+        `${options.provider}: ${response.status} the endpoint answered with ${summariseBody(page)} instead of the API`,
+        {
+          provider: options.provider,
+          status: response.status,
+          hint: `check the endpoint (${endpointOf(target)})`,
+        },
+      );
+    }
     const body = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, sink) {
           touch();
+          scan(chunk);
           sink.enqueue(chunk);
+        },
+        flush() {
+          if (/^data: ?\[DONE\]\s*$/.test(pendingLine)) sawDone = true;
         },
       }),
     );
@@ -130,8 +120,26 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
     });
   }) as typeof fetch;
 
+  /** What the SDK logged (e.g. "Could not parse message into JSON:" and the event), for the error. */
+  const logged: string[] = [];
+  const describe = (message: string, rest: unknown[]) =>
+    [message, ...rest.map((r) => (typeof r === "string" ? r : safeJson(r)))]
+      .join(" ")
+      .slice(0, 400);
+  const logger: SdkLogger = {
+    error: (message, ...rest) => {
+      logged.push(describe(message, rest));
+    },
+    warn: (message, ...rest) => options.warn?.("sdk_warning", describe(message, rest)),
+    info: () => {},
+    debug: () => {},
+  };
+
   function toError(error: unknown): ProviderError {
     if (error instanceof ProviderError) return error;
+    // a ProviderError thrown inside fetch reaches us wrapped as the SDK's connection error
+    const inner = (error as { cause?: unknown } | null)?.cause;
+    if (inner instanceof ProviderError) return inner;
     const provider = options.provider;
     if (stalled) {
       return new ProviderError(
@@ -159,6 +167,23 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
       });
     }
     const status = typeof shape.status === "number" ? shape.status : undefined;
+    if (status === undefined && (name === "SyntaxError" || error instanceof SyntaxError)) {
+      const what = logged.find(
+        (l) => !/^Could not parse message into JSON:?$|^From chunk:?$/.test(l),
+      );
+      const event = what
+        ? `: ${summariseBody(what.replace(/^Could not parse message into JSON:\s*/, ""), 160)}`
+        : "";
+      return new ProviderError(
+        "bad_response",
+        `${provider}: the stream carried an event that is not valid JSON${event}`,
+        {
+          provider,
+          cause: error,
+          hint: "a proxy or an OpenAI-compatible server broke the event stream; it is retried before any output",
+        },
+      );
+    }
     const midStream = status === undefined ? midStreamKind(shape) : undefined;
     if (midStream) {
       return new ProviderError(midStream, `${provider}: ${detailOf(shape)}`, {
@@ -199,6 +224,10 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
     fetch: guardedFetch,
     touch,
     toError,
+    logger,
+    get sawDone() {
+      return sawDone;
+    },
     dispose() {
       if (timer) clearTimeout(timer);
       outer.removeEventListener("abort", onOuterAbort);

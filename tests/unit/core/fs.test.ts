@@ -85,7 +85,8 @@ test("a lock older than the stale window is recovered with the default options",
   await using dir = await tempDir();
   const path = join(dir.path, "store.json");
   await writeFile(`${path}.lock`, `${pid}\nsome-other-host\n`);
-  const old = new Date(Date.now() - 31_000);
+  // 31 s before the file's own (kernel-stamped) mtime: the process clock may differ (faketime).
+  const old = new Date((await stat(`${path}.lock`)).mtimeMs - 31_000);
   await utimes(`${path}.lock`, old, old);
   expect(await withLock(path, async () => "ran")).toBe("ran");
 });

@@ -184,3 +184,70 @@ test("answered names the provider that answered the latest request", async () =>
   // requests keep naming the primary's model; the chain swaps it for each fallback itself
   expect({ name: r.name, model: r.model }).toEqual({ name: "a", model: "a-model" });
 });
+
+/** A virtual clock: sleeps advance it at once, so a 30 s budget runs in microseconds. */
+function virtualClock() {
+  const clock = { t: 0, slept: [] as number[] };
+  return {
+    clock,
+    now: () => clock.t,
+    sleep: async (ms: number) => {
+      clock.slept.push(ms);
+      clock.t += ms;
+    },
+  };
+}
+
+for (const [label, random] of [
+  ["shortest jitter", () => 0],
+  ["middle jitter", () => 0.5],
+  ["longest jitter", () => 0.999],
+] as const) {
+  test(`defaults spend the ~30 s budget with exponential backoff (${label}), then give up`, async () => {
+    const v = virtualClock();
+    const p = flaky("a", Array(100).fill("server"));
+    await expect(
+      collect(withResilience([p], { sleep: v.sleep, now: v.now, random })),
+    ).rejects.toMatchObject({ kind: "server", message: expect.stringContaining("gave up") });
+    // waited most of the budget and never beyond it
+    expect(v.clock.t).toBeGreaterThan(25_000);
+    expect(v.clock.t).toBeLessThanOrEqual(30_000);
+    // doubling from 0.5 s, capped at 8 s per wait (the last wait may be what is left of the budget)
+    const waits = v.clock.slept.slice(0, -1);
+    for (const [i, ms] of waits.entries()) {
+      const cap = Math.min(8000, 500 * 2 ** i);
+      expect(ms).toBeGreaterThanOrEqual(cap / 2);
+      expect(ms).toBeLessThanOrEqual(cap);
+    }
+    expect(p.calls).toBe(v.clock.slept.length + 1);
+    expect(p.calls).toBeGreaterThanOrEqual(6);
+    expect(p.calls).toBeLessThanOrEqual(11);
+  });
+}
+
+test("network, 429 and 529 are retried within the same budget; retry-after is waited as sent", async () => {
+  const v = virtualClock();
+  const p = {
+    name: "a",
+    model: "m",
+    calls: 0,
+    async *stream(): AsyncIterable<LlmEvent> {
+      p.calls++;
+      if (p.calls === 1) throw new ProviderError("network", "ECONNRESET", { provider: "a" });
+      if (p.calls === 2)
+        throw new ProviderError("rate_limit", "429", {
+          provider: "a",
+          status: 429,
+          retryAfterMs: 7000,
+        });
+      if (p.calls === 3)
+        throw new ProviderError("server", "529 overloaded", { provider: "a", status: 529 });
+      yield { type: "text", text: "ok" };
+      yield { type: "done", stop: "end" };
+    },
+  };
+  expect(await collect(withResilience([p], { sleep: v.sleep, now: v.now, random: () => 0 }))).toBe(
+    "ok",
+  );
+  expect(v.clock.slept).toEqual([250, 7000, 1000]);
+});

@@ -250,7 +250,7 @@ export class FakeServices implements ReplServices {
   }
   async loadSession(name: string): Promise<void> {
     const found = this.sessions.get(name);
-    if (!found) throw new Error(`sessão '${name}' não encontrada`);
+    if (!found) throw new Error(`session '${name}' not found`);
     this.messages = [...found];
     this.checkpoints = [];
     this.bound = name;
@@ -264,7 +264,7 @@ export class FakeServices implements ReplServices {
     this.bound = undefined;
   }
   async removeSession(name: string): Promise<boolean> {
-    if (!this.sessions.delete(name)) throw new Error(`sessão '${name}' não encontrada`);
+    if (!this.sessions.delete(name)) throw new Error(`session '${name}' not found`);
     return false;
   }
   cost() {

@@ -3,6 +3,8 @@ import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   appendInputHistory,
+  decodeHistory,
+  encodeHistoryEntry,
   goInputHistoryPath,
   inputHistoryPath,
   loadInputHistory,
@@ -49,11 +51,26 @@ describe("input history file", () => {
       new Date(),
     );
     expect(await readFile(path, "utf8")).toBe(
-      "first\nuse [REDACTED:openai_key] now\npassword=[REDACTED] ok\na b\n[REDACTED:configured_key]\n",
+      "first\nuse [REDACTED:openai_key] now\npassword=[REDACTED] ok\na\\\nb\n[REDACTED:configured_key]\n",
     );
     expect((await stat(path)).mode & 0o777).toBe(0o600);
-    expect(await loadInputHistory(path)).toHaveLength(5);
+    expect(await loadInputHistory(path)).toEqual([
+      "first",
+      "use [REDACTED:openai_key] now",
+      "password=[REDACTED] ok",
+      "a\nb",
+      "[REDACTED:configured_key]",
+    ]);
     expect(await loadInputHistory(join(dir.path, "missing"))).toEqual([]);
+  });
+
+  test("multi-line entries stay multi-line; a line's own trailing backslashes survive", () => {
+    const entries = ["one\ntwo\nthree", "ends in \\", "two \\\\", "x\\\ny", "", "plain"];
+    const text = `${entries.map(encodeHistoryEntry).join("\n")}\n`;
+    expect(text.split("\n").length).toBe(10); // one line per physical line, as the Go tool expects
+    expect(decodeHistory(text)).toEqual(entries);
+    // a Go-written file (no continuation) reads as one entry per line
+    expect(decodeHistory("ls\ngit status\n")).toEqual(["ls", "git status"]);
   });
 
   test("rotates at HISTORY_MAX_SIZE keeping a .bak and the tail", async () => {

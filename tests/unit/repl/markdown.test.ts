@@ -41,11 +41,46 @@ describe("markdown stream", () => {
     );
   });
 
-  test("colour mode: fenced code is not parsed for inline markup", () => {
+  test("colour mode: fenced code is not parsed for inline markup; fences show as a language label", () => {
     const out = render(["```ts\nconst a = 2 ** 3; // `x`\n```\nafter\n"], true);
-    expect(out).toBe(
-      "\u001b[2m```ts\u001b[0m\n\u001b[33mconst a = 2 ** 3; // `x`\u001b[0m\n\u001b[2m```\u001b[0m\nafter\n",
+    expect(out).toBe("\u001b[2m  ts\u001b[0m\n\u001b[33m  const a = 2 ** 3; // `x`\u001b[0m\nafter\n");
+    expect(render(["```\ncode\n```\n"], true)).toBe("\u001b[33m  code\u001b[0m\n");
+  });
+
+  test("colour mode: *italic* and _italic_ at word boundaries; 2*3, snake_case and a lone * stay", () => {
+    const I = "\u001b[0m\u001b[3m";
+    const R = "\u001b[0m";
+    expect(render(["an *important* and _subtle_ point\n"], true)).toBe(
+      `an ${I}important${R} and ${I}subtle${R} point\n`,
     );
+    expect(render(["2*3 and snake_case_name and a * b\n"], true)).toBe(
+      "2*3 and snake_case_name and a * b\n",
+    );
+    splitInvariant("an *important* and _subtle_ point, 2*3 snake_case\n", true);
+  });
+
+  test("colour mode: a table is drawn with box-drawing characters, aligned, cells wrapped to fit", () => {
+    const table = "| name | role |\n|:--|--:|\n| Ana | lead engineer |\n| Bo | dev |\nafter\n";
+    expect(render([table], true)).toBe(
+      [
+        "┌──────┬───────────────┐",
+        "│ name │          role │",
+        "├──────┼───────────────┤",
+        "│ Ana  │ lead engineer │",
+        "│ Bo   │           dev │",
+        "└──────┴───────────────┘",
+        "after",
+        "",
+      ].join("\n"),
+    );
+    splitInvariant(table, true);
+    let narrow = "";
+    const md = createMarkdownStream((t) => (narrow += t), true, () => 20);
+    md.push("| a | a rather long cell text |\n|---|---|\n| 1 | 2 |\n");
+    md.end();
+    const lines = narrow.trimEnd().split("\n");
+    expect(Math.max(...lines.map((l) => Array.from(l).length))).toBeLessThanOrEqual(20);
+    expect(narrow).toContain("│ a │ a rather     │");
   });
 
   test("a single star is kept as is", () => {

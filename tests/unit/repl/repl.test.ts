@@ -4,7 +4,8 @@ import type { ApprovalRequest } from "../../../lib/repl/services.ts";
 import { FakeServices, type FakeTty, fakeTty } from "./fakes.ts";
 
 /** The empty prompt drawn on a fresh line (cursor moved back after the prompt). */
-const PROMPT = /\r\u001b\[J❯ \r\u001b\[2C$/;
+/** The empty prompt, with or without the status row drawn under it (cursor moved back up). */
+const PROMPT = /\r\u001b\[J❯ (?:\r\n[^\n]*\u001b\[1A)?\r\u001b\[2C$/;
 const ESC = "\u001b";
 const CTRL_C = "\u0003";
 const CTRL_D = "\u0004";
@@ -26,7 +27,7 @@ function start(options: { color?: boolean; history?: string[] } = {}) {
 /** Types `keys` and waits until the prompt is back. */
 async function send(tty: FakeTty, ...keys: string[]): Promise<string> {
   const mark = tty.screen.mark();
-  const back = tty.screen.waitFor(/\n\r\u001b\[J❯ \r\u001b\[2C$/);
+  const back = tty.screen.waitFor(/\n\r\u001b\[J❯ (?:\r\n[^\n]*\u001b\[1A)?\r\u001b\[2C$/);
   void tty.keyboard.type(...keys);
   await back;
   return tty.screen.since(mark);
@@ -59,6 +60,21 @@ describe("REPL", () => {
     void tty.keyboard.type("x\r");
     await back;
     expect(tty.screen.raw().slice(mark)).toContain("\u001b[1mb");
+    void tty.keyboard.type(CTRL_D);
+    await done;
+  });
+
+  test("after a turn a status row under the prompt shows model, context used and cost; a spinner counts the wait", async () => {
+    const { tty, services, done } = start();
+    await tty.screen.waitFor(PROMPT, true);
+    expect(tty.screen.plain()).not.toContain("context");
+    services.replies.push({ deltas: ["ok"] });
+    const out = await send(tty, "hi\r");
+    expect(out).toMatch(/⠋ thinking 0\.\d+s \(Esc cancels\)/);
+    expect(out).toContain("❯ \n  mock/test · context 100 · $0.0123\r");
+    // submitting erases the row: the input line is redrawn without it
+    const next = await send(tty, "/help\r");
+    expect(next).toContain("\r❯ /help\r\n");
     void tty.keyboard.type(CTRL_D);
     await done;
   });
@@ -190,6 +206,57 @@ describe("REPL", () => {
     await done;
   });
 
+  test("a: always allow — the same tool is not asked again this session; dangerous ones still are", async () => {
+    const { tty, services, done } = start();
+    await tty.screen.waitFor(PROMPT, true);
+    const answers: boolean[] = [];
+    const write: ApprovalRequest = {
+      tool: "write_file",
+      summary: "notes.txt",
+      alwaysLabel: "write_file",
+      alwaysKey: "write_file",
+    };
+    services.agentScript = async (cb) => {
+      answers.push(await cb.approve(write));
+      answers.push(await cb.approve({ ...write, summary: "other.txt" }));
+      cb.onText("done");
+      return { text: "done" };
+    };
+    const asked = tty.screen.waitFor(/Allow\? \[y\/n\/a\] $/);
+    void tty.keyboard.type("/coder write\r");
+    await asked;
+    const out = await send(tty, "a");
+    expect(answers).toEqual([true, true]);
+    expect(out).toContain("write_file allowed (always, this session)");
+    expect(tty.screen.plain()).toContain("? write_file notes.txt\n");
+    expect(tty.screen.plain()).not.toContain("write_file write_file");
+    void tty.keyboard.type(CTRL_D);
+    await done;
+  });
+
+  test("a pasted line starting with / is a message; so is a path; an unknown /word with text asks", async () => {
+    const { tty, services, done } = start();
+    await tty.screen.waitFor(PROMPT, true);
+    await send(tty, "\u001b[200~/compact everything\u001b[201~\r");
+    await send(tty, "/var/log/app.log:12: error: boom\r");
+    const asked = tty.screen.waitFor(/Send the line as a message\? \[y\/N\] $/);
+    void tty.keyboard.type("/comapct keep the api\r");
+    await asked;
+    await send(tty, "n");
+    const again = tty.screen.waitFor(/Send the line as a message\? \[y\/N\] $/);
+    void tty.keyboard.type("/explain this\r");
+    await again;
+    await send(tty, "y");
+    expect(await send(tty, "/nosuch\r")).toContain("Unknown command: /nosuch");
+    expect(services.calls.filter((c) => c.startsWith("turn") || c.startsWith("compact"))).toEqual([
+      "turn:/compact everything",
+      "turn:/var/log/app.log:12: error: boom",
+      "turn:/explain this",
+    ]);
+    void tty.keyboard.type(CTRL_D);
+    await done;
+  });
+
   test("dangerous calls need the word yes typed out", async () => {
     const { tty, services, done } = start();
     await tty.screen.waitFor(PROMPT, true);
@@ -249,7 +316,7 @@ describe("REPL", () => {
     expect(await send(tty, "/session load work\r")).toContain("Session 'work' loaded.");
     expect(services.messages).toHaveLength(2);
     expect(await send(tty, "/session load nope\r")).toContain(
-      "Error loading session: sessão 'nope' não encontrada",
+      "Error loading session: session 'nope' not found",
     );
     expect(await send(tty, "/session frob\r")).toContain("Unknown session command: 'frob'");
     void tty.keyboard.type(CTRL_D);
@@ -275,7 +342,7 @@ describe("REPL", () => {
     expect(await done).toBe(0);
   });
 
-  test("input history: ↑ recalls earlier sessions' inputs; this session's are saved at exit", async () => {
+  test("input history: ↑ recalls earlier sessions' inputs; each input is saved as it is submitted", async () => {
     const { tty, services, done, saved } = start({ history: ["old question"] });
     await tty.screen.waitFor(PROMPT, true);
     await send(tty, `${ESC}[A`, "\r");
@@ -284,7 +351,7 @@ describe("REPL", () => {
     expect(services.calls).toContain("turn:line one\nline two");
     void tty.keyboard.type(CTRL_D);
     await done;
-    expect(saved).toEqual([["old question", "line one\nline two"]]);
+    expect(saved).toEqual([["old question"], ["line one\nline two"]]);
   });
 
   test("Tab completes slash commands; Alt+Enter and pastes make multi-line input", async () => {
