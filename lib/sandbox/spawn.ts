@@ -35,6 +35,16 @@ export interface SpawnOptions {
 export function spawnCapture(argv: readonly string[], options: SpawnOptions): Promise<SpawnResult> {
   const started = performance.now();
   const maxBytes = options.maxBytes ?? 1_000_000;
+  // already cancelled: nothing is started (a process killed in its first microseconds can outlive the kill)
+  if (options.signal.aborted)
+    return Promise.resolve({
+      stdout: "",
+      stderr: "",
+      exitCode: null,
+      timedOut: false,
+      aborted: true,
+      durationMs: 0,
+    });
   return new Promise((resolvePromise) => {
     const [cmd, ...args] = argv;
     // a fresh descriptor per child: the offset must be 0 for each reader
@@ -97,6 +107,16 @@ export function spawnCapture(argv: readonly string[], options: SpawnOptions): Pr
     };
     child.on("error", (error) => finish(null, error));
     child.on("close", (code, sig) => finish(code ?? (sig ? 128 + signalNumber(sig) : null)));
+    // Killed and exited, but something it left behind still holds the pipes (a process in another
+    // session): the result does not wait for it.
+    child.on("exit", (code, sig) => {
+      if (!timedOut && !aborted) return;
+      setTimeout(() => {
+        (child.stdout as Readable | null)?.destroy();
+        (child.stderr as Readable | null)?.destroy();
+        finish(code ?? (sig ? 128 + signalNumber(sig) : null));
+      }, 500).unref();
+    });
   });
 }
 
