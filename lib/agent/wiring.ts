@@ -30,6 +30,8 @@ export interface WiringContext {
   now: () => Date;
   workspaceRoot: string;
   mode: "agent" | "coder";
+  /** false: no checkpoint per request (the REPL takes one per user turn). */
+  checkpointPerRequest?: boolean;
   /** The task, for rule selection (paths it names) and checkpoint labels. */
   task: string;
   /** `-s/--system` text, appended as its own block. */
@@ -163,8 +165,8 @@ export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
   return {
     async beforeRequest(messages, turn, signal) {
       const session = w.session;
-      if (session) {
-        session.replaceTurns(messages);
+      if (session) session.replaceTurns(messages);
+      if (session && w.checkpointPerRequest !== false) {
         const record = await session.checkpoint(turn === 1 ? w.task : `${w.task} (turn ${turn})`);
         count++;
         last = record.id;

@@ -191,6 +191,17 @@ export class Session {
    * Records a file's current state in the latest checkpoint before a tool modifies it (the first
    * snapshot per checkpoint wins). Relative paths resolve against the cwd.
    */
+  /**
+   * Removes checkpoint `id` when it is the newest and holds no file snapshot: a turn that failed or
+   * was cancelled left the conversation as that checkpoint found it, so it would only be noise.
+   */
+  async dropCheckpointIfUnused(id: number): Promise<void> {
+    await this.store.update((state) => {
+      const last = state.checkpoints.at(-1);
+      if (last?.id === id && last.files.length === 0) state.checkpoints.pop();
+    });
+  }
+
   async snapshotFile(path: string): Promise<void> {
     const abs = resolve(this.ctx.cwd, path);
     let state = await this.store.read();

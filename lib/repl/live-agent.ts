@@ -43,9 +43,9 @@ export async function runReplAgent(
 ): Promise<TurnResult> {
   const { binding } = input;
   const before = [...binding.session.messages];
-  // As the Go REPL: one checkpoint at the start of the run, so a rewind can go back to just
-  // before it (the loop's own per-request checkpoints already carry the task message).
-  await binding.checkpoint(`/${mode} ${task}`);
+  // One checkpoint per user turn, named by what was typed: the loop's per-request checkpoints are
+  // off here, and files the run changes are snapshotted into this one.
+  const checkpoint = await binding.checkpoint(`/${mode} ${task}`);
   try {
     const result = await runLoop(input, binding.session, mode, task, callbacks, signal);
     binding.session.replaceTurns(result.messages);
@@ -54,6 +54,8 @@ export async function runReplAgent(
     return result;
   } catch (error) {
     binding.session.replaceMessages(before);
+    // A run that changed no file leaves no checkpoint; one that did keeps it, to rewind the code.
+    await binding.session.dropCheckpointIfUnused(checkpoint).catch(() => {});
     await binding.refresh();
     throw error;
   }
@@ -84,6 +86,7 @@ async function runLoop(
     session,
     ref: input.ref,
     provider: input.provider,
+    checkpointPerRequest: false,
   };
   const { blocks } = await wiring.buildSystemBlocks(w);
   // the same rule as `chatcli agent`: a config file's bypass becomes auto, an unknown mode read-only

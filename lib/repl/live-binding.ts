@@ -51,10 +51,11 @@ export class SessionBinding {
     await this.checkpoints.refresh(this.session);
   }
 
-  /** Takes a checkpoint of the conversation as it is now. */
-  async checkpoint(label: string): Promise<void> {
-    await this.session.checkpoint(label);
+  /** Takes a checkpoint of the conversation as it is now; returns its id. */
+  async checkpoint(label: string): Promise<number> {
+    const record = await this.session.checkpoint(label);
     this.checkpoints.unseen = false;
+    return record.id;
   }
 
   /** Saves the session and remembers the file's mtime (to notice another process writing it). */

@@ -3,6 +3,7 @@
  * (lib/history), the bootstrap system context, automatic and guided compaction, the agent loop,
  * memory, retries/fallback and pricing. The REPL itself only draws and routes keys.
  */
+import { isAbsolute, relative } from "node:path";
 import { BootstrapCache } from "../bootstrap/cache.ts";
 import { buildSystemContext } from "../bootstrap/context.ts";
 import { corePromptFor } from "../bootstrap/core-prompt.ts";
@@ -46,6 +47,12 @@ export async function createLiveServices(ctx: Ctx, options: LiveOptions): Promis
   await live.open(options.session);
   options.memory?.startTicker(() => live.history());
   return live;
+}
+
+/** `path` relative to `root` when inside it (how the rewind menu names files). */
+function relativeTo(root: string, path: string): string {
+  const rel = relative(root, path);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
 }
 
 class LiveServices implements S.ReplServices {
@@ -125,8 +132,7 @@ class LiveServices implements S.ReplServices {
     try {
       return await this.turn(input, callbacks, signal);
     } catch (error) {
-      // The turn's checkpoint was taken before it failed: the rewind menu shows it too.
-      await this.binding.refresh();
+      await this.binding.refresh(); // the menu must not list the dropped checkpoint
       throw error;
     }
   }
@@ -141,7 +147,23 @@ class LiveServices implements S.ReplServices {
     const provider = await this.chain(notice);
     await this.binding.reloadIfChanged(notice);
     this.guard.userTurn();
-    await this.binding.checkpoint(input);
+    const checkpoint = await this.binding.checkpoint(input);
+    try {
+      return await this.answer(input, callbacks, signal, provider, notice);
+    } catch (error) {
+      // Nothing changed: a failed or cancelled turn leaves no checkpoint behind.
+      await this.session.dropCheckpointIfUnused(checkpoint).catch(() => {});
+      throw error;
+    }
+  }
+
+  private async answer(
+    input: string,
+    callbacks: S.TurnCallbacks,
+    signal: AbortSignal,
+    provider: Provider,
+    notice: (line: string) => void,
+  ): Promise<S.TurnResult> {
     const system = await this.systemBlocks(input);
     const user: ChatMessage = { role: "user", content: input };
     const reporter = replReporter(this.ctx, "chat", notice);
@@ -216,10 +238,30 @@ class LiveServices implements S.ReplServices {
     return this.binding.checkpoints.list();
   }
 
-  async rewind(index: number): Promise<S.CheckpointInfo> {
+  async rewindFiles(index: number): Promise<S.RewindFile[]> {
+    const target = this.binding.checkpoints.find(index);
+    if (!target) return [];
+    const plan = await planRewind(this.session, target.id, "code");
+    return plan.files.flatMap((f) =>
+      f.action === "unchanged" || f.change === null
+        ? []
+        : [
+            {
+              path: relativeTo(this.workspaceRoot, f.path),
+              change: f.change,
+              conflict: f.conflict,
+            },
+          ],
+    );
+  }
+
+  async rewind(
+    index: number,
+    scope: S.RewindScopeChoice = "conversation",
+  ): Promise<S.CheckpointInfo> {
     const target = this.binding.checkpoints.find(index);
     if (!target) throw new Error(`no checkpoint [${index}]`);
-    const plan = await planRewind(this.session, target.id, "conversation");
+    const plan = await planRewind(this.session, target.id, scope);
     await applyRewind(this.session, plan);
     await this.binding.persist();
     await this.binding.refresh();

@@ -120,7 +120,10 @@ class ColorRenderer {
           return;
         }
         this.startLine(this.head, true);
-        if (this.tableLine !== undefined) return this.char(ch);
+        if (this.tableLine !== undefined) {
+          this.char(ch); // the row just started ends here
+          return;
+        }
         this.newline();
         return;
       }

@@ -148,6 +148,9 @@ export async function askYesNo(
   return answer === "yes";
 }
 
+/** One key out of a few choices; Esc, Ctrl+C or Ctrl+D give "cancel". */
+export const chooseOne = readChoice;
+
 async function readChoice<T extends string>(
   keys: KeyReader,
   screen: Screen,

@@ -6,9 +6,15 @@ import { InputHistory } from "./buffer.ts";
 import { type Cancellable, type CancellableFn, runCancellable } from "./cancel.ts";
 import { formatUsd, handleSlash } from "./handlers.ts";
 import { createMarkdownStream } from "./markdown.ts";
-import { askApproval, askYesNo, chooseCheckpoint, clockTime } from "./menu.ts";
+import { askApproval, askYesNo, chooseCheckpoint, chooseOne, clockTime } from "./menu.ts";
 import { readLine } from "./prompt.ts";
-import type { ApprovalRequest, ReplServices, TurnCallbacks } from "./services.ts";
+import type {
+  ApprovalRequest,
+  ReplServices,
+  RewindFile,
+  RewindScopeChoice,
+  TurnCallbacks,
+} from "./services.ts";
 import { looksLikePath, parseSlash, type SlashInput } from "./slash.ts";
 import { KeyReader, Screen } from "./tty.ts";
 
@@ -265,15 +271,41 @@ export class Repl {
     if (choice.kind === "cancelled") return this.say("Rewind cancelled.");
     if (choice.kind === "invalid") return this.say("Invalid selection.");
     try {
-      const cp = await this.services.rewind(choice.index);
+      const files = (await this.services.rewindFiles?.(choice.index)) ?? [];
+      const scope = files.length === 0 ? "conversation" : await this.rewindScope(files);
+      if (scope === "cancel") return this.say("Rewind cancelled.");
+      const cp = await this.services.rewind(choice.index, scope);
+      const what =
+        scope === "code"
+          ? `the code only, ${files.length} file(s) restored`
+          : scope === "both"
+            ? `${cp.messages} messages, ${files.length} file(s) restored`
+            : `${cp.messages} messages`;
       this.say(
         this.style.green(
-          `↩ Rewound to checkpoint [${choice.index}] (${clockTime(cp.time)}, ${cp.messages} messages)`,
+          `↩ Rewound to checkpoint [${choice.index}] (${clockTime(cp.time)}, ${what})`,
         ),
       );
     } catch (error) {
       this.say(this.style.red(`Rewind failed: ${(error as Error).message}`));
     }
+  }
+
+  /** Tools changed files since the checkpoint: restore the conversation, the code, or both? */
+  private async rewindScope(files: readonly RewindFile[]): Promise<RewindScopeChoice | "cancel"> {
+    this.say("Tools changed files since this checkpoint; a code rewind would do this:");
+    for (const f of files.slice(0, 8)) {
+      this.say(
+        `  ${f.change.padEnd(8)} ${f.path}${f.conflict ? this.style.yellow("  (edited since)") : ""}`,
+      );
+    }
+    if (files.length > 8) this.say(`  … ${files.length - 8} more`);
+    return chooseOne(this.keys, this.screen, "Restore (c)onversation, co(d)e or (b)oth? ", {
+      color: this.options.color,
+      signal: this.ctx.signal,
+      choices: { c: "conversation", d: "code", b: "both" },
+      nag: "(type c, d or b; Esc cancels) ",
+    });
   }
 
   menuOptions(signal?: AbortSignal) {

@@ -20,6 +20,16 @@ export interface TurnResult {
   requests?: number;
 }
 
+export type RewindScopeChoice = "conversation" | "code" | "both";
+
+/** A file a code rewind would touch. */
+export interface RewindFile {
+  path: string;
+  change: "created" | "modified" | "deleted";
+  /** Someone changed it since chatcli last wrote it: restoring it needs `chatcli rewind --force`. */
+  conflict: boolean;
+}
+
 export interface CheckpointInfo {
   /** 1 = newest (the number the user types in the rewind menu). */
   index: number;
@@ -100,8 +110,13 @@ export interface ReplServices {
   ): Promise<CompactOutcome>;
   /** Checkpoints, newest first. */
   listCheckpoints(): CheckpointInfo[];
-  /** Restores checkpoint `index` (1 = newest); later ones are dropped. */
-  rewind(index: number): Promise<CheckpointInfo>;
+  /** Files a rewind of the code to checkpoint `index` would change (none: conversation only). */
+  rewindFiles?(index: number): Promise<RewindFile[]>;
+  /**
+   * Restores checkpoint `index` (1 = newest); later ones are dropped. `scope`: the conversation
+   * (default), the files tools changed since, or both.
+   */
+  rewind(index: number, scope?: RewindScopeChoice): Promise<CheckpointInfo>;
 
   /** `/memory <args>`: the printable output of the memory subcommand. */
   memory(args: string, signal: AbortSignal): Promise<string>;

@@ -1,5 +1,7 @@
 /** Cancelling, guided /compact and rewinding across compaction and /agent, in a real terminal (tmux). */
 import { afterAll, beforeAll, describe, expect } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { tempDir } from "../support/ctx.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
 import { chatTerm, PROMPT_READY, sentMessages, submit, tmuxTest } from "./chat-term.ts";
@@ -137,6 +139,45 @@ describe("chatcli chat: cancel and rewind", () => {
     t.sendKeys("C-d");
     expect(await t.waitForExit()).toBe(0);
   });
+
+  tmuxTest(
+    "one checkpoint per /coder turn; rewinding it offers conversation, code or both and names the files",
+    async () => {
+      await using home = await tempDir();
+      writeFileSync(join(home.path, "a.txt"), "original\n");
+      await using t = chatTerm(home.path, llm, { height: 40 });
+      await t.waitForText(PROMPT_READY);
+      await turns(t, [["q1", "a1"]]);
+      llm.push(
+        {
+          tool_calls: [{ name: "write_file", arguments: { file: "a.txt", content: "changed\n" } }],
+        },
+        { tool_calls: [{ name: "write_file", arguments: { file: "b.txt", content: "new\n" } }] },
+        { text: "Edited." },
+      );
+      submit(t, "/coder edit the files");
+      await t.waitForText(/Allow\? \[y\/n\/a\]/);
+      t.type("a");
+      await t.waitForText(/Edited\.\n❯$/m);
+      expect(readFileSync(join(home.path, "a.txt"), "utf8")).toBe("changed\n");
+      t.sendKeys("Escape", "Escape");
+      const menu = await t.waitForText(/Select \[1-2\]/);
+      expect(menu).toMatch(/\[1\] {2}\d\d:\d\d:\d\d {2}2 msgs {2}\/coder edit the files/);
+      expect(menu).toMatch(/\[2\] {2}\d\d:\d\d:\d\d {2}0 msgs {2}q1/);
+      t.sendKeys("Enter");
+      const asked = await t.waitForText(/Restore \(c\)onversation, co\(d\)e or \(b\)oth\?/);
+      expect(asked).toMatch(/modified +a\.txt/);
+      expect(asked).toMatch(/deleted +b\.txt/);
+      t.type("b");
+      await t.waitForText(
+        /↩ Rewound to checkpoint \[1\] \(\d\d:\d\d:\d\d, 2 messages, 2 file\(s\) restored\)/,
+      );
+      expect(readFileSync(join(home.path, "a.txt"), "utf8")).toBe("original\n");
+      expect(existsSync(join(home.path, "b.txt"))).toBe(false);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
 
   tmuxTest("after rewinding to the very first checkpoint, the menu still lists it", async () => {
     await using home = await tempDir();

@@ -43,7 +43,9 @@ describe("markdown stream", () => {
 
   test("colour mode: fenced code is not parsed for inline markup; fences show as a language label", () => {
     const out = render(["```ts\nconst a = 2 ** 3; // `x`\n```\nafter\n"], true);
-    expect(out).toBe("\u001b[2m  ts\u001b[0m\n\u001b[33m  const a = 2 ** 3; // `x`\u001b[0m\nafter\n");
+    expect(out).toBe(
+      "\u001b[2m  ts\u001b[0m\n\u001b[33m  const a = 2 ** 3; // `x`\u001b[0m\nafter\n",
+    );
     expect(render(["```\ncode\n```\n"], true)).toBe("\u001b[33m  code\u001b[0m\n");
   });
 
@@ -75,7 +77,11 @@ describe("markdown stream", () => {
     );
     splitInvariant(table, true);
     let narrow = "";
-    const md = createMarkdownStream((t) => (narrow += t), true, () => 20);
+    const md = createMarkdownStream(
+      (t) => (narrow += t),
+      true,
+      () => 20,
+    );
     md.push("| a | a rather long cell text |\n|---|---|\n| 1 | 2 |\n");
     md.end();
     const lines = narrow.trimEnd().split("\n");
