@@ -15,6 +15,20 @@ export const HOME_CREDENTIALS = [
   ".npmrc",
   ".config/gh",
   ".git-credentials",
+  // beyond the contract's list: other stores of the same kind
+  ".local/share/keyrings",
+  "Library/Keychains",
+  ".password-store",
+  ".vault-token",
+  ".pgpass",
+  ".my.cnf",
+  ".pypirc",
+  ".gem/credentials",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".terraform.d/credentials.tfrc.json",
+  ".config/hub",
+  ".config/op",
 ] as const;
 
 /** Root-readable system secrets (chatcli may run as root in a container). */

@@ -43,6 +43,10 @@ export function seatbeltProfile(plan: SeatbeltPlan): string {
     '(allow file-write* (literal "/dev/null") (literal "/dev/zero") (regex #"^/dev/tty") (regex #"^/dev/fd/"))',
     `(allow file-write* ${pathFilters([plan.privateTmp, ...plan.writable])})`,
   ];
+  // the keychain answers through these services, whatever the file rules say
+  lines.push(
+    '(deny mach-lookup (global-name "com.apple.SecurityServer") (global-name "com.apple.securityd") (global-name "com.apple.security.agent") (global-name-regex #"^com\\.apple\\.security\\."))',
+  );
   if (plan.protectedPaths.length)
     lines.push(`(deny file-write* ${pathFilters(plan.protectedPaths)})`);
   if (plan.denied.length) {

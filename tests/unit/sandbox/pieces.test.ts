@@ -92,6 +92,10 @@ describe("Seatbelt profile (macOS)", () => {
     expect(denyHooks).toBeGreaterThan(allowWrite);
     expect(denyRead).toBeGreaterThan(profile.indexOf("(allow file-read*)"));
     expect(profile.trim().endsWith("(deny network*)")).toBe(true);
+    // the keychain is reached over mach services, not files
+    expect(
+      profile.indexOf('(deny mach-lookup (global-name "com.apple.SecurityServer")'),
+    ).toBeGreaterThan(profile.indexOf("(allow mach-lookup)"));
   });
 
   test("network on allows it; quotes and backslashes in paths cannot end the string", () => {
