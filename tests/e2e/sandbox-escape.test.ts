@@ -62,7 +62,7 @@ describe("sandbox: what a command the policy allowed can actually do", () => {
       await plant(
         h,
         `cat ~/.ssh/id_rsa ~/.ss?/id_rsa $HOME/.aws/credentials ~/.netrc
-       grep -r aws_secret_access_key ~ 2>/dev/null
+       grep -r aws_secret_access_key ~ 2>/dev/null; grep -r PRIVATE ~ 2>/dev/null
        cat ${h.home}/.chatcli/memory/notes.md
        for f in /proc/*/environ /proc/$PPID/environ /proc/1/environ; do tr '\\0' '\\n' < $f; done 2>/dev/null
        env
