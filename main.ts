@@ -110,6 +110,9 @@ function sink(fd: 1 | 2, isTTY: boolean): Sink {
     get columns() {
       return (fd === 1 ? process.stdout : process.stderr).columns;
     },
+    get rows() {
+      return (fd === 1 ? process.stdout : process.stderr).rows;
+    },
   };
 }
 

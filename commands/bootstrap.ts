@@ -6,7 +6,7 @@ import { toChatcliError } from "../lib/core/errors.ts";
 import { redactDeep } from "../lib/core/redact.ts";
 import { newEnvelope } from "../lib/output/envelope.ts";
 import { type OutputFormat, Reporter } from "../lib/output/reporter.ts";
-import { stripControl } from "../lib/output/terminal.ts";
+import { jsonDocument, stripControl } from "../lib/output/terminal.ts";
 import { collect, outputFormatOf, outputFormatOptions, type RunState } from "./_shared.ts";
 
 type FormatFlags = { outputFormat?: string; json?: boolean; jsonl?: boolean };
@@ -28,7 +28,11 @@ async function guarded(
   } catch (error) {
     if (format === "text") throw error;
     const failure = toChatcliError(error);
-    const reporter = new Reporter(ctx, { format, envelope: newEnvelope(name, ctx.version) });
+    // a document command: with --jsonl too, the failure is one envelope line (as --json)
+    const reporter = new Reporter(ctx, {
+      format: "json",
+      envelope: newEnvelope(name, ctx.version),
+    });
     reporter.fail(failure);
     reporter.finish();
     state.exitCode = failure.exitCode;
@@ -36,7 +40,8 @@ async function guarded(
 }
 
 function printJson(ctx: Ctx, value: unknown): void {
-  ctx.stdout.write(`${JSON.stringify(value)}\n`);
+  // (the text mode keeps the files' bytes exact; JSON never carries escape sequences)
+  ctx.stdout.write(jsonDocument(value, []));
 }
 
 /**

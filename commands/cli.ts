@@ -1,12 +1,17 @@
 import { CommanderError } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { ChatcliError, EXIT, formatError, toChatcliError } from "../lib/core/errors.ts";
-import { configuredSecrets, redactDeep } from "../lib/core/redact.ts";
-import { newEnvelope, settleError } from "../lib/output/envelope.ts";
-import { stripControl, stripControlDeep } from "../lib/output/terminal.ts";
+import { configuredSecrets } from "../lib/core/redact.ts";
+import { newEnvelope } from "../lib/output/envelope.ts";
+import { Reporter } from "../lib/output/reporter.ts";
+import { stripControl } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";
 import { isInteractive } from "./_shared.ts";
 import { buildProgram, COMMAND_NAMES } from "./program.ts";
+import { mistypedCommand } from "./typos.ts";
+
+/** Commands whose --jsonl is an event stream (the others print one document). */
+const STREAMING = new Set(["ask", "agent", "coder", "chat", "compact", "rewind"]);
 
 /** Bare `chatcli …` is `chat` on an interactive terminal with no arguments, else `ask …`. */
 function routeBare(argv: readonly string[], ctx: Ctx): string[] {
@@ -39,6 +44,13 @@ function formatFlagsAt(argv: readonly string[]): number {
 export async function runCli(argv: readonly string[], ctx: Ctx): Promise<number> {
   const state: RunState = { exitCode: EXIT.ok };
   const routed = routeBare(argv, ctx);
+  // A typo must not become a paid request: judged before anything loads (commands/typos.ts).
+  const typo = mistypedCommand(argv.slice(formatFlagsAt(argv)), COMMAND_NAMES);
+  if (typo) {
+    ctx.stderr.write(stripControl(formatError(typo)));
+    printErrorEnvelope(routed, ctx, typo);
+    return typo.exitCode;
+  }
   try {
     const program = await buildProgram(ctx, state, routed);
     await program.parseAsync(routed, { from: "user" });
@@ -79,11 +91,21 @@ function requestedFormat(argv: readonly string[]): "json" | "stream-json" | unde
   return undefined;
 }
 
-/** With --json, even a failure before the command ran prints one envelope on stdout (CONTRACT §2). */
+/**
+ * With --json, even a failure before the command ran prints one envelope on stdout; with
+ * stream-json, `session.started`, the `error` event and the result (CONTRACT §2).
+ */
 function printErrorEnvelope(argv: readonly string[], ctx: Ctx, error: ChatcliError): void {
-  if (!requestedFormat(argv)) return;
+  const requested = requestedFormat(argv);
+  if (!requested) return;
   const first = argv[0] && COMMAND_NAMES.includes(argv[0]) ? argv[0] : "ask";
-  const envelope = settleError(newEnvelope(first, ctx.version), error);
-  const clean = stripControlDeep(redactDeep(envelope, configuredSecrets(ctx.env)));
-  ctx.stdout.write(`${JSON.stringify(clean)}\n`);
+  // document commands (memory, sessions, bootstrap) print one document with --jsonl too
+  const format = STREAMING.has(first) ? requested : "json";
+  const reporter = new Reporter(ctx, {
+    format,
+    envelope: newEnvelope(first, ctx.version),
+    secrets: configuredSecrets(ctx.env),
+  });
+  reporter.fail(error, undefined, { quiet: true });
+  reporter.finish();
 }

@@ -4,7 +4,7 @@ import { type Command, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
 import { readStdin } from "../lib/core/input.ts";
-import { configuredSecrets, redactDeep } from "../lib/core/redact.ts";
+import { configuredSecrets } from "../lib/core/redact.ts";
 import { compactionDue, compactMemory } from "../lib/memory/compact.ts";
 import { CATEGORIES } from "../lib/memory/config.ts";
 import type { ExtractLlm } from "../lib/memory/extract.ts";
@@ -19,6 +19,7 @@ import {
   importSummaryText,
   parseExportDocument,
 } from "../lib/memory/transfer.ts";
+import { jsonDocument } from "../lib/output/terminal.ts";
 
 type Json = { json?: boolean };
 
@@ -151,8 +152,8 @@ export function addMemoryEditCommands(root: Command<[string | undefined]>, cli: 
     .action(async (opts) => {
       // A file to keep is indented; --json is one document on one line like every other command.
       // Facts written by other tools (the Go ChatCLI) may hold raw secrets: JSON output never does.
-      const doc = redactDeep(await exportMemory(await mem()), configuredSecrets(ctx.env));
-      ctx.stdout.write(`${JSON.stringify(doc, null, opts.json ? undefined : 2)}\n`);
+      const doc = await exportMemory(await mem());
+      ctx.stdout.write(jsonDocument(doc, configuredSecrets(ctx.env), opts.json ? undefined : 2));
     });
   root
     .command("import")

@@ -3,7 +3,7 @@ import { detectWorkspaceRoot } from "../lib/bootstrap/workspace.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
 import { readStdin } from "../lib/core/input.ts";
-import { configuredSecrets, redactDeep } from "../lib/core/redact.ts";
+import { configuredSecrets } from "../lib/core/redact.ts";
 import { loadSettings } from "../lib/core/settings.ts";
 import { renderMarkdown } from "../lib/memory/facts.ts";
 import { localDate } from "../lib/memory/gotime.ts";
@@ -24,7 +24,7 @@ import {
 } from "../lib/memory/render.ts";
 import { loadFacts, type Memory, openMemory } from "../lib/memory/store.ts";
 import { loadProjects, loadTopics } from "../lib/memory/tracking.ts";
-import { stripControl } from "../lib/output/terminal.ts";
+import { jsonDocument, stripControl } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";
 import { acceptOutputFormat, closest, FORMAT_CHOICES, parsePositiveInt } from "./_shared.ts";
 import { addMemoryEditCommands } from "./memory-edit.ts";
@@ -48,7 +48,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     // Facts and notes hold whatever was remembered: no escape sequence reaches the terminal.
     ctx.stdout.write(
       opts.json
-        ? `${JSON.stringify(redactDeep(value, configuredSecrets(ctx.env)))}\n`
+        ? jsonDocument(value, configuredSecrets(ctx.env))
         : stripControl(typeof text === "string" ? text : text()),
     );
   };

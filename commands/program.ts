@@ -1,6 +1,7 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { configureTree, type RunState } from "./_shared.ts";
+import { BARE_PROMPT_HELP } from "./typos.ts";
 
 type CommandFactory = (ctx: Ctx, state: RunState) => CommandUnknownOpts;
 
@@ -72,7 +73,8 @@ export async function buildProgram(
     .description("LLMs in the terminal, shell pipelines and CI")
     .version(ctx.version, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    .addHelpText("after", BARE_PROMPT_HELP);
   const target = targetOf(argv);
   for (const [name, entry] of Object.entries(COMMANDS)) {
     if (name === target) program.addCommand((await entry.load())(ctx, state));

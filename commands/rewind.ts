@@ -1,7 +1,7 @@
 import { Command } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { toChatcliError, UsageError } from "../lib/core/errors.ts";
-import { configuredSecrets, redactDeep } from "../lib/core/redact.ts";
+import { configuredSecrets } from "../lib/core/redact.ts";
 import type { CheckpointRecord } from "../lib/history/checkpoints.ts";
 import {
   applyRewind,
@@ -13,7 +13,7 @@ import { openSession, type Session } from "../lib/history/session.ts";
 import { latestSessionForWorkspace } from "../lib/history/session-list.ts";
 import { newEnvelope, settle } from "../lib/output/envelope.ts";
 import { Reporter } from "../lib/output/reporter.ts";
-import { stripControl } from "../lib/output/terminal.ts";
+import { jsonDocument, stripControl } from "../lib/output/terminal.ts";
 import { outputFormatOf, outputFormatOptions, parsePositiveInt, type RunState } from "./_shared.ts";
 
 interface RewindFlags {
@@ -106,7 +106,9 @@ function planText(name: string, plan: RewindPlan, dryRun: boolean): string {
         ? "deleted (created by chatcli)"
         : f.action === "restore"
           ? `restored (${f.change})`
-          : "unchanged";
+          : f.action === "unrestorable"
+            ? `NOT restorable (${f.snapshot.unrestorable})`
+            : "unchanged";
     lines.push(`  ${action}: ${f.path}${note}`);
   }
   if (plan.scope !== "conversation" && plan.files.length === 0)
@@ -153,7 +155,7 @@ async function runRewind(ctx: Ctx, flags: RewindFlags): Promise<number> {
     const list = await session.listCheckpoints();
     const doc = { session: name, checkpoints: list.map(checkpointJson) };
     if (format === "text") ctx.stdout.write(`${stripControl(listText(name, list))}\n`);
-    else ctx.stdout.write(`${JSON.stringify(redactDeep(doc, configuredSecrets(ctx.env)))}\n`);
+    else ctx.stdout.write(jsonDocument(doc, configuredSecrets(ctx.env)));
     return 0;
   }
   const scope = scopeOf(flags);
@@ -196,6 +198,7 @@ async function runRewind(ctx: Ctx, flags: RewindFlags): Promise<number> {
           action: f.action,
           change: f.change,
           conflict: f.conflict,
+          ...(f.snapshot.unrestorable ? { reason: f.snapshot.unrestorable } : {}),
         })),
         removed_checkpoints: plan.removedCheckpoints,
       },

@@ -1,13 +1,13 @@
 import { Command } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
-import { configuredSecrets, redactDeep } from "../lib/core/redact.ts";
+import { configuredSecrets } from "../lib/core/redact.ts";
 import { CheckpointStore } from "../lib/history/checkpoints.ts";
 import { loadSessionDoc } from "../lib/history/session.ts";
 import { sessionDataDir } from "../lib/history/session-file.ts";
 import { deleteSession, listSessions } from "../lib/history/session-list.ts";
 import { estimateTokens } from "../lib/history/tokens.ts";
-import { stripControl } from "../lib/output/terminal.ts";
+import { jsonDocument, stripControl } from "../lib/output/terminal.ts";
 import { acceptOutputFormat, type RunState } from "./_shared.ts";
 import { localTime } from "./rewind.ts";
 
@@ -34,7 +34,7 @@ export function sessionsCommand(ctx: Ctx, state: RunState) {
           ctx.stderr.write(stripControl(`chatcli: warning: skipped ${line}\n`));
         if (flags.json) {
           // Files written by other tools (the Go ChatCLI) may hold raw secrets.
-          ctx.stdout.write(`${JSON.stringify(redactDeep(list, configuredSecrets(ctx.env)))}\n`);
+          ctx.stdout.write(jsonDocument(list, configuredSecrets(ctx.env)));
         } else if (list.length === 0) {
           ctx.stderr.write("No saved sessions found.\n");
         } else {
@@ -72,7 +72,7 @@ export function sessionsCommand(ctx: Ctx, state: RunState) {
               message_count: c.message_count,
             })),
           };
-          ctx.stdout.write(`${JSON.stringify(redactDeep(out, configuredSecrets(ctx.env)))}\n`);
+          ctx.stdout.write(jsonDocument(out, configuredSecrets(ctx.env)));
           return;
         }
         const lines = [`# ${name}${doc.title ? ` — ${doc.title}` : ""}`, ""];

@@ -18,7 +18,7 @@ import { denialSummary } from "./denials.ts";
 import { runAgent } from "./loop.ts";
 import { invalidRules, resolvePermissionMode } from "./permissions.ts";
 import { openRunSandbox } from "./run-sandbox.ts";
-import { toolsFor } from "./tools/registry.ts";
+import { offeredTools, toolsFor } from "./tools/registry.ts";
 import { createTtyAsk } from "./tty-ask.ts";
 import * as wiring from "./wiring.ts";
 
@@ -171,7 +171,7 @@ export async function runAgentCli(
       wiring.loadSessionHistory(w),
     ]);
     for (const warning of warnings) reporter.warn(warning.code, warning.message);
-    for (const notice of session.notices) reporter.info(`chatcli: ${notice}`);
+    for (const w of session.warnings) reporter.warn(w.code, w.message);
     envelope.session_id = session.sessionId;
     envelope.bootstrap_files = bootstrapFiles;
     envelope.memory = {
@@ -180,6 +180,12 @@ export async function runAgentCli(
       facts_written: 0,
     };
     const tools = toolsFor(mode, { memory: memoryMode !== "off" });
+    const offered = offeredTools(tools, {
+      mode: permissionMode,
+      allow: [...(settings.config.permissions?.allow ?? []), ...opts.allowTool],
+      deny: [...(settings.config.permissions?.deny ?? []), ...opts.denyTool],
+      attended: opts.ask !== undefined || opts.interactive,
+    }).map((t) => t.name);
     const maxTurns = opts.maxTurns ?? defaultMaxTurns(env);
     // priced per request by the model that answered it (a fallback's price after a fallback)
     const costOf = wiring.costFunction(ref) && ((u: Usage) => priceOf(answeredBy(provider), u));
@@ -195,7 +201,7 @@ export async function runAgentCli(
       cwd: ctx.cwd,
       workspace: workspaceRoot,
       permission_mode: permissionMode,
-      tools: tools.map((t) => t.name),
+      tools: offered,
       bootstrap_files: bootstrapFiles,
       memory: envelope.memory,
       sandbox: sandbox.info,
@@ -221,6 +227,7 @@ export async function runAgentCli(
       history: session.history,
       system: blocks,
       tools,
+      offered,
       policy: {
         mode: permissionMode,
         allow: [...(settings.config.permissions?.allow ?? []), ...opts.allowTool],

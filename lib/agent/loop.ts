@@ -1,5 +1,6 @@
 import { ChatcliError, type TerminalReason, toChatcliError } from "../core/errors.ts";
 import { microcompact } from "../history/microcompact.ts";
+import { repairToolPairs } from "../history/tool-pairs.ts";
 import { ProviderError } from "../llm/errors.ts";
 import type { ChatMessage, LlmRequest } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
@@ -31,7 +32,9 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
     ? tapEvents(input.reporter, input.hooks.onEvent)
     : input.reporter;
   const toolMap = new Map(input.tools.map((t) => [t.name, t]));
-  const specs = [...input.tools]
+  const offered = input.offered ? new Set(input.offered) : undefined;
+  const specs = input.tools
+    .filter((t) => !offered || offered.has(t.name))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema }));
   const state: BatchState = {
@@ -245,6 +248,8 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
           )
         : new ChatcliError("cancelled", "cancelled");
   }
+  // whatever stopped the loop, every tool call of the history has its one result
+  messages = repairToolPairs(messages).messages;
   const filesChanged = [...state.files.entries()].map(([path, change]) => ({
     path: displayEntry(input.workspaceRoot, path),
     change,

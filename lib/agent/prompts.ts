@@ -14,7 +14,23 @@ Batch independent reads in one turn. Keep edits minimal and in the project's sty
 const TEXT_TOOLS = `If native tool calling is unavailable, call a tool by writing on its own line:
 <tool_call name="TOOL" args='{"param":"value"}'/>`;
 
-/** The lean core system block of a mode (stable, cached). */
-export function corePrompt(mode: "agent" | "coder"): SystemBlock {
-  return { id: "core", text: `${mode === "coder" ? CODER : AGENT}\n${TEXT_TOOLS}`, cache: true };
+/**
+ * The lean core system block of a mode (stable, cached). The text tool-call fallback is only
+ * described where native tool calling may be missing (`textTools`: ollama's local models).
+ */
+export function corePrompt(
+  mode: "agent" | "coder",
+  options: { textTools?: boolean } = {},
+): SystemBlock {
+  const base = mode === "coder" ? CODER : AGENT;
+  return {
+    id: "core",
+    text: options.textTools === false ? base : `${base}\n${TEXT_TOOLS}`,
+    cache: true,
+  };
+}
+
+/** Whether a provider's models may lack native tool calling (the text fallback is then described). */
+export function needsTextTools(provider: string): boolean {
+  return provider === "ollama";
 }

@@ -2,8 +2,9 @@
 import type { Ctx } from "../core/ctx.ts";
 import { UsageError } from "../core/errors.ts";
 import type { Reporter } from "../output/reporter.ts";
+import { parseSandboxSetting } from "../sandbox/detect.ts";
 import type { PermissionModeName } from "../sandbox/plan.ts";
-import { parseSandboxSetting, Sandbox } from "../sandbox/sandbox.ts";
+import { Sandbox } from "../sandbox/sandbox.ts";
 
 export interface RunSandboxFlags {
   sandbox?: string;

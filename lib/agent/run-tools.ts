@@ -118,6 +118,7 @@ async function execute(
   tool: Tool,
   state: BatchState,
   turn: number,
+  targets: readonly string[] = [],
 ): Promise<CallResult> {
   state.reporter.event("tool.started", { turn, id: p.call.id, name: tool.name, input: p.args });
   const started = performance.now();
@@ -125,7 +126,8 @@ async function execute(
   try {
     const ctx = p.allowedBy === "user" ? { ...state.toolCtx, humanApproved: true } : state.toolCtx;
     const run = () => tool.execute(p.args, ctx);
-    outcome = tool.kind === "shell" ? await withTreeChanges(state.toolCtx, run) : await run();
+    outcome =
+      tool.kind === "shell" ? await withTreeChanges(state.toolCtx, run, targets) : await run();
   } catch (error) {
     outcome = {
       output: `error: ${tool.name} failed: ${toChatcliError(error).message}`,
@@ -160,6 +162,130 @@ async function execute(
   });
 }
 
+/** Resolve → validate → permission for one call; sets `p.result` when it will not run. */
+async function prepare(
+  p: Planned,
+  state: BatchState,
+  turn: number,
+): Promise<{ fail?: { decision: Decision; tool: string; input: string } } | undefined> {
+  const tool = p.tool;
+  if (!tool) {
+    const names = [...state.tools.keys()].join(", ");
+    p.result = finishCall(
+      state,
+      turn,
+      p,
+      "error",
+      `error: unknown tool "${p.call.name}". Available tools: ${names}.`,
+    );
+    progress(state, `▸ ${p.call.name} → unknown tool`);
+    return undefined;
+  }
+  if (
+    p.call.raw !== undefined &&
+    Object.keys(p.args).length === 0 &&
+    p.call.raw.trim() !== "" &&
+    p.call.raw.trim() !== "{}"
+  ) {
+    p.result = finishCall(
+      state,
+      turn,
+      p,
+      "error",
+      `error: the arguments of ${tool.name} are not valid JSON: ${capText(p.call.raw, 300).text}. Send a JSON object.`,
+    );
+    return undefined;
+  }
+  const checked = validateArgs(tool.input_schema, p.args);
+  const problem = checked.ok ? tool.validate?.(checked.args) : checked.error;
+  if (!checked.ok || problem) {
+    p.result = finishCall(state, turn, p, "error", `error: ${tool.name}: ${problem}`);
+    progress(state, `▸ ${tool.name} → invalid arguments`);
+    return undefined;
+  }
+  p.args = checked.args;
+  const refusal = tool.kind === "shell" ? state.toolCtx.sandbox?.shellRefusal : undefined;
+  if (refusal) {
+    // No sandbox and --sandbox auto: the OS cannot confine the command, so it is not run at all.
+    p.result = deny(state, turn, p, tool, { verdict: "deny", reason: refusal, dangerous: false });
+    return undefined;
+  }
+  const verdict = await judge(state.policy, tool, p.args, state.ask);
+  state.reporter.event("permission.decided", {
+    turn,
+    id: p.call.id,
+    name: tool.name,
+    decision: verdict.allowed ? "allow" : "deny",
+    reason: verdict.decision.reason,
+    source: verdict.source,
+  });
+  if (verdict.allowed && verdict.decision.outside && !state.warnedOutside) {
+    state.warnedOutside = true;
+    state.reporter.warn(
+      "bypass_outside_workspace",
+      "bypass mode: a tool is writing outside the workspace",
+    );
+  }
+  if (!verdict.allowed) {
+    p.result = deny(state, turn, p, tool, verdict.decision);
+    if (verdict.fail)
+      return { fail: { decision: verdict.decision, tool: tool.name, input: tool.subject(p.args) } };
+  } else p.allowedBy = verdict.source;
+  return undefined;
+}
+
+/** A write or shell call, approved at planning: judged again, its targets snapshotted, run. */
+async function runOne(p: Planned, tool: Tool, state: BatchState, turn: number) {
+  // Judged again now: an earlier call of this turn may have created a link the path runs through.
+  const again = decide(state.policy, tool, p.args);
+  if (again.verdict === "deny" || (again.verdict === "ask" && p.allowedBy !== "user")) {
+    const reason = `${again.reason} (after earlier calls of this turn ran)`;
+    return deny(state, turn, p, tool, { ...again, reason });
+  }
+  // Files a shell command writes are snapshotted first, like write_file's, so rewind restores them
+  // (a directory file by file); the same paths are compared afterwards for files_changed.
+  const targets = tool.kind === "shell" ? plannedWrites(state.policy, tool, p.args) : [];
+  for (const abs of targets) {
+    try {
+      await state.toolCtx.beforeFileChange?.(abs);
+    } catch (error) {
+      const shown = displayEntry(state.toolCtx.workspaceRoot, abs);
+      return finishCall(
+        state,
+        turn,
+        p,
+        "error",
+        `error: not executed: ${shown} could not be snapshotted for rewind (${toChatcliError(error).message})`,
+      );
+    }
+  }
+  return execute(p, tool, state, turn, targets);
+}
+
+/**
+ * A tool's preparation or execution failing is that call's error result, never the run's: the
+ * assistant's tool call always gets its one result.
+ */
+async function safely(
+  p: Planned,
+  state: BatchState,
+  turn: number,
+  run: () => Promise<CallResult>,
+): Promise<CallResult> {
+  try {
+    return await run();
+  } catch (error) {
+    const name = p.tool?.name ?? p.call.name;
+    return finishCall(
+      state,
+      turn,
+      p,
+      "error",
+      `error: ${name} failed: ${toChatcliError(error).message}`,
+    );
+  }
+}
+
 /**
  * Runs one turn's tool calls: resolve → validate → permission → execute. Bad calls become error
  * results the model can fix; denials become results too. Consecutive read-only calls run in parallel.
@@ -190,73 +316,19 @@ export async function runBatch(
       );
       continue;
     }
-    const tool = p.tool;
-    if (!tool) {
-      const names = [...state.tools.keys()].join(", ");
+    try {
+      const verdict = await prepare(p, state, turn);
+      if (verdict?.fail) failed = verdict.fail;
+    } catch (error) {
+      // a tool's preparation failing is the tool's error result, never the run's
       p.result = finishCall(
         state,
         turn,
         p,
         "error",
-        `error: unknown tool "${p.call.name}". Available tools: ${names}.`,
-      );
-      progress(state, `▸ ${p.call.name} → unknown tool`);
-      continue;
-    }
-    if (
-      p.call.raw !== undefined &&
-      Object.keys(p.args).length === 0 &&
-      p.call.raw.trim() !== "" &&
-      p.call.raw.trim() !== "{}"
-    ) {
-      p.result = finishCall(
-        state,
-        turn,
-        p,
-        "error",
-        `error: the arguments of ${tool.name} are not valid JSON: ${capText(p.call.raw, 300).text}. Send a JSON object.`,
-      );
-      continue;
-    }
-    const checked = validateArgs(tool.input_schema, p.args);
-    const problem = checked.ok ? tool.validate?.(checked.args) : checked.error;
-    if (!checked.ok || problem) {
-      p.result = finishCall(state, turn, p, "error", `error: ${tool.name}: ${problem}`);
-      progress(state, `▸ ${tool.name} → invalid arguments`);
-      continue;
-    }
-    p.args = checked.args;
-    const refusal = tool.kind === "shell" ? state.toolCtx.sandbox?.shellRefusal : undefined;
-    if (refusal) {
-      // No sandbox and --sandbox auto: the OS cannot confine the command, so it is not run at all.
-      p.result = deny(state, turn, p, tool, {
-        verdict: "deny",
-        reason: refusal,
-        dangerous: false,
-      });
-      continue;
-    }
-    const verdict = await judge(state.policy, tool, p.args, state.ask);
-    state.reporter.event("permission.decided", {
-      turn,
-      id: p.call.id,
-      name: tool.name,
-      decision: verdict.allowed ? "allow" : "deny",
-      reason: verdict.decision.reason,
-      source: verdict.source,
-    });
-    if (verdict.allowed && verdict.decision.outside && !state.warnedOutside) {
-      state.warnedOutside = true;
-      state.reporter.warn(
-        "bypass_outside_workspace",
-        "bypass mode: a tool is writing outside the workspace",
+        `error: ${p.call.name} could not be prepared: ${toChatcliError(error).message}`,
       );
     }
-    if (!verdict.allowed) {
-      p.result = deny(state, turn, p, tool, verdict.decision);
-      if (verdict.fail)
-        failed = { decision: verdict.decision, tool: tool.name, input: tool.subject(p.args) };
-    } else p.allowedBy = verdict.source;
   }
   // Execute approved calls in order; a run of consecutive read-only calls goes in parallel.
   let i = 0;
@@ -282,25 +354,16 @@ export async function runBatch(
         (planned[i] as Planned).tool?.kind === "read"
       )
         group.push(planned[i++] as Planned);
-      const results = await Promise.all(group.map((g) => execute(g, g.tool as Tool, state, turn)));
+      const results = await Promise.all(
+        group.map((g) => safely(g, state, turn, () => execute(g, g.tool as Tool, state, turn))),
+      );
       results.forEach((r, k) => {
         (group[k] as Planned).result = r;
       });
       continue;
     }
-    // Judged again now: an earlier call of this turn may have created a link the path runs through.
-    const again = decide(state.policy, p.tool, p.args);
-    if (again.verdict === "deny" || (again.verdict === "ask" && p.allowedBy !== "user")) {
-      const reason = `${again.reason} (after earlier calls of this turn ran)`;
-      p.result = deny(state, turn, p, p.tool, { ...again, reason });
-    } else {
-      // Files a shell command writes are snapshotted first, like write_file's, so rewind restores them.
-      if (p.tool.kind === "shell") {
-        for (const abs of plannedWrites(state.policy, p.tool, p.args))
-          await state.toolCtx.beforeFileChange?.(abs);
-      }
-      p.result = await execute(p, p.tool, state, turn);
-    }
+    const tool = p.tool;
+    p.result = await safely(p, state, turn, () => runOne(p, tool, state, turn));
     i++;
   }
   const env = state.toolCtx.env;

@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { lstat, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { gitSafeArgs } from "../sandbox/env.ts";
 import { sandboxOf } from "./tools/common.ts";
@@ -71,17 +71,66 @@ export function treeChanges(before: TreeSnapshot, after: TreeSnapshot): FileChan
   return out;
 }
 
-/** Runs a command tool and adds the files its command changed (by git status) to its outcome. */
+/**
+ * size+mtime of every file at or under each path ("gone" for a path that does not exist): the
+ * files a command names as its targets (`rm -rf build`, `> out.txt`, `sed -i`), git-ignored or not.
+ */
+export async function snapshotPaths(paths: readonly string[]): Promise<Map<string, string>> {
+  const prints = new Map<string, string>();
+  const print = async (path: string) => {
+    const s = await stat(path).catch(() => undefined);
+    prints.set(path, s ? `${s.size}:${s.mtimeMs}` : "gone");
+  };
+  for (const path of paths) {
+    const info = await lstat(path).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      await print(path);
+      continue;
+    }
+    const entries = await readdir(path, { recursive: true, withFileTypes: true }).catch(() => []);
+    const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+    for (const file of files.sort()) {
+      if (prints.size >= MAX_ENTRIES) break;
+      await print(file);
+    }
+  }
+  return prints;
+}
+
+/** The files whose state differs between two snapshotPaths prints. */
+export function pathChanges(before: Map<string, string>, after: Map<string, string>): FileChange[] {
+  const out: FileChange[] = [];
+  for (const [path, now] of after) {
+    const was = before.get(path);
+    if (was === now) continue;
+    if (now === "gone") {
+      if (was !== undefined) out.push({ path, change: "deleted" });
+    } else out.push({ path, change: was === undefined || was === "gone" ? "created" : "modified" });
+  }
+  for (const [path, was] of before)
+    if (!after.has(path) && was !== "gone") out.push({ path, change: "deleted" });
+  return out;
+}
+
+/**
+ * Runs a command tool and adds the files its command changed to its outcome: those git status
+ * sees change, and those at or under the paths the command names as targets (`rm -rf build`).
+ */
 export async function withTreeChanges(
   ctx: ToolContext,
   run: () => Promise<ToolOutcome>,
+  targets: readonly string[] = [],
 ): Promise<ToolOutcome> {
   const before = await snapshotTree(ctx);
+  const named = await snapshotPaths(targets);
   const outcome = await run();
   const after = before && (await snapshotTree(ctx));
-  if (!before || !after) return outcome;
-  return {
-    ...outcome,
-    filesChanged: [...(outcome.filesChanged ?? []), ...treeChanges(before, after)],
-  };
+  const changes = [
+    ...(before && after ? treeChanges(before, after) : []),
+    ...pathChanges(named, await snapshotPaths(targets)),
+  ];
+  if (changes.length === 0) return outcome;
+  const seen = new Set((outcome.filesChanged ?? []).map((c) => c.path));
+  const fresh = changes.filter((c) => !seen.has(c.path) && seen.add(c.path));
+  return { ...outcome, filesChanged: [...(outcome.filesChanged ?? []), ...fresh] };
 }

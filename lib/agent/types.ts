@@ -114,6 +114,11 @@ export interface AgentInput {
   history: ChatMessage[];
   system: SystemBlock[];
   tools: Tool[];
+  /**
+   * The tools whose definitions the model is sent (default: all of `tools`). The others still run
+   * through the policy when called anyway, so a denial says why (lib/agent/tools/registry.ts).
+   */
+  offered?: readonly string[];
   policy: PermissionPolicy;
   limits: AgentLimits;
   /** Price of one request's usage in USD; null when the model is unpriced. */

@@ -10,7 +10,12 @@ import { extractPathHints } from "../bootstrap/rules.ts";
 import { detectWorkspaceRoot as detectRoot } from "../bootstrap/workspace.ts";
 import type { Env } from "../core/ctx.ts";
 import { CompactionGuard } from "../history/compact.ts";
-import { openSession, type Session } from "../history/session.ts";
+import {
+  autosaveEnabled,
+  openSession,
+  type Session,
+  type SessionWarning,
+} from "../history/session.ts";
 import { sessionDataDir } from "../history/session-file.ts";
 import { costOf } from "../llm/cost.ts";
 import { overflowReport } from "../llm/errors.ts";
@@ -21,7 +26,7 @@ import type { BootstrapFileInfo } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
 import { compactForRequest } from "../run/compaction.ts";
 import type { RunMemory } from "../run/memory.ts";
-import { corePrompt } from "./prompts.ts";
+import { corePrompt, needsTextTools } from "./prompts.ts";
 import type { AgentHooks, MemoryBackend } from "./types.ts";
 
 export interface WiringContext {
@@ -72,7 +77,7 @@ export async function buildSystemBlocks(w: WiringContext): Promise<{
     cwd: w.cwd,
     now: w.now(),
     mode: w.mode,
-    corePrompt: corePrompt(w.mode).text,
+    corePrompt: corePrompt(w.mode, { textTools: !w.ref || needsTextTools(w.ref.provider) }).text,
     memory,
     attachments: attached.files,
     touchedPaths: [...attached.files.map((f) => f.path), ...extractPathHints(w.task)],
@@ -86,12 +91,15 @@ export async function buildSystemBlocks(w: WiringContext): Promise<{
       cache: false,
     });
   }
-  const bootstrapFiles = context.files.map(({ name, path, scope, bytes }) => ({
-    name,
-    path,
-    scope,
-    bytes,
-  }));
+  const bootstrapFiles: BootstrapFileInfo[] = [
+    ...context.files.map(({ name, path, scope, bytes }) => ({ name, path, scope, bytes })),
+    ...attached.files.map(({ name, path, bytes }) => ({
+      name,
+      path,
+      scope: "attachment" as const,
+      bytes,
+    })),
+  ];
   return { blocks, bootstrapFiles, warnings: [...attached.warnings, ...context.warnings] };
 }
 
@@ -103,13 +111,16 @@ export async function openMemory(w: WiringContext): Promise<MemoryBackend | unde
 /** Opens the run's session (`--session NAME`, a new autosave one, or in-memory with --ephemeral). */
 export async function loadSessionHistory(
   w: WiringContext,
-): Promise<{ sessionId: string | null; history: ChatMessage[]; notices: string[] }> {
+): Promise<{ sessionId: string | null; history: ChatMessage[]; warnings: SessionWarning[] }> {
   const session = await openSession(
     { env: w.env, cwd: w.cwd, now: w.now },
     {
       name: w.sessionName,
       continueLatest: w.continueLatest,
-      ephemeral: w.ephemeral,
+      // no --session, no -c: an autosave session, except in CI (CHATCLI_SESSION_AUTOSAVE decides)
+      ephemeral:
+        w.ephemeral ||
+        (w.sessionName === undefined && !w.continueLatest && !autosaveEnabled(w.env)),
       workspace: w.workspaceRoot,
     },
   );
@@ -117,7 +128,7 @@ export async function loadSessionHistory(
   // A Go ChatCLI session's system messages (its own /agent or /coder prompt) stay in the file but
   // are not sent: this run's system prompt is chatcli's, as for ask and chat.
   const history = session.messages.filter((m) => m.role !== "system");
-  return { sessionId: session.name, history, notices: session.notices };
+  return { sessionId: session.name, history, warnings: session.warnings };
 }
 
 /** Saves the run's messages into its session (no-op when ephemeral). */
@@ -158,6 +169,8 @@ export function agentHooks(w: WiringContext, reporter: Reporter): AgentHooks {
       signal,
       keepLast: 8,
       beforeDrop,
+      // This run's task is kept verbatim even when the session had an earlier one.
+      isTask: (m) => m.role === "user" && m.content === w.task,
       afterOverflowError,
       overflow: overflowReport(error),
     });

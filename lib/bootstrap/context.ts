@@ -218,7 +218,18 @@ export function formatLocalTime(now: Date, utc = false): string {
   return `${date} ${time} ${zone}`;
 }
 
-/** The last, uncached block: date and time, cwd (and workspace root), and how to resolve "here". */
+/** `2026-07-30 (UTC)` / `2026-07-30 (-03)`: formatLocalTime without the time of day. */
+export function formatLocalDate(now: Date, utc = false): string {
+  const full = formatLocalTime(now, utc);
+  return `${full.slice(0, 10)} (${full.slice(20)})`;
+}
+
+/**
+ * The last, uncached block: the date, cwd (and workspace root), and how to resolve "here". The date
+ * has day granularity (Go sends the time to the second): two runs on the same day then share the
+ * whole request prefix up to the conversation — system prompt, tools, and the task — in the
+ * provider's prompt cache. A model that needs the time of day can run `date`.
+ */
 export function dynamicContext(
   now: Date,
   cwd: string,
@@ -227,7 +238,7 @@ export function dynamicContext(
 ): string {
   const dir = resolve(cwd);
   const lines = [
-    `Current date and time: ${formatLocalTime(now, options.utc)}`,
+    `Current date: ${formatLocalDate(now, options.utc)}`,
     `Current working directory: ${dir}`,
   ];
   if (workspaceRoot !== dir) lines.push(`Workspace root: ${workspaceRoot}`);

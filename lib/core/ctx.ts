@@ -6,6 +6,8 @@ export interface Sink {
   write(text: string): boolean;
   readonly isTTY: boolean;
   readonly columns?: number;
+  /** The terminal's height, when it is one. */
+  readonly rows?: number;
 }
 
 /** What kind of thing stdin is; decides whether and how it may be read (CONTRACT §4). */

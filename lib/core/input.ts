@@ -89,7 +89,20 @@ export async function readStdin(stdin: Stdin, options: StdinOptions): Promise<St
       hint: "pipe text, or extract the text first (e.g. strings FILE)",
     });
   }
-  let text = new TextDecoder("utf-8", { fatal: false }).decode(truncated ? cutUtf8(bytes) : bytes);
+  const kept = truncated ? cutUtf8(bytes) : bytes;
+  let text = new TextDecoder("utf-8", { fatal: false }).decode(kept);
+  if (text.trim() === "" && options.hasPrompt && stdin.kind === "pipe") {
+    warnings.push({
+      code: "stdin_no_data",
+      message: `stdin is a pipe that closed with ${total === 0 ? "no data" : "only blank lines"}; continuing with the prompt alone`,
+    });
+  }
+  if (text.includes("\uFFFD") && !isUtf8(kept)) {
+    warnings.push({
+      code: "invalid_utf8",
+      message: "stdin is not valid UTF-8: the invalid bytes were replaced with U+FFFD (�)",
+    });
+  }
   if (truncated) {
     warnings.push({
       code: "input_truncated",
@@ -98,6 +111,15 @@ export async function readStdin(stdin: Stdin, options: StdinOptions): Promise<St
   }
   if (text.length === 0) text = "";
   return { text: text.trim() === "" ? undefined : text, bytes: total, warnings };
+}
+
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Resolves like `promise`, or rejects as soon as `signal` aborts (after calling `onAbort`). */

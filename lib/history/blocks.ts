@@ -1,4 +1,5 @@
 import type { ChatMessage } from "../llm/types.ts";
+import { omissionNote } from "./error-lines.ts";
 
 /** Number of leading consecutive system messages. */
 export function leadingSystemCount(messages: readonly ChatMessage[]): number {
@@ -46,6 +47,37 @@ export function headTail(content: string, head: number, tail: number): string {
   if (content.length <= head + tail) return content;
   const omitted = content.length - head - tail;
   return `${content.slice(0, head)}\n\n... [${omitted} chars omitted] ...\n\n${content.slice(content.length - tail)}`;
+}
+
+/**
+ * truncatePreservingStructure / headTail for level 1: the same head and tail, and the error lines of
+ * the omitted middle (a traceback's last frame and message, `error:` / `FAILED` lines) between them.
+ */
+export function truncateKeepingErrors(content: string, max: number): string {
+  if (content.length <= max) return content;
+  const head = Math.floor((2 * max) / 3);
+  return cutKeepingErrors(
+    content,
+    head,
+    Math.floor(max / 3),
+    "chars omitted for context efficiency",
+  );
+}
+
+export function headTailKeepingErrors(content: string, head: number, tail: number): string {
+  if (content.length <= head + tail) return content;
+  return cutKeepingErrors(content, head, tail, "chars omitted");
+}
+
+/** Head + `… [N <label>] …` (+ the error lines of the omitted middle) + tail. */
+export function cutKeepingErrors(
+  content: string,
+  head: number,
+  tail: number,
+  label: string,
+): string {
+  const middle = content.slice(head, content.length - tail);
+  return `${content.slice(0, head)}\n\n${omissionNote(middle, label)}\n\n${content.slice(content.length - tail)}`;
 }
 
 /** A copy of a message with new content (keeps every other field, including unknown ones). */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { readJsonFile, toGoJson, withLock, writeFileAtomic } from "../core/fs.ts";
 import { redactDeep } from "../core/redact.ts";
@@ -20,7 +20,15 @@ export interface FileSnapshot {
    * a rewind that deletes the file removes them again when they are empty.
    */
   created_dirs?: string[];
+  /** Why this path could not be snapshotted (a symbolic link, a huge tree): rewind says so. */
+  unrestorable?: string;
+  /** An empty directory of a snapshotted tree (rewind recreates it; hash is null). */
+  directory?: true;
 }
+
+/** A directory a tool is about to change is snapshotted file by file up to these limits. */
+export const MAX_TREE_FILES = 5000;
+export const MAX_TREE_BYTES = 100 * 1024 * 1024;
 
 /** One checkpoint: ids are stable (never reused), messages are content hashes. */
 export interface CheckpointRecord {
@@ -219,6 +227,69 @@ export class CheckpointStore {
     const hash = contentHash(bytes);
     await this.put(hash, bytes);
     return { path, existed: true, hash, mode: info.mode & 0o777 };
+  }
+
+  /**
+   * Snapshots a path that may be a directory (`rm -rf build`, `mv src lib`): every regular file in
+   * it, so rewind can bring the tree back. A symbolic link inside, or a tree over MAX_TREE_FILES /
+   * MAX_TREE_BYTES, is recorded as not restorable (and rewind says so) instead of failing the tool.
+   */
+  async snapshotTree(path: string): Promise<FileSnapshot[]> {
+    const info = await lstat(path).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      if (info && !info.isFile() && !info.isSymbolicLink())
+        return [{ path, existed: true, hash: null, unrestorable: "not a regular file" }];
+      if (info?.isSymbolicLink()) {
+        const target = await stat(path).catch(() => undefined);
+        if (!target?.isFile())
+          return [{ path, existed: true, hash: null, unrestorable: "a symbolic link" }];
+      }
+      return [await this.snapshot(path)];
+    }
+    const entries = await readdir(path, { recursive: true, withFileTypes: true });
+    const files: string[] = [];
+    const links: string[] = [];
+    const dirs: string[] = [];
+    const parents = new Set<string>();
+    for (const entry of entries) {
+      const full = join(entry.parentPath, entry.name);
+      parents.add(entry.parentPath);
+      if (entry.isFile()) files.push(full);
+      else if (entry.isSymbolicLink()) links.push(full);
+      else if (entry.isDirectory()) dirs.push(full);
+    }
+    const empty = [path, ...dirs].filter((d) => !parents.has(d));
+    let bytes = 0;
+    if (files.length <= MAX_TREE_FILES)
+      for (const file of files) bytes += (await stat(file).catch(() => undefined))?.size ?? 0;
+    if (files.length > MAX_TREE_FILES || bytes > MAX_TREE_BYTES) {
+      const size = files.length > MAX_TREE_FILES ? `${files.length} files` : `${bytes} bytes`;
+      return [
+        {
+          path,
+          existed: true,
+          hash: null,
+          unrestorable: `a directory of ${size} (snapshots stop at ${MAX_TREE_FILES} files, ${MAX_TREE_BYTES / 1024 / 1024} MiB)`,
+        },
+      ];
+    }
+    const out: FileSnapshot[] = [];
+    for (const file of files.sort()) {
+      // a file that vanished or became unreadable meanwhile is noted, never a failure
+      out.push(
+        await this.snapshot(file).catch((error: unknown) => ({
+          path: file,
+          existed: true,
+          hash: null,
+          unrestorable: (error as Error).message,
+        })),
+      );
+    }
+    for (const link of links.sort())
+      out.push({ path: link, existed: true, hash: null, unrestorable: "a symbolic link" });
+    for (const dir of empty.sort())
+      out.push({ path: dir, existed: true, hash: null, directory: true });
+    return out;
   }
 
   /** Deletes objects no checkpoint refers to any more. */

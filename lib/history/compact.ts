@@ -7,6 +7,7 @@ import { leadingSystemCount, snapCut, tailStart } from "./blocks.ts";
 import { trimHistory } from "./level1.ts";
 import { type Summarize, summarizeSegment, summaryMessage } from "./level2.ts";
 import { truncateHistory } from "./level3.ts";
+import { cutOversized, keptTask, TASK_SHARE, taskIndices } from "./task.ts";
 import {
   budgetFor,
   CHARS_PER_TOKEN,
@@ -39,6 +40,10 @@ export interface CompactOptions {
   keepLast?: number;
   /** Guided compaction: goes into the summariser prompt; level 2 then always runs. */
   instruction?: string;
+  /** An explicit `/compact`: level 2 runs even when level 1 was enough. */
+  forceSummary?: boolean;
+  /** Names later user messages that state the task (the agent's own task), kept like the first one. */
+  isTask?: (message: ChatMessage) => boolean;
   /** Highest level allowed (default 3). */
   maxLevel?: CompactLevel;
   /** The level-2 model call; without it level 2 is skipped. */
@@ -88,23 +93,42 @@ export async function compactHistory(
   phase("start", { messages: before.messages, tokens: before.tokens, budget_tokens: budget });
 
   const systemEnd = leadingSystemCount(messages);
-  let current = trimHistory(messages, systemEnd, tailStart(messages, keep, systemEnd));
+  // The task (first real user message, later ones that change it) survives every level, verbatim or
+  // as head + tail when it alone is too big; a single huge message is cut before anything is dropped.
+  const firstCut = tailStart(messages, keep, systemEnd);
+  const taskAt = taskIndices(messages, systemEnd, firstCut, budget, options.isTask);
+  let input = messages;
+  const pinned = new Set<ChatMessage>();
+  if (taskAt.length > 0) {
+    const copy = messages.slice();
+    for (const [n, i] of taskAt.entries()) {
+      const kept = n === 0 ? keptTask(copy[i] as ChatMessage, budget, TASK_SHARE) : copy[i];
+      copy[i] = kept as ChatMessage;
+      pinned.add(kept as ChatMessage);
+    }
+    input = copy;
+  }
+  if (before.tokens > budget) input = cutOversized(input, budget, new Set(taskAt));
+  let current = trimHistory(input, systemEnd, tailStart(input, keep, systemEnd));
   levelsRun.push(1);
   let tokens = estimateTokens(current);
   phase("trim", { tokens_before: before.tokens, tokens_after: tokens, fits: tokens <= budget });
   let summaryError: string | undefined;
 
-  const wantSummary = guided || tokens > budget;
+  const wantSummary = guided || options.forceSummary === true || tokens > budget;
   if (wantSummary && maxLevel >= 2 && options.summarize) {
     const cut = tailStart(current, keep, systemEnd);
-    const middle = current.slice(systemEnd, cut);
-    if (middle.length >= (guided ? 2 : 4)) {
+    const middle = current.slice(systemEnd, cut).filter((m) => !pinned.has(m));
+    const tasks = current.slice(systemEnd, cut).filter((m) => pinned.has(m));
+    // (the task no longer counts: a guided compaction of the Go tool's minimum middle of 2 can be 1)
+    if (middle.length >= (guided ? 1 : options.forceSummary ? 2 : 4)) {
       phase("summarize", { messages: middle.length });
       try {
         signal.throwIfAborted();
         const window = options.summarizerWindowTokens ?? 128_000;
         const text = await summarizeFitting(middle, {
           instruction,
+          task: tasks.map((m) => m.content),
           maxPromptChars: Math.floor(window * 0.6 * CHARS_PER_TOKEN),
           summarize: options.summarize,
           signal,
@@ -121,6 +145,7 @@ export async function compactHistory(
         current = [
           ...current.slice(0, systemEnd),
           ...systems,
+          ...tasks,
           summaryMessage(middle.length - systems.length, text, instruction),
           ...current.slice(cut),
         ];
@@ -155,9 +180,11 @@ export async function compactHistory(
       current.length - Math.min(keep3, current.length - systemEnd),
       systemEnd,
     );
-    const dropped = current.slice(systemEnd, start).filter((m) => m.role !== "system");
+    const dropped = current
+      .slice(systemEnd, start)
+      .filter((m) => m.role !== "system" && !pinned.has(m));
     if (dropped.length > 0) await options.beforeDrop?.(dropped, 3);
-    current = truncateHistory(current, keep3, budget);
+    current = truncateHistory(current, keep3, budget, pinned);
     levelsRun.push(3);
     tokens = estimateTokens(current);
   }
@@ -262,6 +289,7 @@ export interface AutoCompactOptions {
   afterOverflowError?: boolean;
   /** The provider's context-length error: its counts steer the target, its words the failure. */
   overflow?: OverflowReport;
+  isTask?: CompactOptions["isTask"];
 }
 
 /**
@@ -306,6 +334,7 @@ export async function autoCompact(
         ? options.onPhase
         : (phase, info) => options.onPhase?.(phase, scaleTokens(info, scale)),
     beforeDrop: options.beforeDrop,
+    ...(options.isTask ? { isTask: options.isTask } : {}),
   });
   if (result.status === "cancelled") return result;
   const stuck = options.afterOverflowError

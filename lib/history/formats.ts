@@ -41,6 +41,12 @@ function tag(message: ChatMessage, wire: Wire): ChatMessage {
   return message;
 }
 
+function markIfSummary(message: ChatMessage): ChatMessage {
+  return SUMMARY_PREFIXES.some((p) => message.content.startsWith(p))
+    ? { ...message, meta: { ...message.meta, is_summary: true } }
+    : message;
+}
+
 function originOf(message: ChatMessage): Origin | undefined {
   return (message as Tagged)[ORIGIN];
 }
@@ -214,6 +220,31 @@ function toAnthropic(m: ChatMessage): Wire {
   return { ...wire, content: next };
 }
 
+function blocksOf(content: unknown): Block[] {
+  if (Array.isArray(content)) return content as Block[];
+  return typeof content === "string" && content !== "" ? [{ type: "text", text: content }] : [];
+}
+
+/**
+ * Anthropic turns alternate user/assistant: adjacent same-role messages left by compaction (the
+ * task, a summary or truncation marker, then a user turn) become one, tool_result blocks first.
+ */
+export function alternate(wires: Wire[]): Wire[] {
+  const out: Wire[] = [];
+  for (const wire of wires) {
+    const last = out.at(-1);
+    if (!last || last["role"] !== wire["role"]) {
+      out.push(wire);
+      continue;
+    }
+    const blocks = [...blocksOf(last["content"]), ...blocksOf(wire["content"])];
+    const results = blocks.filter((b) => b?.type === "tool_result");
+    const others = blocks.filter((b) => b?.type !== "tool_result");
+    out[out.length - 1] = { ...last, content: [...results, ...others] };
+  }
+  return out;
+}
+
 function indentOf(text: string): number | undefined {
   const m = /^\s*[[{]\s*?\n([ \t]+)/.exec(text);
   return m ? (m[1] as string).length : undefined;
@@ -234,7 +265,7 @@ export function parseConversation(input: string): Conversation {
       return {
         format: "anthropic-body",
         messages: wires.map(fromAnthropic),
-        render: (ms) => dump(ms.map(toAnthropic)),
+        render: (ms) => dump(alternate(ms.map(toAnthropic))),
       };
     }
     if (isOpenAIish(wires)) {
@@ -246,7 +277,23 @@ export function parseConversation(input: string): Conversation {
     }
     const doc = parseSessionDoc(value);
     if (!doc) badInput("the JSON array is not a list of messages");
-    return { format: "chatcli-messages", messages: doc.messages, render: (ms) => dump(ms) };
+    // A plain [{role, content}] array keeps its schema: no `meta` on the way out (compaction's own
+    // metadata is in the envelope); markers are still recognised on the way in. A bare array in
+    // ChatCLI's own message shape (tool_calls, meta, …) is a legacy session and keeps `meta`.
+    const hasMeta = !wires.every((m) =>
+      Object.keys(m).every((k) => k === "role" || k === "content"),
+    );
+    const messages = hasMeta ? doc.messages : doc.messages.map(markIfSummary);
+    const bare = (m: ChatMessage) => {
+      if (!("meta" in m)) return m;
+      const { meta: _meta, ...rest } = m;
+      return rest;
+    };
+    return {
+      format: "chatcli-messages",
+      messages,
+      render: (ms) => dump(hasMeta ? ms : ms.map(bare)),
+    };
   }
   if (!isObject(value)) badInput("input is not a conversation");
   const session = parseSessionDoc(value);
@@ -270,7 +317,10 @@ export function parseConversation(input: string): Conversation {
       format: "anthropic-body",
       messages: [...head, ...wires.map(fromAnthropic)],
       render: (ms) =>
-        dump({ ...value, messages: ms.filter((m) => !head.includes(m)).map(toAnthropic) }),
+        dump({
+          ...value,
+          messages: alternate(ms.filter((m) => !head.includes(m)).map(toAnthropic)),
+        }),
     };
   }
   return {

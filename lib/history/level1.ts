@@ -1,9 +1,14 @@
 import type { ChatMessage } from "../llm/types.ts";
-import { headTail, isProtected, truncatePreservingStructure, withContent } from "./blocks.ts";
+import {
+  headTailKeepingErrors,
+  isProtected,
+  truncateKeepingErrors,
+  withContent,
+} from "./blocks.ts";
 
 const THINK_BLOCKS = /<(reasoning|thinking|explanation)>[\s\S]*?<\/\1>/g;
 const TOOL_TAG =
-  /<(tool_call|tool)((?:\s+[A-Za-z_:-]+\s*=\s*(?:'(?:\\[\s\S]|[^'\\])*'|"(?:\\[\s\S]|[^"\\])*"|[^\s>/]+))*)\s*(\/?)>(?:\s*<\/\1>)?/g;
+  /<(tool_call|tool)((?:\s+[A-Za-z_:-]+\s*=\s*(?:'(?:\\[\s\S]|[^'\\])*'|"(?:\\[\s\S]|[^"\\])*"|[^\s>/]+))*)\s*(\/?)>(?:\s*<\/\1>)?/y;
 const ATTR =
   /([A-Za-z_:-]+)\s*=\s*(?:'((?:\\[\s\S]|[^'\\])*)'|"((?:\\[\s\S]|[^"\\])*)"|([^\s>/]+))/g;
 const INJECTED_LINE = /^📦 CONTEXT(?:O)?:/m;
@@ -13,7 +18,8 @@ const FEEDBACK_PREFIXES = [
   "--- Resultado da Ação",
   "FORMAT ERROR:",
 ];
-const TOOL_OUTPUT = /<tool_output>([\s\S]*?)<\/tool_output>/g;
+const OPEN = "<tool_output>";
+const CLOSE = "</tool_output>";
 
 /** Limits of the level-1 rules (reference §3.3). */
 export const LEVEL1 = {
@@ -52,40 +58,67 @@ export function toolCallReference(name: string, args: string): string {
 
 function compactToolXml(text: string): string {
   if (!text.includes("<tool")) return text;
-  TOOL_TAG.lastIndex = 0;
-  return text.replace(TOOL_TAG, (whole, _tag: string, attrs: string) => {
-    let name: string | undefined;
-    let args = "";
-    ATTR.lastIndex = 0;
-    for (const m of attrs.matchAll(ATTR)) {
-      const raw =
-        m[2] !== undefined
-          ? unescapeQuoted(m[2], "'")
-          : m[3] !== undefined
-            ? unescapeQuoted(m[3], '"')
-            : (m[4] ?? "");
-      if (m[1] === "name") name = raw.trim();
-      else if (m[1] === "args") args = raw;
-    }
-    return name ? toolCallReference(name, args) : whole;
-  });
+  // Each `<tool` found with indexOf, the tag matched there (sticky): a global regex would be tried
+  // at every position of the text, ~5× slower on long assistant messages.
+  const parts: string[] = [];
+  let from = 0;
+  for (let at = text.indexOf("<tool"); at >= 0; at = text.indexOf("<tool", at + 1)) {
+    TOOL_TAG.lastIndex = at;
+    const m = TOOL_TAG.exec(text);
+    if (!m) continue;
+    parts.push(text.slice(from, at), toolReference(m[0], m[2] ?? ""));
+    from = at + m[0].length;
+    at = from - 1;
+  }
+  if (from === 0) return text;
+  parts.push(text.slice(from));
+  return parts.join("");
 }
 
-/** Assistant text: drop reasoning/thinking/explanation blocks, shorten tool-call XML, tidy blank lines. */
+function toolReference(whole: string, attrs: string): string {
+  let name: string | undefined;
+  let args = "";
+  ATTR.lastIndex = 0;
+  for (let m = ATTR.exec(attrs); m; m = ATTR.exec(attrs)) {
+    const raw =
+      m[2] !== undefined
+        ? unescapeQuoted(m[2], "'")
+        : m[3] !== undefined
+          ? unescapeQuoted(m[3], '"')
+          : (m[4] ?? "");
+    if (m[1] === "name") name = raw.trim();
+    else if (m[1] === "args") args = raw;
+  }
+  return name ? toolCallReference(name, args) : whole;
+}
+
+/** The one line left where level 1 removed a reasoning block. */
+export function reasoningMarker(tag: string, chars: number): string {
+  return `[${tag} removed: ${chars} chars]`;
+}
+
+/**
+ * Assistant text: reasoning/thinking/explanation blocks become a one-line marker, tool-call XML a short
+ * reference; blank-line runs are tidied.
+ */
 export function trimAssistantText(text: string): string {
   let out = text;
   if (out.includes("<reasoning>") || out.includes("<thinking>") || out.includes("<explanation>")) {
     THINK_BLOCKS.lastIndex = 0;
-    out = out.replace(THINK_BLOCKS, "");
+    out = out.replace(
+      THINK_BLOCKS,
+      (whole, tag: string) => `${reasoningMarker(tag, whole.length)}\n`,
+    );
   }
   out = compactToolXml(out);
   if (out === text) return text;
-  return out.replace(/\n{3,}/g, "\n\n").trim();
+  return out.replace(/[ \t]*\n{3,}/g, "\n\n").trim();
 }
 
 /** Injected context: `[MEMORY CONTEXT — loaded from …]` or a line starting `📦 CONTEXT:`. */
 export function isInjectedContext(content: string): boolean {
-  return content.startsWith("[MEMORY CONTEXT — loaded from ") || INJECTED_LINE.test(content);
+  if (content.startsWith("[MEMORY CONTEXT — loaded from ")) return true;
+  return content.includes("📦 CONTEXT") && INJECTED_LINE.test(content);
 }
 
 /** Tool feedback sent back as a user message (text tool-call mode). */
@@ -103,15 +136,27 @@ function trimInjected(content: string): string {
 }
 
 function trimFeedback(content: string): string {
-  if (content.includes("<tool_output>")) {
-    TOOL_OUTPUT.lastIndex = 0;
-    return content.replace(TOOL_OUTPUT, (whole, body: string) => {
-      if (body.length <= LEVEL1.toolOutputMax) return whole;
-      const short = headTail(body, LEVEL1.toolOutputHead, LEVEL1.toolOutputTail);
-      return `<tool_output>\n${short}\n</tool_output>`;
-    });
+  if (content.includes(OPEN)) {
+    // <tool_output>…</tool_output> bodies, found with indexOf (a regex is ~20× slower on big ones)
+    const parts: string[] = [];
+    let from = 0;
+    for (let open = content.indexOf(OPEN); open >= 0; open = content.indexOf(OPEN, from)) {
+      const close = content.indexOf(CLOSE, open + OPEN.length);
+      if (close < 0) break;
+      const body = content.slice(open + OPEN.length, close);
+      parts.push(content.slice(from, open));
+      if (body.length <= LEVEL1.toolOutputMax) parts.push(OPEN, body, CLOSE);
+      else {
+        const short = headTailKeepingErrors(body, LEVEL1.toolOutputHead, LEVEL1.toolOutputTail);
+        parts.push(`${OPEN}\n${short}\n${CLOSE}`);
+      }
+      from = close + CLOSE.length;
+    }
+    if (from === 0) return content;
+    parts.push(content.slice(from));
+    return parts.join("");
   }
-  return truncatePreservingStructure(content, LEVEL1.feedbackMax);
+  return truncateKeepingErrors(content, LEVEL1.feedbackMax);
 }
 
 /** Level 1 for one message (identity when nothing changes). */
@@ -121,7 +166,10 @@ export function trimMessage(message: ChatMessage): ChatMessage {
   if (message.role === "assistant") return withContent(message, trimAssistantText(content));
   if (message.role === "tool") {
     if (content.length <= LEVEL1.oldToolResultMax) return message;
-    return withContent(message, headTail(content, LEVEL1.toolOutputHead, LEVEL1.toolOutputTail));
+    return withContent(
+      message,
+      headTailKeepingErrors(content, LEVEL1.toolOutputHead, LEVEL1.toolOutputTail),
+    );
   }
   if (message.role !== "user") return message;
   if (isInjectedContext(content)) return withContent(message, trimInjected(content));

@@ -3,7 +3,7 @@ import type { ChatMessage } from "../llm/types.ts";
 /** Asks a model for a summary; must reject with the signal's reason when aborted. */
 export type Summarize = (prompt: string, signal: AbortSignal) => Promise<string>;
 
-const STRUCTURED_INSTRUCTIONS = `You are a precise technical note-taker. Read the conversation segment below and extract only facts that actually appear in it. Write the notes using only these sections, in this order, and leave out any section that would be empty:
+const STRUCTURED_INSTRUCTIONS = `You are a precise technical note-taker. Read the conversation segment below and extract only facts that actually appear in it. The notes replace the segment, so they must let the work on the user's task go on without it: what the task asks for is the thing to preserve above all. Write the notes using only these sections, in this order, and leave out any section that would be empty:
 
 ## Files Read
 - <path> (<line count> lines) - <why it was read>
@@ -16,6 +16,7 @@ const STRUCTURED_INSTRUCTIONS = `You are a precise technical note-taker. Read th
 ## Errors & Resolutions
 - <error> → <resolution>
 ## Current Task State
+- Task: <the user's task and every requirement or constraint stated for it, including changes made during the segment>
 - Done: <what is finished>
 - Pending: <what remains>
 
@@ -25,7 +26,7 @@ const GUIDED_INSTRUCTIONS = `You are a conversation compactor. Summarize the con
 
 USER INSTRUCTION: {instruction}
 
-Everything the user asks to keep MUST appear in the note, with its details intact; drop everything else. Use a markdown header per topic and bullets under it; keep exact paths, names, numbers and code references; never invent anything.`;
+Everything the user asks to keep MUST appear in the note, with its details intact, and so must the user's task (what the conversation is working on); drop everything else. Use a markdown header per topic and bullets under it; keep exact paths, names, numbers and code references; never invent anything.`;
 
 /** Per-message cap inside a summariser prompt (head + tail), as the Go tool does. */
 export const PROMPT_MESSAGE = { max: 2000, head: 1500, tail: 300 } as const;
@@ -39,12 +40,23 @@ function renderMessage(message: ChatMessage, guided: boolean): string {
   return `[${message.role}]: ${content}\n\n`;
 }
 
-function header(instruction: string | undefined): string {
+/** The task messages kept verbatim next to the summary, quoted so the notes can refer to them. */
+const TASK_NOTE = `THE USER'S TASK (kept verbatim next to your notes — preserve what it asks for; do not copy it):`;
+
+function header(instruction: string | undefined, task: readonly string[] = []): string {
+  const quoted = task
+    .map((t) => (t.length > TASK_QUOTE_MAX ? `${t.slice(0, TASK_QUOTE_MAX)}\n[...]` : t))
+    .map((t) => `<<<\n${t}\n>>>`)
+    .join("\n");
+  const taskPart = task.length > 0 ? `\n\n${TASK_NOTE}\n${quoted}` : "";
   if (instruction === undefined) {
-    return `${STRUCTURED_INSTRUCTIONS}\n\nCONVERSATION SEGMENT TO EXTRACT FROM:\n\n`;
+    return `${STRUCTURED_INSTRUCTIONS}${taskPart}\n\nCONVERSATION SEGMENT TO EXTRACT FROM:\n\n`;
   }
-  return `${GUIDED_INSTRUCTIONS.replace("{instruction}", instruction)}\n\nCONVERSATION TO COMPACT:\n\n`;
+  return `${GUIDED_INSTRUCTIONS.replace("{instruction}", instruction)}${taskPart}\n\nCONVERSATION TO COMPACT:\n\n`;
 }
+
+/** How much of each task message the summariser prompt quotes. */
+const TASK_QUOTE_MAX = 4000;
 
 /**
  * The summariser prompt(s) for a middle segment. Each message is capped (head + tail); when the whole
@@ -54,8 +66,9 @@ export function buildSummaryPrompts(
   middle: readonly ChatMessage[],
   instruction: string | undefined,
   maxPromptChars: number,
+  task: readonly string[] = [],
 ): string[] {
-  const head = header(instruction);
+  const head = header(instruction, task);
   const room = Math.max(PROMPT_MESSAGE.max + 200, maxPromptChars - head.length);
   const prompts: string[] = [];
   let parts: string[] = [];
@@ -79,13 +92,20 @@ export async function summarizeSegment(
   middle: readonly ChatMessage[],
   options: {
     instruction?: string;
+    /** The task messages kept beside the summary: named in the prompt as what to preserve. */
+    task?: readonly string[];
     maxPromptChars: number;
     summarize: Summarize;
     signal: AbortSignal;
     onChunk?: (index: number, total: number) => void;
   },
 ): Promise<string> {
-  const prompts = buildSummaryPrompts(middle, options.instruction, options.maxPromptChars);
+  const prompts = buildSummaryPrompts(
+    middle,
+    options.instruction,
+    options.maxPromptChars,
+    options.task,
+  );
   const notes: string[] = [];
   for (const [index, prompt] of prompts.entries()) {
     options.signal.throwIfAborted();
@@ -97,7 +117,12 @@ export async function summarizeSegment(
     role: "user" as const,
     content: `Notes for part ${i + 1} of ${notes.length}:\n${note}`,
   }));
-  const mergePrompts = buildSummaryPrompts(merged, options.instruction, options.maxPromptChars);
+  const mergePrompts = buildSummaryPrompts(
+    merged,
+    options.instruction,
+    options.maxPromptChars,
+    options.task,
+  );
   if (mergePrompts.length !== 1) return notes.join("\n\n");
   options.signal.throwIfAborted();
   return (await options.summarize(mergePrompts[0] as string, options.signal)).trim();

@@ -16,6 +16,7 @@ export function truncateHistory(
   messages: readonly ChatMessage[],
   keep: number,
   budgetTokens: number,
+  pinned: ReadonlySet<ChatMessage> = new Set(),
 ): ChatMessage[] {
   const systemEnd = leadingSystemCount(messages);
   const keepRecent = Math.min(keep, messages.length - systemEnd);
@@ -24,17 +25,20 @@ export function truncateHistory(
   if (start > systemEnd) {
     const middle = messages.slice(systemEnd, start);
     const systems = middle.filter((m) => m.role === "system");
-    const dropped = middle.length - systems.length;
+    // The task messages stay (after every system message, as level 2 places them).
+    const tasks = middle.filter((m) => m.role !== "system" && pinned.has(m));
+    const dropped = middle.length - systems.length - tasks.length;
     if (dropped > 0) {
       out = [
         ...messages.slice(0, systemEnd),
         ...systems,
+        ...tasks,
         truncationMessage(dropped),
         ...messages.slice(start),
       ];
     }
   }
-  return shrinkToBudget(out, budgetTokens);
+  return shrinkToBudget(out, budgetTokens, pinned);
 }
 
 interface Shrinkable {
@@ -78,16 +82,26 @@ function shrunkCopy(message: ChatMessage, pick: Shrinkable, target: number): Cha
  * Repeatedly cuts the largest non-system text (a message's content, or a big string argument of a
  * tool call such as a file written) to head + tail, until under budget or no progress.
  */
-export function shrinkToBudget(messages: ChatMessage[], budgetTokens: number): ChatMessage[] {
+export function shrinkToBudget(
+  messages: ChatMessage[],
+  budgetTokens: number,
+  pinned: ReadonlySet<ChatMessage> = new Set(),
+): ChatMessage[] {
   const out = messages.slice();
   let total = estimateTokens(out);
+  // The task is shrunk last: only when nothing else is left to shrink.
+  let spareTask = pinned.size > 0;
   while (total > budgetTokens) {
     let pick: Shrinkable | undefined;
     for (let i = 0; i < out.length; i++) {
       const m = out[i] as ChatMessage;
-      if (m.role === "system") continue;
+      if (m.role === "system" || (spareTask && pinned.has(m))) continue;
       const candidate = biggestText(m, i);
       if (candidate.size > SHRINK_FLOOR && (!pick || candidate.size > pick.size)) pick = candidate;
+    }
+    if (!pick && spareTask) {
+      spareTask = false;
+      continue;
     }
     if (!pick) break;
     const message = out[pick.index] as ChatMessage;

@@ -54,6 +54,18 @@ export function compactionJson(result: CompactResult, extra: Record<string, unkn
     budget_tokens: result.budgetTokens,
     under_budget: result.underBudget,
     summary_error: result.summaryError ?? null,
+    // Where compaction's own messages are (formats without `meta` cannot carry it in the messages).
+    markers: result.messages.flatMap((m, index) =>
+      m.meta?.is_summary && result.status === "compacted"
+        ? [
+            {
+              index,
+              kind: m.content.startsWith("[CONTEXT TRUNCATED") ? "truncation" : "summary",
+              summary_of: m.meta.summary_of ?? null,
+            },
+          ]
+        : [],
+    ),
     ...extra,
   };
 }

@@ -1,4 +1,4 @@
-import { mkdir, rm, rmdir } from "node:fs/promises";
+import { mkdir, rm, rmdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ChatcliError, UsageError } from "../core/errors.ts";
 import { writeFileAtomic } from "../core/fs.ts";
@@ -11,7 +11,8 @@ export type RewindScope = "conversation" | "code" | "both";
 /** What a rewind does (or would do) to one file. */
 export interface FileAction {
   path: string;
-  action: "restore" | "delete" | "unchanged";
+  /** `unrestorable`: the snapshot could not hold it (FileSnapshot.unrestorable says why). */
+  action: "restore" | "delete" | "unchanged" | "unrestorable";
   /** The change the restore makes to the working tree. */
   change: "created" | "modified" | "deleted" | null;
   /** The file changed since chatcli last left it (someone else edited it). */
@@ -55,6 +56,27 @@ export async function planRewind(
       for (const snap of cp.files) {
         if (seen.has(snap.path)) continue;
         seen.add(snap.path);
+        if (snap.directory) {
+          const there = (await stat(snap.path).catch(() => undefined))?.isDirectory() === true;
+          files.push({
+            path: snap.path,
+            action: there ? "unchanged" : "restore",
+            change: there ? null : "created",
+            conflict: false,
+            snapshot: snap,
+          });
+          continue;
+        }
+        if (snap.unrestorable) {
+          files.push({
+            path: snap.path,
+            action: "unrestorable",
+            change: null,
+            conflict: false,
+            snapshot: snap,
+          });
+          continue;
+        }
         const current = await fileHash(snap.path);
         const target = snap.existed ? snap.hash : null;
         if (current === target) {
@@ -103,7 +125,9 @@ export async function applyRewind(
   plan: RewindPlan,
   options: { force?: boolean } = {},
 ): Promise<RewindPlan> {
-  const conflicts = plan.files.filter((f) => f.conflict && f.action !== "unchanged");
+  const conflicts = plan.files.filter(
+    (f) => f.conflict && f.action !== "unchanged" && f.action !== "unrestorable",
+  );
   if (conflicts.length > 0 && !options.force) {
     throw new ChatcliError(
       "rewind_conflict",
@@ -114,7 +138,9 @@ export async function applyRewind(
     );
   }
   for (const file of plan.files) {
-    if (file.action === "restore" && file.snapshot.hash) {
+    if (file.action === "restore" && file.snapshot.directory) {
+      await mkdir(file.path, { recursive: true });
+    } else if (file.action === "restore" && file.snapshot.hash) {
       const bytes = await session.store.getObject(file.snapshot.hash);
       await writePreservingMode(file.path, bytes, file.snapshot.mode ?? 0o644);
     } else if (file.action === "delete") {
@@ -138,7 +164,8 @@ export async function applyRewind(
   await session.store.update(async (state) => {
     state.checkpoints = state.checkpoints.filter((c) => c.id <= plan.checkpoint.id);
     for (const file of plan.files)
-      state.tracked[file.path] = file.snapshot.existed ? file.snapshot.hash : null;
+      if (file.action !== "unrestorable" && !file.snapshot.directory)
+        state.tracked[file.path] = file.snapshot.existed ? file.snapshot.hash : null;
     await session.store.collectGarbage(state);
   });
   if (plan.scope !== "code") await session.save();

@@ -4,6 +4,7 @@ import type { Ctx } from "../core/ctx.ts";
 import { ChatcliError, UsageError } from "../core/errors.ts";
 import { readJsonFile, readTextIfExists, toGoJson, withLock, writeFileAtomic } from "../core/fs.ts";
 import { configuredSecrets, redact, redactDeep } from "../core/redact.ts";
+import { envBool } from "../core/settings.ts";
 import type { ChatMessage } from "../llm/types.ts";
 import {
   type CheckpointRecord,
@@ -24,8 +25,15 @@ import {
 } from "./session-file.ts";
 import { latestSessionForWorkspace } from "./session-list.ts";
 import { fileHash, fileStamp, mergeHistories } from "./session-merge.ts";
+import { repairMessage, repairToolPairs } from "./tool-pairs.ts";
 
 export type SessionCtx = Pick<Ctx, "env" | "cwd" | "now">;
+
+/** Something opening or saving a session had to say: a warning of the run's envelope. */
+export interface SessionWarning {
+  code: "session_quarantined" | "no_earlier_session" | "history_repaired";
+  message: string;
+}
 
 export interface OpenSessionOptions {
   /** Create or continue this named session. */
@@ -52,8 +60,8 @@ export interface OpenSessionOptions {
 export class Session {
   messages: ChatMessage[];
   title: string;
-  /** Human-readable notes from opening (a quarantined file, a missing `-c` session). */
-  readonly notices: string[] = [];
+  /** Warnings from opening and saving (a quarantined file, a missing `-c` session, a repair). */
+  readonly warnings: SessionWarning[] = [];
   readonly store: CheckpointStore;
   private extra: Record<string, unknown>;
   private readonly pending = new Set<string>();
@@ -119,6 +127,11 @@ export class Session {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     await withLock(path, async () => {
       if ((await fileStamp(path)) !== this.stamp) await this.adoptConcurrentTurns();
+      // never write a history a provider would reject: each tool call has exactly one result
+      const repair = repairToolPairs(this.messages);
+      const note = repairMessage(repair, `session ${JSON.stringify(this.name)} (saving)`);
+      if (note) this.warnings.push({ code: "history_repaired", message: note });
+      this.messages = repair.messages;
       const doc = sessionJson({
         title: this.title || this.derivedTitle(),
         messages: this.messages,
@@ -139,7 +152,7 @@ export class Session {
 
   /** Another process saved this session since we read it: keep its turns before ours. */
   private async adoptConcurrentTurns(): Promise<void> {
-    const disk = await loadSessionDoc(this.ctx, this.name as string, this.notices);
+    const disk = await loadSessionDoc(this.ctx, this.name as string, this.warnings);
     if (!disk) return;
     const merged = mergeHistories(this.base, this.messages, disk.messages, this.secrets);
     if (merged) this.messages = merged;
@@ -211,18 +224,31 @@ export class Session {
     }
     const latest = state.checkpoints.at(-1);
     if (latest?.files.some((f) => f.path === abs)) return;
-    const snap = await this.store.snapshot(abs);
+    // a directory is snapshotted file by file (the first snapshot of a file per checkpoint wins)
+    const snaps = await this.store.snapshotTree(abs);
     await this.store.update((s) => {
       const cp = s.checkpoints.at(-1);
-      if (cp && !cp.files.some((f) => f.path === abs)) cp.files.push(snap);
+      if (!cp) return;
+      const have = new Set(cp.files.map((f) => f.path));
+      for (const snap of snaps) if (!have.has(snap.path)) cp.files.push(snap);
     });
-    this.pending.add(abs);
+    for (const snap of snaps)
+      if (!snap.unrestorable && !snap.directory) this.pending.add(snap.path);
   }
 
   /** Checkpoints, oldest first. */
   async listCheckpoints(): Promise<CheckpointRecord[]> {
     return (await this.store.read()).checkpoints;
   }
+}
+
+/**
+ * Whether a one-shot run given neither `--session` nor `-c` saves its conversation as `autosave-…`:
+ * yes, except when `CI` is set (persistent runners would fill up) or CHATCLI_SESSION_AUTOSAVE says
+ * otherwise (`true` saves in CI too, `false` never).
+ */
+export function autosaveEnabled(env: Ctx["env"]): boolean {
+  return envBool(env, "CHATCLI_SESSION_AUTOSAVE", !env["CI"]);
 }
 
 function autosaveName(now: Date): string {
@@ -261,7 +287,7 @@ async function freeName(ctx: SessionCtx, base: string): Promise<string> {
 export async function loadSessionDoc(
   ctx: SessionCtx,
   name: string,
-  notices: string[] = [],
+  warnings: SessionWarning[] = [],
   strict = false,
 ) {
   const path = sessionFilePath(ctx.env, name);
@@ -282,9 +308,10 @@ export async function loadSessionDoc(
   const read = await readJsonFile(path);
   if (read.kind === "missing") return undefined;
   if (read.kind === "corrupt") {
-    notices.push(
-      `session file ${path} did not parse (${read.message}); moved to ${read.quarantinedTo}`,
-    );
+    warnings.push({
+      code: "session_quarantined",
+      message: `session file ${path} did not parse (${read.message}); moved to ${read.quarantinedTo}`,
+    });
     return undefined;
   }
   return sessionDocOrThrow(path, read.value);
@@ -306,19 +333,29 @@ export async function openSession(
   options: OpenSessionOptions = {},
 ): Promise<Session> {
   const workspace = resolve(ctx.cwd, options.workspace ?? ".");
-  const notices: string[] = [];
+  const warnings: SessionWarning[] = [];
   let name = options.name;
   if (name !== undefined) validateSessionName(name);
   else if (options.continueLatest) {
     name = await latestSessionForWorkspace(ctx, workspace);
     if (name === undefined)
-      notices.push("no earlier session for this workspace; starting a new one");
+      warnings.push({
+        code: "no_earlier_session",
+        message: "-c: no earlier session for this workspace; starting a new one",
+      });
   }
   // Stamp before reading: a write in between is then seen as concurrent at save, never missed.
   const stamp = name === undefined ? undefined : await fileStamp(sessionFilePath(ctx.env, name));
   const doc =
-    name === undefined ? undefined : await loadSessionDoc(ctx, name, notices, options.strict);
+    name === undefined ? undefined : await loadSessionDoc(ctx, name, warnings, options.strict);
   if (name === undefined && !options.ephemeral) name = await freeName(ctx, autosaveName(ctx.now()));
+  if (doc) {
+    // a broken pair (a crash between a call and its result, another tool's file) is repaired here
+    const repair = repairToolPairs(doc.messages);
+    const note = repairMessage(repair, `session ${JSON.stringify(name)}`);
+    if (note) warnings.push({ code: "history_repaired", message: note });
+    doc.messages = repair.messages;
+  }
   const session = new Session(
     ctx,
     name ?? null,
@@ -327,7 +364,7 @@ export async function openSession(
     doc === undefined,
     doc ?? { title: "", messages: [], extra: {} },
   );
-  session.notices.push(...notices);
+  session.warnings.push(...warnings);
   session.markSynced(doc === undefined ? undefined : stamp);
   return session;
 }

@@ -20,7 +20,8 @@ export interface PermissionDenial {
 export interface BootstrapFileInfo {
   name: string;
   path: string;
-  scope: "workspace" | "global";
+  /** `attachment`: a file given with -f/--file. */
+  scope: "workspace" | "global" | "attachment";
   bytes: number;
 }
 

@@ -30,14 +30,18 @@ export class Reporter {
   private held: Array<[string, Record<string, unknown>]> | undefined;
   /** Whether stderr progress lines are wanted (false under --quiet). */
   verbose = true;
+  /** Whether the stream's `session.started` line went out (stream-json). */
+  private started = false;
+  private readonly cwd: string | null;
 
   constructor(
-    ctx: Pick<Ctx, "stdout" | "stderr" | "now">,
+    ctx: Pick<Ctx, "stdout" | "stderr" | "now"> & { cwd?: string },
     options: { format: OutputFormat; envelope: Envelope; secrets?: readonly string[] },
   ) {
     this.stdout = ctx.stdout;
     this.stderr = ctx.stderr;
     this.now = ctx.now;
+    this.cwd = ctx.cwd ?? null;
     this.format = options.format;
     this.envelope = options.envelope;
     this.secrets = options.secrets ?? [];
@@ -68,6 +72,47 @@ export class Reporter {
     for (const [type, data] of held ?? []) this.event(type, data);
   }
 
+  /**
+   * A stream's first line is always `session.started` (CONTRACT §2): a command that fails before it
+   * knows its session, or that has none (compact, rewind), gets one with what is known so far.
+   */
+  private ensureStarted(): void {
+    if (this.started || this.format !== "stream-json") return;
+    this.write("session.started", {
+      schema_version: this.envelope.schema_version,
+      command: this.envelope.command,
+      model: this.envelope.model,
+      cwd: this.cwd,
+      workspace: null,
+      permission_mode: null,
+      tools: [],
+      bootstrap_files: this.envelope.bootstrap_files,
+      memory: this.envelope.memory,
+      limits: null,
+    });
+  }
+
+  /** The event fields every line carries, the stream's next seq among them. */
+  private stamp(type: string): {
+    type: string;
+    seq: number;
+    ts: string;
+    session_id: string | null;
+  } {
+    if (type === "session.started") this.started = true;
+    return {
+      type,
+      seq: this.seq++,
+      ts: this.now().toISOString(),
+      session_id: this.envelope.session_id,
+    };
+  }
+
+  private write(type: string, data: Record<string, unknown>): void {
+    const line = { ...this.stamp(type), ...stripControlDeep(redactDeep(data, this.secrets)) };
+    this.out(`${JSON.stringify(line)}\n`);
+  }
+
   /** Emits one stream-json event (no-op in other formats). */
   event(type: string, data: Record<string, unknown> = {}): void {
     if (this.format !== "stream-json") return;
@@ -79,6 +124,7 @@ export class Reporter {
       const held = this.held;
       this.held = undefined;
       if (type === "error") {
+        this.ensureStarted();
         for (const [t, d] of held) this.event(t, d);
       } else {
         this.event(type, data);
@@ -86,14 +132,8 @@ export class Reporter {
         return;
       }
     }
-    const line = {
-      type,
-      seq: this.seq++,
-      ts: this.now().toISOString(),
-      session_id: this.envelope.session_id,
-      ...stripControlDeep(redactDeep(data, this.secrets)),
-    };
-    this.out(`${JSON.stringify(line)}\n`);
+    if (type !== "session.started") this.ensureStarted();
+    this.write(type, data);
   }
 
   /** Streams answer text: to stdout in text mode (escape sequences stripped), as a delta event otherwise. */
@@ -158,13 +198,22 @@ export class Reporter {
 
   /** Writes the envelope (json: the only stdout line; stream-json: the last event). */
   finish(): void {
-    this.flushHeld();
+    if (this.held) {
+      this.ensureStarted();
+      this.flushHeld();
+    }
     const env = stripControlDeep(redactDeep(this.envelope, this.secrets));
     if (this.format === "text") {
       this.endText();
       return;
     }
-    // stream-json's last line is byte-for-byte what --json prints.
-    this.out(`${JSON.stringify(env)}\n`);
+    if (this.format === "json") {
+      this.out(`${JSON.stringify(env)}\n`);
+      return;
+    }
+    // stream-json's last line: what --json prints plus the event fields seq, ts, session_id
+    this.ensureStarted();
+    const { type, seq, ts } = this.stamp("result");
+    this.out(`${JSON.stringify(Object.assign({ type, seq, ts }, env))}\n`);
   }
 }

@@ -1,4 +1,5 @@
 import type { Env, Sink } from "../core/ctx.ts";
+import { redactDeep } from "../core/redact.ts";
 
 export type ColorChoice = "auto" | "always" | "never";
 
@@ -21,16 +22,24 @@ export function stripControl(text: string): string {
   return text.replace(/\r(?!\n)/g, "").replace(ESCAPES, "");
 }
 
-/** stripControl on every string inside a JSON-able value (keys untouched): JSON never carries escapes. */
+/**
+ * stripControl on every string inside a JSON-able value, keys too (a tool name the model made up is a
+ * key of `tools.by_name`): JSON never carries escapes.
+ */
 export function stripControlDeep<T>(value: T): T {
   if (typeof value === "string") return stripControl(value) as T;
   if (Array.isArray(value)) return value.map((v) => stripControlDeep(v)) as T;
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = stripControlDeep(v);
+    for (const [k, v] of Object.entries(value)) out[stripControl(k)] = stripControlDeep(v);
     return out as T;
   }
   return value;
+}
+
+/** One JSON document for stdout: secrets redacted, escape sequences and control characters gone. */
+export function jsonDocument(value: unknown, secrets: readonly string[], indent?: number): string {
+  return `${JSON.stringify(stripControlDeep(redactDeep(value, secrets)), null, indent)}\n`;
 }
 
 /**

@@ -42,7 +42,7 @@ export class SessionBinding {
     this.bound = name;
     this.synced = await mtimeOf(session.path);
     this.checkpoints.unseen = name === undefined;
-    this.notices.push(...session.notices);
+    this.notices.push(...session.warnings.map((w) => w.message));
     await this.refresh();
   }
 

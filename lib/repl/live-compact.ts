@@ -19,8 +19,8 @@ export interface CompactInput {
 }
 
 /**
- * `/compact [instruction]` over lib/history's pipeline, as the Go tool runs it: half the window,
- * always at least level 1, the last 10 messages (4 with an instruction) kept verbatim.
+ * `/compact [instruction]` over lib/history's pipeline: half the window, always level 2 (an explicit
+ * request to make it smaller), the last 10 messages (4 with an instruction) kept verbatim.
  */
 export function compactConversation(messages: ChatMessage[], input: CompactInput) {
   const { ref, env, instruction } = input;
@@ -29,6 +29,8 @@ export function compactConversation(messages: ChatMessage[], input: CompactInput
     budgetTokens: budgetFor(model, env, 0.5),
     keepLast: instruction ? 4 : 10,
     instruction,
+    // A user who types /compact wants it smaller: level 2 runs even when trimming was enough.
+    forceSummary: true,
     summarize: providerSummarizer(input.provider, ref.model, input.onUsage),
     summarizerWindowTokens: contextWindow(model, env),
     signal: input.signal,

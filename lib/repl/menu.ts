@@ -37,16 +37,30 @@ export async function chooseCheckpoint(
   let selected = 0;
   let typed = "";
   let drawn = 0;
+  let top = 0;
   const draw = () => {
     const width = screen.columns - 1;
-    const lines = [s.bold(fitWidth("REWIND — Select a checkpoint to restore", width))];
-    items.forEach((item, i) => {
+    // The menu never grows past the screen (moving up over scrollback cannot be undone): a window of
+    // rows that follows the selection, with ↑/↓ marks when there is more.
+    const room = Math.max(1, screen.rows - 3);
+    if (selected < top) top = selected;
+    if (selected >= top + room) top = selected - room + 1;
+    top = Math.max(0, Math.min(top, Math.max(0, items.length - room)));
+    const more = (n: number, arrow: string) => (n > 0 ? ` (${arrow}${n} more)` : "");
+    const head = `REWIND${more(top, "↑")} — Select a checkpoint to restore`;
+    const lines = [s.bold(fitWidth(head, width))];
+    items.slice(top, top + room).forEach((item, offset) => {
+      const i = top + offset;
       const text = `[${item.index}]  ${clockTime(item.time)}  ${item.messages} msgs  ${item.label}`;
       const line = fitWidth(`${i === selected ? "❯ " : "  "}${text}`, width);
       lines.push(i === selected ? s.cyan(line) : line);
     });
+    const below = items.length - (top + room);
     lines.push(
-      fitWidth(`Select [1-${items.length}] or (q)uit, ↑/↓ Enter, Esc cancels: ${typed}`, width),
+      fitWidth(
+        `Select [1-${items.length}]${more(below, "↓")} or (q)uit, ↑/↓ Enter, Esc cancels: ${typed}`,
+        width,
+      ),
     );
     const up = drawn > 1 ? `\u001b[${drawn - 1}A` : "";
     screen.write(`${up}\r\u001b[J${lines.join("\n")}`);

@@ -257,6 +257,8 @@ export class Repl {
       );
     } else {
       this.say(this.style.red(`Error: ${result.error.message}`));
+      const hint = (result.error as { hint?: unknown }).hint;
+      if (typeof hint === "string" && hint) this.say(this.style.dim(`  hint: ${hint}`));
     }
   }
 

@@ -79,6 +79,10 @@ export class Screen {
     return this.ctx.stdout.columns || 80;
   }
 
+  get rows(): number {
+    return this.ctx.stdout.rows || 24;
+  }
+
   write(text: string): void {
     if (text === "") return;
     this.ctx.stdout.write(this.raw ? text.replace(/\r?\n/g, "\r\n") : text);

@@ -20,6 +20,8 @@ export interface RunCompactionOptions {
   keepLast?: number;
   /** Messages about to be summarised away or dropped (queue them for memory extraction). */
   beforeDrop?: (messages: ChatMessage[]) => Promise<void>;
+  /** Later user messages that state the task (the agent's task), kept verbatim like the first. */
+  isTask?: (message: ChatMessage) => boolean;
   /** Usage of the summariser's calls, added to the run's totals. */
   onUsage?: (usage: Usage) => void;
 }
@@ -43,6 +45,7 @@ export async function compactForRequest(
     afterOverflowError: options.afterOverflowError,
     overflow: options.overflow,
     beforeDrop: options.beforeDrop,
+    ...(options.isTask ? { isTask: options.isTask } : {}),
     summarize: providerSummarizer(options.provider, options.ref.model, (usage) =>
       options.onUsage?.(usage),
     ),

@@ -44,7 +44,7 @@ export class RunMemory {
       cwd: ctx.cwd,
       workspace,
       now: ctx.now,
-      warn: (line: string) => reporter.info(line),
+      warn: (line: string) => memoryNotice(reporter, line),
     };
   }
 
@@ -152,4 +152,21 @@ export class RunMemory {
       env,
     ).catch(() => false);
   }
+}
+
+/**
+ * The memory store's notices: warnings reach the envelope too (a quarantined file, facts dropped by
+ * the threat scan, facts lost), progress (a migration) stays a stderr line.
+ */
+function memoryNotice(reporter: Reporter, line: string): void {
+  if (/\bmigrated\b/.test(line)) {
+    reporter.info(line);
+    return;
+  }
+  const code = /did not parse|is not a JSON/.test(line)
+    ? "memory_quarantined"
+    : /prompt injection|remote execution|not stored/.test(line)
+      ? "memory_threat_dropped"
+      : "memory_warning";
+  reporter.warn(code, line);
 }

@@ -71,11 +71,14 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       signal: stop.signal,
     });
     for (const w of warnings) reporter.warn(w.code, w.message);
-    // ask keeps no session unless asked to: --session NAME or -c (and not --ephemeral).
+    // ask keeps its conversation (so `ask -c` follows up, as `llm -c` and `mods -C`): --session
+    // NAME, -c, or else an autosave session outside CI; --ephemeral keeps nothing.
+    const { autosaveEnabled, openSession } = await import("../history/session.ts");
     const keep =
       options.ephemeral !== true &&
-      (options.session !== undefined || options.continueLatest === true);
-    const { openSession } = await import("../history/session.ts");
+      (options.session !== undefined ||
+        options.continueLatest === true ||
+        autosaveEnabled(settings.env));
     const session = await openSession(
       { ...ctx, env: settings.env },
       {
@@ -85,7 +88,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
         workspace: workspaceRoot,
       },
     );
-    for (const notice of session.notices) reporter.info(`chatcli: ${notice}`);
+    for (const w of session.warnings) reporter.warn(w.code, w.message);
     envelope.session_id = keep ? session.name : null;
     const access = options.bare
       ? "off"
@@ -107,17 +110,20 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
         q.memoryMode === "off" ? undefined : memory.prompt(input, "chat", q.memoryMode),
     });
     envelope.memory = {
-      mode: document.memory_mode,
+      mode: access === "off" ? "off" : document.memory_mode,
       facts_loaded: memory.factsLoaded,
       facts_written: 0,
     };
     for (const w of context.warnings) reporter.warn(w.code, w.message);
-    envelope.bootstrap_files = context.files.map(({ name, path, scope, bytes }) => ({
-      name,
-      path,
-      scope,
-      bytes,
-    }));
+    envelope.bootstrap_files = [
+      ...context.files.map(({ name, path, scope, bytes }) => ({ name, path, scope, bytes })),
+      ...document.attachments.map(({ name, path, bytes }) => ({
+        name,
+        path,
+        scope: "attachment" as const,
+        bytes,
+      })),
+    ];
     const system: SystemBlock[] = [...context.blocks];
     if (options.system) {
       system.push({
@@ -145,7 +151,9 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
       memory: envelope.memory,
       limits: { timeout_ms: options.timeoutMs ?? null, max_tokens: options.maxTokens ?? null },
     });
-    if (keep) {
+    // A checkpoint to rewind to; a fresh autosave has nothing before the question to go back to.
+    const autosaved = options.session === undefined && !options.continueLatest && session.isNew;
+    if (keep && !autosaved) {
       const record = await session.checkpoint(input);
       reporter.event("checkpoint.created", { id: record.id, messages: session.messages.length });
     }

@@ -1,5 +1,6 @@
 import type { Env } from "../core/ctx.ts";
 import { envInt } from "../core/settings.ts";
+import { ProviderError } from "../llm/errors.ts";
 import { type ModelRef, modelLabel, resolveFallbacks } from "../llm/models.ts";
 import { createProvider } from "../llm/registry.ts";
 import {
@@ -8,7 +9,7 @@ import {
   type RetryNotice,
   withResilience,
 } from "../llm/retry.ts";
-import type { Provider } from "../llm/types.ts";
+import type { LlmEvent, LlmRequest, Provider } from "../llm/types.ts";
 import type { Reporter } from "../output/reporter.ts";
 
 export interface ProviderChainOptions {
@@ -57,12 +58,57 @@ export async function buildProviderChain(
       "CHATCLI_MAX_RETRIES",
       envInt(options.env, "MAX_RETRIES", DEFAULT_MAX_RETRIES),
     );
-  return withResilience(chain, {
+  /** The error the primary gave up with, when the request moved on to a fallback. */
+  let primaryFailure: ProviderError | undefined;
+  const resilient = withResilience(chain, {
     maxRetries,
     maxTotalMs: envInt(options.env, "CHATCLI_RETRY_MAX_MS", 30_000),
     baseDelayMs: envInt(options.env, "CHATCLI_RETRY_BASE_MS", 500),
-    onRetry: (notice: RetryNotice) => reportRetry(reporter, notice, warned),
+    onRetry: (notice: RetryNotice) => {
+      if (notice.isFallback) primaryFailure ??= notice.error;
+      reportRetry(reporter, notice, warned);
+    },
   });
+  if (chain.length < 2) return resilient;
+  return {
+    name: resilient.name,
+    model: resilient.model,
+    get answered() {
+      return resilient.answered;
+    },
+    async *stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<LlmEvent> {
+      primaryFailure = undefined;
+      let yielded = false;
+      try {
+        for await (const event of resilient.stream(request, signal)) {
+          yielded = true;
+          yield event;
+        }
+      } catch (error) {
+        // after a fallback's output started, its own error is the story
+        throw primaryFailure && !yielded ? chainFailure(primaryFailure, error) : error;
+      }
+    },
+  };
+}
+
+/**
+ * The whole chain failed: the error is the primary's (its code, exit code and cause), and says what
+ * the fallbacks answered — a fallback without a key must not turn a 429 into an auth error.
+ */
+function chainFailure(primary: ProviderError, last: unknown): unknown {
+  if (!(last instanceof ProviderError) || last === primary) return last;
+  return new ProviderError(
+    primary.kind,
+    `${primary.message} (the fallback chain failed too: ${last.provider}: ${last.message})`,
+    {
+      status: primary.status,
+      retryAfterMs: primary.retryAfterMs,
+      provider: primary.provider,
+      hint: primary.hint,
+      cause: primary,
+    },
+  );
 }
 
 /** The model that answered the latest request of a chain (a fallback's, after one answered). */

@@ -19,6 +19,7 @@ import type { Env } from "../core/ctx.ts";
 import { ConfigError } from "../core/errors.ts";
 import { userHome } from "../core/paths.ts";
 import { bwrapArgv, underEmptied } from "./bwrap.ts";
+import { deniedReadPaths, gitConfigSecrets, isProcEnviron, isUnder } from "./deny.ts";
 import {
   type Detected,
   probe,
@@ -26,10 +27,6 @@ import {
   type SandboxSetting,
   userSandboxConfig,
 } from "./detect.ts";
-
-export { parseSandboxSetting, type SandboxKind, type SandboxSetting } from "./detect.ts";
-
-import { deniedReadPaths, gitConfigSecrets, isProcEnviron, isUnder } from "./deny.ts";
 import { gitSafeEnv, scrubEnv } from "./env.ts";
 import {
   existingDenied,

@@ -176,4 +176,15 @@ describe("chatcli chat: input", () => {
       expect(await t.waitForExit()).toBe(0);
     },
   );
+
+  tmuxTest("a 401 says which key to set; the prompt comes back", async () => {
+    await using home = await tempDir();
+    llm.push({ error: { status: 401, message: "Incorrect API key provided" } });
+    await using t = chatTerm(home.path, llm);
+    await t.waitForText(PROMPT_READY);
+    submit(t, "hello");
+    await t.waitForText(/^Error: [^\n]*401[^\n]*\n {2}hint: check OPENAI_API_KEY[^\n]*\n❯$/m);
+    t.sendKeys("C-d");
+    expect(await t.waitForExit()).toBe(0);
+  });
 });

@@ -75,15 +75,17 @@ describe("chatcli chat: cancel and rewind", () => {
       llm.push({ text: "## API\n- keep q1" });
       submit(t, "/compact keep the API decisions");
       await t.waitForText(/📦 Compacting with instruction: keep the API decisions/);
-      await t.waitForText(/✓ Compacted: 6 → 5 messages \(preserved: keep the API decisions\)/);
+      // the task (q1) is kept verbatim; a1 is summarised
+      await t.waitForText(/✓ Compacted: 6 → 6 messages \(preserved: keep the API decisions\)/);
       await turns(t, [["q4", "a4"]]);
       const compacted = sentMessages(llm.requests.at(-1)!.body);
-      expect(compacted).toHaveLength(6);
-      expect(String(compacted[0]!.content)).toContain("[COMPACTED CONTEXT");
+      expect(compacted).toHaveLength(7);
+      expect(compacted[0]!.content).toBe("q1");
+      expect(String(compacted[1]!.content)).toContain("[COMPACTED CONTEXT");
       t.sendKeys("Escape", "Escape");
       const menu = await t.waitForText(/Select \[1-\d+\]/);
       // newest first: the q4 turn, then the /compact itself (taken before it replaced the history)
-      expect(menu).toMatch(/❯ \[1\] {2}\d\d:\d\d:\d\d {2}5 msgs {2}q4/);
+      expect(menu).toMatch(/❯ \[1\] {2}\d\d:\d\d:\d\d {2}6 msgs {2}q4/);
       expect(menu).toMatch(/\[2\] {2}\d\d:\d\d:\d\d {2}6 msgs {2}\/compact keep the API decisions/);
       t.type("2");
       t.sendKeys("Enter");
@@ -174,6 +176,33 @@ describe("chatcli chat: cancel and rewind", () => {
       );
       expect(readFileSync(join(home.path, "a.txt"), "utf8")).toBe("original\n");
       expect(existsSync(join(home.path, "b.txt"))).toBe(false);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
+
+  tmuxTest(
+    "the rewind menu fits a 40x10 terminal: it scrolls with the selection, never into scrollback",
+    async () => {
+      await using home = await tempDir();
+      await using t = chatTerm(home.path, llm, { width: 40, height: 10 });
+      await t.waitForText(PROMPT_READY);
+      const pairs: Array<[string, string]> = Array.from({ length: 12 }, (_, i) => [
+        `q${i + 1}`,
+        `a${i + 1}`,
+      ]);
+      await turns(t, pairs);
+      t.sendKeys("Escape", "Escape");
+      await t.waitForText(/Select \[1-12\]/);
+      for (let i = 0; i < 11; i++) t.sendKeys("Down");
+      const screen = await t.waitForText(/❯ \[12\] .* q1$/m);
+      expect(screen).toMatch(/^REWIND \(↑5 more\) — /m);
+      expect(screen.split("\n").length).toBeLessThanOrEqual(10);
+      for (const line of screen.split("\n"))
+        expect(Array.from(line).length).toBeLessThanOrEqual(40);
+      t.sendKeys("Escape");
+      await t.waitForText(/Rewind cancelled\./);
+      expect(t.captureHistory().match(/REWIND/g)?.length).toBe(1);
       t.sendKeys("C-d");
       expect(await t.waitForExit()).toBe(0);
     },

@@ -202,7 +202,10 @@ describe("routing of bare chatcli", () => {
       const bad = await chatcli(home, [...flags, "memory", "nope"]);
       expect(envelope(bad.stdout, 2)["command"]).toBe("memory");
     }
-    const ask = await chatcli(home, ["--json", "-m", "mock:echo", "sessions"]);
+    // a command name after ask's flags is not sent as a prompt (issue 10); `--` makes it one
+    const typo = await chatcli(home, ["--json", "-m", "mock:echo", "sessions"]);
+    expect(envelope(typo.stdout, 2)["error"]).toMatchObject({ code: "usage_error" });
+    const ask = await chatcli(home, ["--json", "-m", "mock:echo", "--", "sessions"]);
     expect(envelope(ask.stdout, 0)["command"]).toBe("ask");
   });
 });

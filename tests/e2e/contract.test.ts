@@ -232,7 +232,7 @@ describe("success: one envelope with --json, the same envelope last with --jsonl
       cmd === "compact"
         ? [["compact", "--no-llm"], conversation]
         : [[cmd, "-m", "mock:script", "--fake-responses", replies, "--ephemeral", "hi"], undefined];
-    const plain = args.filter((a) => a !== "--ephemeral" || cmd !== "ask");
+    const plain = args;
     const json = await chatcli(home, [...plain, "--json"], stdin);
     const env = envelope(json.stdout, 0);
     expect(env["command"]).toBe(cmd);
@@ -241,10 +241,15 @@ describe("success: one envelope with --json, the same envelope last with --jsonl
       .trimEnd()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(lines.map((l) => l.seq ?? null).filter((n) => n !== null)).toEqual(
-      lines.slice(0, -1).map((_, i) => i),
-    );
-    const last = envelope(`${JSON.stringify(lines.at(-1))}\n`, 0);
+    // every line, the result too, carries seq (0, 1, 2…), ts and session_id; the first is session.started
+    expect(lines.map((l) => l.seq)).toEqual(lines.map((_, i) => i));
+    expect(lines[0].type).toBe("session.started");
+    for (const line of lines) {
+      expect(line.ts).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(Object.keys(line)).toContain("session_id");
+    }
+    const { seq: _seq, ts: _ts, ...last } = lines.at(-1);
+    envelope(`${JSON.stringify(last)}\n`, 0);
     const timeless = { duration_ms: 0, duration_api_ms: 0 };
     expect({ ...last, ...timeless }).toEqual({ ...env, ...timeless });
   });

@@ -74,19 +74,24 @@ describe("automatic compaction in ask --session", () => {
     expect(prompt).toHaveLength(1);
     expect(prompt[0]?.["content"]).toContain("CONVERSATION SEGMENT TO EXTRACT FROM");
     expect(prompt[0]?.["content"]).toContain("## Files Read");
-    expect(prompt[0]?.["content"]).toContain("[user]: read main.go");
+    // The first user message is the task: quoted as what to preserve, kept verbatim beside the notes.
+    expect(prompt[0]?.["content"]).toContain("THE USER'S TASK");
+    expect(prompt[0]?.["content"]).toContain("<<<\nread main.go\n>>>");
+    expect(prompt[0]?.["content"]).not.toContain("[user]: read main.go");
     // The answer request: the summary replaced the middle, the tool round trip went with it whole.
     const sent = messagesOf(llm.requests[1] as never).filter((m) => m["role"] !== "system");
-    expect(sent[0]?.["content"]).toStartWith("[STRUCTURED SUMMARY — covering ");
+    expect(sent[0]).toEqual({ role: "user", content: "read main.go" });
+    expect(sent[1]?.["content"]).toStartWith("[STRUCTURED SUMMARY — covering ");
     expect(sent.some((m) => m["role"] === "tool")).toBe(false);
     expect(sent.at(-1)?.["content"]).toBe("what is the answer?");
-    expect(sent.length).toBeLessThan(12);
+    expect(sent.length).toBe(12); // task, summary, the last 10
     const saved = JSON.parse(
       await readFile(join(home.path, ".chatcli", "sessions", "long.json"), "utf8"),
     ) as Json;
     const history = saved["chat_history"] as Json[];
-    expect(history[0]?.["meta"]).toMatchObject({ is_summary: true });
-    expect(history[0]?.["content"]).toContain("main.go (1 lines)");
+    expect(history[0]).toEqual({ role: "user", content: "read main.go" });
+    expect(history[1]?.["meta"]).toMatchObject({ is_summary: true });
+    expect(history[1]?.["content"]).toContain("main.go (1 lines)");
     expect(history.at(-1)).toEqual({ role: "assistant", content: "42" });
   });
 
@@ -314,7 +319,8 @@ describe("automatic compaction in agent", () => {
     expect(summariser).toBe(8);
     expect(messagesOf(llm.requests[8] as never)).toHaveLength(1);
     const next = messagesOf(llm.requests[9] as never).filter((m) => m["role"] !== "system");
-    expect(next[0]?.["content"]).toStartWith("[STRUCTURED SUMMARY — covering ");
+    expect(next[0]).toEqual({ role: "user", content: "read every file" });
+    expect(next[1]?.["content"]).toStartWith("[STRUCTURED SUMMARY — covering ");
     expect(JSON.stringify(next)).not.toContain("MARKER-0");
     const saved = JSON.parse(
       await readFile(join(home.path, ".chatcli", "sessions", "reads.json"), "utf8"),
@@ -334,8 +340,12 @@ describe("automatic compaction in agent", () => {
       await writeFile(join(ws, `f${i}.txt`), `${lines.join("\n")}\n`);
       llm.push({ tool_calls: [{ name: "read_file", arguments: { file: `f${i}.txt` } }] });
     }
+    // CLEAR_AT_LEAST=0 and MIN_CONTENT=3000: the seed's eager behaviour, rewriting every turn
     const r = await runChatcli(["agent", "read every file", "--permission-mode", "bypass"], {
-      env: env(llm, home.path),
+      env: env(llm, home.path, {
+        CHATCLI_MICROCOMPACT_CLEAR_AT_LEAST: "0",
+        CHATCLI_MICROCOMPACT_MIN_CONTENT: "3000",
+      }),
       cwd: ws,
     });
     expect(r.code).toBe(0);
@@ -344,10 +354,48 @@ describe("automatic compaction in agent", () => {
       messagesOf(llm.requests[i] as never).find((m) => m["role"] === "tool")?.["content"] as string;
     expect(firstResult(2)).toContain("f0 line 99");
     expect(firstResult(2)).not.toContain("omitted from old tool result");
-    expect(firstResult(3)).toMatch(/\[\.\.\. \d+ chars omitted from old tool result \.\.\.\]/);
+    expect(firstResult(3)).toMatch(
+      /\[\.\.\. \d+ chars omitted from old tool result \(\d+ lines, text\) \.\.\.\]/,
+    );
     expect(firstResult(3)).toContain("f0 line 0 ");
     expect(firstResult(3)).toContain("f0 line 99 ");
     expect(firstResult(3).length).toBeLessThanOrEqual(2600);
     expect(firstResult(5)).toMatch(/^\[Old tool result cleared — \d+ lines, \d+ chars, text\]$/);
+  });
+
+  test("microcompact by default: the request prefix changes only at a clearing, never every turn", async () => {
+    await using home = await tempDir();
+    await using llm = await startMockLlm({ defaultText: "done" });
+    const ws = join(home.path, "ws");
+    await mkdir(ws);
+    // eight reads of ~12k chars: results become due turn by turn; 8000 tokens are due by request 6,
+    // then again by request 9 (the seed's eager rewrite would change the prefix on requests 3 to 9)
+    for (let i = 0; i < 8; i++) {
+      const lines = Array.from({ length: 160 }, (_, n) => `f${i} line ${n} ${"v".repeat(60)}`);
+      await writeFile(join(ws, `f${i}.txt`), `${lines.join("\n")}\n`);
+      llm.push({ tool_calls: [{ name: "read_file", arguments: { file: `f${i}.txt` } }] });
+    }
+    const r = await runChatcli(["agent", "read every file", "--permission-mode", "bypass"], {
+      env: env(llm, home.path),
+      cwd: ws,
+    });
+    expect(r.code).toBe(0);
+    const requests = llm.requests.map((q) => JSON.stringify(messagesOf(q as never)));
+    expect(requests).toHaveLength(9);
+    // how many requests did not start with the whole previous request (a rewritten prefix)?
+    const rewritten = requests.flatMap((body, i) =>
+      i > 0 && !body.startsWith((requests[i - 1] as string).slice(0, -1)) ? [i + 1] : [],
+    );
+    expect(rewritten).toEqual([6, 9]);
+    expect(r.stderr.match(/🗜 microcompact:/g)).toHaveLength(2);
+    const tools = (i: number) =>
+      messagesOf(llm.requests[i - 1] as never).filter((m) => m["role"] === "tool");
+    const cleared = tools(6)[0]?.["content"];
+    expect(cleared).toMatch(/^\[Old tool result cleared — 161 lines, \d+ chars, text\]$/);
+    for (const i of [7, 8, 9]) expect(tools(i)[0]?.["content"]).toBe(cleared);
+    const last = tools(9);
+    // the last two turns go out verbatim
+    expect(last.at(-1)?.["content"]).toContain("f7 line 159");
+    expect(last.at(-2)?.["content"]).toContain("f6 line 159");
   });
 });

@@ -132,15 +132,18 @@ describe("chatcli compact, level 2 against the mock", () => {
     expect((llm.requests[0]?.body as Json | undefined)?.["tools"]).toBeUndefined();
     const out = JSON.parse(r.stdout) as Json[];
     expect(out[0]).toEqual(input[0]);
-    expect(out[1]?.["role"]).toBe("user");
-    expect(out[1]?.["content"]).toStartWith(
-      '[COMPACTED CONTEXT — 28 messages summarized per user instruction: "keep the API decisions"]',
+    // the task (the first user message) is kept verbatim, and named to the summariser
+    expect(out[1]).toEqual(input[1]);
+    expect(prompt).toContain(`<<<\n${input[1]?.["content"]}\n>>>`);
+    expect(out[2]?.["role"]).toBe("user");
+    expect(out[2]?.["content"]).toStartWith(
+      '[COMPACTED CONTEXT — 27 messages summarized per user instruction: "keep the API decisions"]',
     );
-    expect(out[1]?.["content"]).toContain("decisions 0-5: keep v0..v5");
+    expect(out[2]?.["content"]).toContain("decisions 0-5: keep v0..v5");
     // Guided: the last 4 messages (one whole tool round) are the input's, verbatim.
-    expect(out.slice(2)).toEqual(input.slice(29));
+    expect(out.slice(3)).toEqual(input.slice(29));
     expectNoOrphans(out);
-    expect(r.stderr).toContain("Summarizing 28 old messages via LLM");
+    expect(r.stderr).toContain("Summarizing 27 old messages via LLM");
   });
 
   test("Anthropic {system, messages}: structured summary, Anthropic body out with system and extra keys kept", async () => {
@@ -161,10 +164,18 @@ describe("chatcli compact, level 2 against the mock", () => {
     expect(out["max_tokens"]).toBe(1024);
     expect(out["system"]).toEqual(input["system"]);
     const messages = out["messages"] as Json[];
+    // the task and the summary after it, merged into one user turn (turns alternate)
     expect(messages[0]).toEqual({
       role: "user",
-      content: expect.stringMatching(/^\[STRUCTURED SUMMARY — covering \d+ earlier messages\]/),
+      content: [
+        { type: "text", text: input["messages"][0]["content"] },
+        {
+          type: "text",
+          text: expect.stringMatching(/^\[STRUCTURED SUMMARY — covering \d+ earlier messages\]/),
+        },
+      ],
     });
+    expect(messages[1]?.["role"]).toBe("assistant");
     // The kept tail is the input's tail, verbatim; every tool_result's tool_use is kept.
     const tail = messages.slice(1);
     expect(tail).toEqual(input["messages"].slice(input["messages"].length - tail.length));
@@ -193,8 +204,9 @@ describe("chatcli compact, level 2 against the mock", () => {
     expect(out["title"]).toBe("api work");
     const history = out["chat_history"] as Json[];
     expect(history[0]).toEqual(doc.chat_history[0]);
-    expect(history[1]?.["meta"]).toEqual({ is_summary: true, summary_of: expect.any(Number) });
-    expect(history[1]?.["content"]).toContain("## Key Decisions\n- v7");
+    expect(history[1]).toEqual(doc.chat_history[1]);
+    expect(history[2]?.["meta"]).toEqual({ is_summary: true, summary_of: expect.any(Number) });
+    expect(history[2]?.["content"]).toContain("## Key Decisions\n- v7");
     expectNoOrphans(history);
     expect(history.at(-1)).toEqual(doc.chat_history.at(-1));
   });
@@ -219,7 +231,7 @@ describe("chatcli compact, level 2 against the mock", () => {
     });
     const out = JSON.parse(envelope["result"]) as Json[];
     expect(Array.isArray(out)).toBe(true);
-    expect(out[1]?.["meta"]?.["is_summary"]).toBe(true);
+    expect(out[2]?.["meta"]?.["is_summary"]).toBe(true);
     const call = out.find((m) => m["tool_calls"])?.["tool_calls"][0];
     expect(call).toEqual({
       id: expect.any(String),
@@ -249,7 +261,7 @@ describe("chatcli compact, level 2 against the mock", () => {
     expect(sizes.length).toBeGreaterThan(2);
     for (const size of sizes.slice(1)) expect(size).toBeLessThan(sizes[0] as number);
     const out = JSON.parse(envelope["result"]) as Json[];
-    expect(out[1]?.["meta"]?.["is_summary"]).toBe(true);
+    expect(out[2]?.["meta"]?.["is_summary"]).toBe(true);
   });
 });
 
@@ -276,7 +288,7 @@ describe("chatcli compact --session", () => {
     expect(r.stdout).toBe("");
     const saved = JSON.parse(await readFile(file, "utf8")) as Json;
     expect(saved["title"]).toBe("api");
-    expect(saved["chat_history"][1]["meta"]["is_summary"]).toBe(true);
+    expect(saved["chat_history"][2]["meta"]["is_summary"]).toBe(true);
     expect(saved["chat_history"].length).toBeLessThan(chatcliMessages().length);
     const back = await runChatcli(["rewind", "--session", "api", "--to", "1", "--conversation"], {
       env: env(llm, home.path),

@@ -251,7 +251,7 @@ describe("memory through ask (spawned binary, mock LLM)", () => {
       blocks: Array<{ text: string }>;
     };
     expect(doc.memory_mode).toBe("full");
-    const undated = (t: string) => t.replace(/Current date and time: .*\n/, "");
+    const undated = (t: string) => t.replace(/Current date: .*\n/, "");
     // OpenAI gets the blocks as one system message joined by blank lines.
     expect(undated(doc.blocks.map((b) => b.text).join("\n\n"))).toBe(undated(system));
     // Showing the prompt is not an access: the scores that rank the next prompt did not move.

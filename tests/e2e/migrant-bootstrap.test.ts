@@ -15,7 +15,7 @@ async function put(path: string, body: string): Promise<void> {
   await writeFile(path, body);
 }
 
-const noClock = (text: string) => text.replace(/^Current date and time: .*$/m, "<NOW>").trimEnd();
+const noClock = (text: string) => text.replace(/^Current date: .*$/m, "<NOW>").trimEnd();
 
 describe("bootstrap files and rules a Go ChatCLI user already has", () => {
   test("`bootstrap show` prints Go's workspace layout (files, memory, rules joined by ---), exactly what ask sends", async () => {
@@ -55,7 +55,7 @@ describe("bootstrap files and rules a Go ChatCLI user already has", () => {
     );
     expect(show.stdout).not.toContain("IDENTITY");
     expect(show.stdout).toContain(
-      "\n\n---\n\n## Path-Specific Rules\n\n### Rule: go-style (paths: *.go, cmd/**)\n\nUse gofmt.\n\n---\n\n### Rule: testing\n\nAlways write tests.\n\nCurrent date and time: ",
+      "\n\n---\n\n## Path-Specific Rules\n\n### Rule: go-style (paths: *.go, cmd/**)\n\nUse gofmt.\n\n---\n\n### Rule: testing\n\nAlways write tests.\n\nCurrent date: ",
     );
     expect(show.stdout).not.toContain("TS body.");
 

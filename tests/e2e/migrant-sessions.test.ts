@@ -201,8 +201,10 @@ describe("a Go ChatCLI user's saved sessions (spawned binary, mock LLM)", () => 
     const doc = JSON.parse(await readFile(path, "utf8"));
     expect(doc.version).toBe(2);
     expect(doc.title).toBe(title);
-    expect(doc.chat_history[0].meta).toEqual({ is_summary: true, summary_of: 30 });
-    expect(doc.chat_history.slice(1)).toEqual(turns.slice(30));
+    // the first question is the task: kept verbatim before the summary of the other 29
+    expect(doc.chat_history[0]).toEqual(turns[0]);
+    expect(doc.chat_history[1].meta).toEqual({ is_summary: true, summary_of: 29 });
+    expect(doc.chat_history.slice(2)).toEqual(turns.slice(30));
   });
 
   test("sessions list shows Go's sessions and skips cost snapshots and other JSON", async () => {

@@ -36,6 +36,8 @@ export interface TmuxSession extends AsyncDisposable {
   paste(text: string): void;
   /** The visible screen, trailing blank lines dropped. */
   capturePane(): string;
+  /** The scrollback and the screen together. */
+  captureHistory(): string;
   /** Polls the screen until `re` matches; returns the screen. Fails with the screen after `timeoutMs`. */
   waitForText(re: RegExp, timeoutMs?: number): Promise<string>;
   /** Waits for the program to end; returns its exit code. */
@@ -87,7 +89,10 @@ export function startTmux(options: TmuxOptions): TmuxSession {
       .map((l) => l.trimEnd())
       .join("\n");
 
+  const captureHistory = () => tmux("capture-pane", "-p", "-S", "-", "-t", "main").trimEnd();
+
   const session: TmuxSession = {
+    captureHistory,
     sendKeys(...keys) {
       for (const key of keys) tmux("send-keys", "-t", "main", key);
     },

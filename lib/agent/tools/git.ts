@@ -101,13 +101,13 @@ async function git(
 
 const dirProp = {
   type: "string",
-  description: "repository directory (default: working directory)",
+  description: "repository (default: cwd)",
 };
 
 /** git_status: short status with branch. */
 export const gitStatusTool: Tool = {
   name: "git_status",
-  description: "Show `git status --short --branch` of the repository.",
+  description: "`git status --short --branch`.",
   input_schema: { type: "object", properties: { dir: dirProp } },
   kind: "read",
   subject: (args) => str(args, "dir") ?? ".",
@@ -117,7 +117,7 @@ export const gitStatusTool: Tool = {
 /** git_diff: working-tree or staged diff, optionally names only or one path. */
 export const gitDiffTool: Tool = {
   name: "git_diff",
-  description: "Show the working-tree diff (or staged with staged=true), optionally for one path.",
+  description: "Working-tree diff (staged=true: the index), optionally of one path.",
   input_schema: {
     type: "object",
     properties: {
@@ -144,7 +144,7 @@ export const gitDiffTool: Tool = {
 /** git_log: one line per commit. */
 export const gitLogTool: Tool = {
   name: "git_log",
-  description: "Show recent commits, one line each (hash, date, subject).",
+  description: "Recent commits, one line each: hash, date, subject.",
   input_schema: {
     type: "object",
     properties: {

@@ -9,13 +9,13 @@ const MAX_ENTRIES = 2000;
 export const listDirectoryTool: Tool = {
   name: "list_directory",
   description:
-    "List a directory as an indented tree (directories end with /). Skips .git, node_modules and hidden files unless include_hidden.",
+    "A directory as an indented tree (dirs end with /); skips .git, node_modules and dot-files unless include_hidden.",
   input_schema: {
     type: "object",
     properties: {
-      dir: { type: "string", description: "directory (default: working directory)" },
-      max_depth: { type: "integer", minimum: 1, description: "levels to descend (default 3)" },
-      include_hidden: { type: "boolean", description: "include dot-files" },
+      dir: { type: "string", description: "default: cwd" },
+      max_depth: { type: "integer", minimum: 1, description: "default 3" },
+      include_hidden: { type: "boolean" },
     },
   },
   kind: "read",

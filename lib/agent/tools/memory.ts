@@ -37,7 +37,7 @@ export function isMemoryWrite(args: Record<string, unknown>): boolean {
 export const memoryTool: Tool = {
   name: "memory",
   description:
-    "Long-term memory across sessions. cmd=remember {content, category?} stores a durable fact; recall {query?} retrieves; forget {match} removes facts containing the text; profile {fields} updates the user profile.",
+    "Long-term memory across sessions: remember {content, category?} a durable fact; recall {query?}; forget {match} facts containing it; profile {fields} of the user.",
   input_schema: {
     type: "object",
     properties: {

@@ -109,14 +109,14 @@ export function applyUnifiedDiff(text: string, diff: string): { text: string } |
 export const patchFileTool: Tool = {
   name: "patch_file",
   description:
-    "Edit a file: replace `search` with `replace` (search must match exactly once), or apply a unified `diff`.",
+    "Edit a file: replace `search` (must match exactly once) with `replace`, or apply a unified `diff`.",
   input_schema: {
     type: "object",
     properties: {
-      file: { type: "string", description: "path, relative to the working directory" },
-      search: { type: "string", description: "exact text to find (must occur exactly once)" },
-      replace: { type: "string", description: "replacement text" },
-      diff: { type: "string", description: "a unified diff (alternative to search/replace)" },
+      file: { type: "string" },
+      search: { type: "string" },
+      replace: { type: "string" },
+      diff: { type: "string" },
     },
     required: ["file"],
   },

@@ -15,11 +15,11 @@ export const readFileTool: Tool = {
   input_schema: {
     type: "object",
     properties: {
-      file: { type: "string", description: "path, relative to the working directory" },
-      start: { type: "integer", minimum: 1, description: "first line (1-based)" },
-      end: { type: "integer", minimum: 1, description: "last line (inclusive)" },
-      head: { type: "integer", minimum: 1, description: "only the first N lines" },
-      tail: { type: "integer", minimum: 1, description: "only the last N lines" },
+      file: { type: "string" },
+      start: { type: "integer", minimum: 1 },
+      end: { type: "integer", minimum: 1 },
+      head: { type: "integer", minimum: 1 },
+      tail: { type: "integer", minimum: 1 },
     },
     required: ["file"],
   },

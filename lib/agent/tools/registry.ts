@@ -1,3 +1,4 @@
+import { parseRule } from "../permissions.ts";
 import type { Tool } from "../types.ts";
 import { gitDiffTool, gitLogTool, gitStatusTool } from "./git.ts";
 import { listDirectoryTool } from "./list-directory.ts";
@@ -28,4 +29,29 @@ export function toolsFor(mode: "agent" | "coder", options: { memory?: boolean } 
   const tools = mode === "coder" ? [...CODER] : [...CODER, webFetchTool];
   if (options.memory !== false) tools.push(memoryTool);
   return tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** What decides whether a tool could ever be allowed in a run. */
+export interface OfferPolicy {
+  mode: "read-only" | "edit" | "auto" | "bypass";
+  allow: readonly string[];
+  deny: readonly string[];
+  /** A person can answer an ask (a TTY, or an injected answerer). */
+  attended: boolean;
+}
+
+/**
+ * The tools worth offering: when no human can approve, a read-only run never allows an edit, so
+ * write_file and patch_file are not offered unless an allow rule names them; a tool denied by a
+ * bare deny rule is never offered. Fewer definitions, a leaner first request.
+ */
+export function offeredTools(tools: readonly Tool[], policy: OfferPolicy): Tool[] {
+  const allow = policy.allow.map(parseRule).filter((r) => r !== undefined);
+  const deny = policy.deny.map(parseRule).filter((r) => r !== undefined);
+  return tools.filter((tool) => {
+    if (deny.some((r) => r.tool.test(tool.name) && (r.arg === undefined || /^\**$/.test(r.arg))))
+      return false;
+    if (tool.kind !== "edit" || policy.attended || policy.mode !== "read-only") return true;
+    return allow.some((r) => r.tool.test(tool.name));
+  });
 }

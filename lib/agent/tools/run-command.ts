@@ -41,8 +41,8 @@ export const runCommandTool: Tool = {
   input_schema: {
     type: "object",
     properties: {
-      cmd: { type: "string", description: "the command line" },
-      dir: { type: "string", description: "working directory (default: the current one)" },
+      cmd: { type: "string" },
+      dir: { type: "string", description: "default: cwd" },
       timeout: {
         type: "integer",
         minimum: 1,

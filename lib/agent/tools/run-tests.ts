@@ -39,8 +39,8 @@ export const runTestsTool: Tool = {
   input_schema: {
     type: "object",
     properties: {
-      dir: { type: "string", description: "project directory (default: working directory)" },
-      cmd: { type: "string", description: "explicit test command" },
+      dir: { type: "string", description: "project (default: cwd)" },
+      cmd: { type: "string", description: "instead of the detected one" },
       timeout: { type: "integer", minimum: 1, description: "seconds (default 1800)" },
     },
   },

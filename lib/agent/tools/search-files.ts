@@ -108,17 +108,17 @@ async function ripgrep(
 export const searchFilesTool: Tool = {
   name: "search_files",
   description:
-    "Search file contents. Returns `path:line:text` lines (context lines use `-`). Literal unless regex=true.",
+    "Search file contents: `path:line:text` lines (context lines `path-line-text`). Literal, case-insensitive by default.",
   input_schema: {
     type: "object",
     properties: {
-      term: { type: "string", description: "text or regular expression to find" },
-      dir: { type: "string", description: "directory to search (default: working directory)" },
-      regex: { type: "boolean", description: "treat term as a regular expression" },
-      glob: { type: "string", description: "only files matching these globs (comma-separated)" },
-      context: { type: "integer", minimum: 0, description: "lines of context around each match" },
-      max_results: { type: "integer", minimum: 1, description: "maximum matches (default 100)" },
-      case_sensitive: { type: "boolean", description: "match case (default false)" },
+      term: { type: "string" },
+      dir: { type: "string", description: "default: cwd" },
+      regex: { type: "boolean" },
+      glob: { type: "string", description: "comma-separated file globs" },
+      context: { type: "integer", minimum: 0, description: "lines around each match" },
+      max_results: { type: "integer", minimum: 1, description: "default 100" },
+      case_sensitive: { type: "boolean" },
     },
     required: ["term"],
   },

@@ -145,7 +145,7 @@ function selectLines(text: string, args: Record<string, unknown>): string | { er
 export const webFetchTool: Tool = {
   name: "web_fetch",
   description:
-    "Fetch a URL (http/https) and return it as text (HTML converted). Large pages are saved to disk with a preview; then use read_file or filter/from_line/to_line.",
+    "Fetch an http(s) URL as text (HTML converted unless raw). A large page is saved to a file and previewed: read it with read_file, or narrow with filter/exclude (regexes) and from_line/to_line.",
   input_schema: {
     type: "object",
     properties: {
@@ -153,15 +153,18 @@ export const webFetchTool: Tool = {
       max_length: {
         type: "integer",
         minimum: 100,
-        description: `characters inline (default ${DEFAULT_MAX_LENGTH})`,
+        description: `chars inline (default ${DEFAULT_MAX_LENGTH})`,
       },
-      raw: { type: "boolean", description: "return the body without HTML conversion" },
-      filter: { type: "string", description: "keep only lines matching this regex" },
-      exclude: { type: "string", description: "drop lines matching this regex" },
+      raw: { type: "boolean" },
+      filter: { type: "string" },
+      exclude: { type: "string" },
       from_line: { type: "integer", minimum: 1 },
       to_line: { type: "integer", minimum: 1 },
-      save_to_file: { type: "boolean", description: "save the full text to the scratch dir" },
-      save_path: { type: "string", description: "file name inside the scratch dir" },
+      save_to_file: {
+        type: "boolean",
+        description: "save the full text to the scratch dir (save_path: its name)",
+      },
+      save_path: { type: "string" },
     },
     required: ["url"],
   },

@@ -8,13 +8,13 @@ import { fileKind, resolveWritePath, str, toolError, writeTarget } from "./commo
 export const writeFileTool: Tool = {
   name: "write_file",
   description:
-    "Create or overwrite a file with the given content (parent directories are created). Prefer patch_file for small edits to existing files.",
+    "Create or overwrite a file (parent dirs are created); append=true appends. Prefer patch_file for small edits.",
   input_schema: {
     type: "object",
     properties: {
-      file: { type: "string", description: "path, relative to the working directory" },
-      content: { type: "string", description: "the full new content (plain text)" },
-      append: { type: "boolean", description: "append instead of overwriting" },
+      file: { type: "string" },
+      content: { type: "string" },
+      append: { type: "boolean" },
     },
     required: ["file", "content"],
   },

@@ -339,6 +339,7 @@ describe("runAgent", () => {
       .split("\n")
       .map((l) => JSON.parse(l));
     expect(events.map((e) => e.type)).toEqual([
+      "session.started",
       "turn.started",
       "message.delta",
       "message.delta",

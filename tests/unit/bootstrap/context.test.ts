@@ -6,6 +6,7 @@ import {
   buildSystemContext,
   coalesce,
   dynamicContext,
+  formatLocalDate,
   formatLocalTime,
   localZoneIsUtc,
   type SystemContextInput,
@@ -77,7 +78,7 @@ describe("buildSystemContext", () => {
     ]);
     const text = systemText(ctx.blocks)
       .replaceAll(dir.path, "<TMP>")
-      .replace(formatLocalTime(NOW), "<NOW>");
+      .replace(formatLocalDate(NOW), "<NOW>");
     if (process.env["UPDATE_GOLDEN"]) writeFileSync(GOLDEN, text);
     expect(text).toBe(readFileSync(GOLDEN, "utf8"));
     expect(ctx.workspaceRoot).toBe(ws);
@@ -197,7 +198,8 @@ describe("dynamic context", () => {
     );
     const text = dynamicContext(NOW, "/p/src", "/p");
     const lines = text.split("\n");
-    expect(lines[0]).toBe(`Current date and time: ${formatLocalTime(NOW)}`);
+    expect(lines[0]).toBe(`Current date: ${formatLocalDate(NOW)}`);
+    expect(lines[0]).toMatch(/^Current date: \d{4}-\d\d-\d\d \((UTC|[+-]\d{2}(\d{2})?)\)$/);
     expect(lines.slice(1, 3)).toEqual(["Current working directory: /p/src", "Workspace root: /p"]);
     expect(lines[3]).toStartWith('IMPORTANT: When the user refers to "here", "this project"');
     expect(dynamicContext(NOW, "/p", "/p").split("\n")).toHaveLength(3);
@@ -211,5 +213,6 @@ describe("local time zone", () => {
     expect(localZoneIsUtc({ TZ: "" })).toBe(true);
     expect(localZoneIsUtc({ TZ: "America/Sao_Paulo" })).toBe(false);
     expect(formatLocalTime(NOW, true)).toBe("2026-07-30 10:12:05 UTC");
+    expect(formatLocalDate(NOW, true)).toBe("2026-07-30 (UTC)");
   });
 });

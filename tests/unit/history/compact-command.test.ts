@@ -18,7 +18,10 @@ describe("chatcli compact: formats in = formats out", () => {
     expect(out.model).toBe("gpt-4o");
     expect(out.temperature).toBe(0.2);
     expect(out.messages).toHaveLength(inp.messages.length);
-    expect(out.messages[4]).toEqual({ role: "assistant", content: "The month is off by one." });
+    expect(out.messages[4]).toEqual({
+      role: "assistant",
+      content: "[reasoning removed: 51 chars]\nThe month is off by one.",
+    });
     for (const i of [0, 1, 2, 3, 5, 6, 7, 8]) expect(out.messages[i]).toEqual(inp.messages[i]);
     expect(res.err).toContain("compacted: 9 → 9 messages");
   });
@@ -29,7 +32,7 @@ describe("chatcli compact: formats in = formats out", () => {
       const input = name.startsWith("openai")
         ? JSON.stringify(body.messages)
         : JSON.stringify(body);
-      const res = await run(["compact", "--no-llm", "--budget", "80", "--keep", "3"], {
+      const res = await run(["compact", "--no-llm", "--budget", "90", "--keep", "3"], {
         stdin: input,
       });
       expect(res.err).toContain("levels 1, 3");
@@ -51,7 +54,7 @@ describe("chatcli compact: formats in = formats out", () => {
     expect(res.code).toBe(0);
     const out = JSON.parse(res.out);
     expect(out.messages[1].content).toEqual([
-      { type: "text", text: "Reading the file." },
+      { type: "text", text: "[thinking removed: 31 chars]\nReading the file." },
       { type: "tool_use", id: "toolu_1", name: "read_file", input: { file: "src/date.ts" } },
     ]);
     expect(out.messages[2]).toEqual(JSON.parse(input).messages[2]);
@@ -65,7 +68,7 @@ describe("chatcli compact: formats in = formats out", () => {
     expect(Object.keys(out)).toEqual(["version", "title", "chat_history", "go_future_field"]);
     expect(out.chat_history[4]).toEqual({
       role: "assistant",
-      content: "The month is off by one.",
+      content: "[reasoning removed: 26 chars]\nThe month is off by one.",
       meta: { mode: "coder" },
     });
     const bare = JSON.stringify(JSON.parse(input).chat_history);
@@ -75,7 +78,7 @@ describe("chatcli compact: formats in = formats out", () => {
 
   test("--json: one envelope with stats and the conversation as result", async () => {
     const input = await fixture("chatcli-session.json");
-    const res = await run(["compact", "--no-llm", "--json", "--budget", "60", "--keep", "2"], {
+    const res = await run(["compact", "--no-llm", "--json", "--budget", "70", "--keep", "2"], {
       stdin: input,
     });
     expect(res.code).toBe(0);
@@ -124,7 +127,9 @@ describe("chatcli compact: formats in = formats out", () => {
     expect(res.code).toBe(0);
     expect(res.out).toBe("");
     const saved = JSON.parse(await readFile(path, "utf8"));
-    expect(saved.chat_history[4].content).toBe("The month is off by one.");
+    expect(saved.chat_history[4].content).toBe(
+      "[reasoning removed: 26 chars]\nThe month is off by one.",
+    );
     const undo = await run(["rewind", "--session", "s", "--to", "1"], { env });
     expect(undo.code).toBe(0);
     expect(JSON.parse(await readFile(path, "utf8")).chat_history).toEqual(
@@ -178,7 +183,7 @@ test("SIGINT during level 2 → exit 130, nothing written, session untouched", a
 test("FILE argument, --window/--ratio budget, stream-json events", async () => {
   const file = join(fixtures, "chatcli-session.json");
   const res = await run(
-    ["compact", file, "--no-llm", "--window", "600", "--ratio", "0.1", "--keep", "2", "--jsonl"],
+    ["compact", file, "--no-llm", "--window", "600", "--ratio", "0.12", "--keep", "2", "--jsonl"],
     {},
   );
   expect(res.code).toBe(0);
@@ -186,11 +191,13 @@ test("FILE argument, --window/--ratio budget, stream-json events", async () => {
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l));
-  expect(lines[0]).toMatchObject({ type: "compaction.started", seq: 0, budget_tokens: 60 });
+  // the stream's first line is always session.started (CONTRACT §2)
+  expect(lines[0]).toMatchObject({ type: "session.started", seq: 0, command: "compact" });
+  expect(lines[1]).toMatchObject({ type: "compaction.started", seq: 1, budget_tokens: 72 });
   expect(lines.map((l) => l.type)).toContain("compaction.completed");
   expect(lines.at(-1)).toMatchObject({
     type: "result",
-    compaction: { budget_tokens: 60, levels_run: [1, 3] },
+    compaction: { budget_tokens: 72, levels_run: [1, 3] },
   });
   expect((await run(["compact", "no-such-file.json", "--no-llm"])).code).toBe(2);
   expect((await run(["compact", file, "--session", "x", "--no-llm"])).code).toBe(2);

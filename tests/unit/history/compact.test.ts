@@ -22,7 +22,7 @@ describe("compaction pipeline", () => {
     ];
     const res = await compactHistory(history, { budgetTokens: 2000 });
     expect(res.levelsRun).toEqual([1]);
-    expect(res.messages[2]?.content).toBe("hello");
+    expect(res.messages[2]?.content).toBe("[reasoning removed: 8023 chars]\nhello");
     expect(res.messages.slice(-10)).toEqual(history.slice(-10));
     expect(res.after.tokens).toBe(estimateTokens(res.messages));
     expect(res.after.tokens).toBeLessThan(res.before.tokens);
@@ -39,17 +39,20 @@ describe("compaction pipeline", () => {
       },
     });
     expect(res.levelsRun).toEqual([1, 2]);
-    expect(res.messages.length).toBe(2 + 1 + 10);
-    expect(res.messages.slice(0, 2)).toEqual(history.slice(0, 2));
-    expect(res.messages[2]).toEqual({
+    // system, the task (first user message) verbatim, the summary, the last 10
+    expect(res.messages.length).toBe(2 + 1 + 1 + 10);
+    expect(res.messages.slice(0, 3)).toEqual(history.slice(0, 3));
+    expect(res.messages[3]).toEqual({
       role: "user",
-      content: "[STRUCTURED SUMMARY — covering 20 earlier messages]\n\n## Key Decisions\n- use Bun",
-      meta: { is_summary: true, summary_of: 20 },
+      content: "[STRUCTURED SUMMARY — covering 19 earlier messages]\n\n## Key Decisions\n- use Bun",
+      meta: { is_summary: true, summary_of: 19 },
     });
-    expect(res.messages.slice(3)).toEqual(history.slice(-10));
+    expect(res.messages.slice(4)).toEqual(history.slice(-10));
     expect(prompts).toHaveLength(1);
     expect(prompts[0]).toContain("## Files Modified");
-    expect(prompts[0]).toContain("CONVERSATION SEGMENT TO EXTRACT FROM:\n\n[user]: question #0");
+    expect(prompts[0]).toContain("THE USER'S TASK");
+    expect(prompts[0]).toContain("<<<\nquestion #0");
+    expect(prompts[0]).toContain("CONVERSATION SEGMENT TO EXTRACT FROM:\n\n[assistant]: answer #1");
     expect(prompts[0]).not.toContain("#20 ");
   });
 
@@ -66,9 +69,10 @@ describe("compaction pipeline", () => {
     });
     expect(seen).toContain("USER INSTRUCTION: keep the API decisions");
     expect(res.levelsRun).toEqual([1, 2]);
-    expect(res.messages).toHaveLength(1 + 1 + 4);
-    expect(res.messages[1]?.content).toStartWith(
-      '[COMPACTED CONTEXT — 8 messages summarized per user instruction: "keep the API decisions"]',
+    expect(res.messages).toHaveLength(1 + 1 + 1 + 4);
+    expect(res.messages[1]).toBe(history[1] as ChatMessage);
+    expect(res.messages[2]?.content).toStartWith(
+      '[COMPACTED CONTEXT — 7 messages summarized per user instruction: "keep the API decisions"]',
     );
     expect(res.messages.slice(-4)).toEqual(history.slice(-4));
   });
@@ -126,13 +130,14 @@ describe("compaction pipeline", () => {
     expect(res.levelsRun).toEqual([1, 3]);
     expect(res.summaryError).toBe("503 overloaded");
     expect(phases).toContain("summary_failed");
-    expect(res.messages[1]).toEqual({
+    expect(res.messages[1]).toBe(history[1] as ChatMessage);
+    expect(res.messages[2]).toEqual({
       role: "user",
       content:
-        "[CONTEXT TRUNCATED: 20 messages removed due to context window limit. Recent context preserved below.]",
-      meta: { is_summary: true, summary_of: 20 },
+        "[CONTEXT TRUNCATED: 19 messages removed due to context window limit. Recent context preserved below.]",
+      meta: { is_summary: true, summary_of: 19 },
     });
-    expect(res.messages.slice(2)).toEqual(history.slice(-10));
+    expect(res.messages.slice(3)).toEqual(history.slice(-10));
   });
 
   test("level 3 never orphans a tool result and keeps every system message", async () => {
@@ -190,13 +195,13 @@ describe("compaction pipeline", () => {
     });
     expect(seen).toHaveLength(1);
     expect(seen[0]?.[0]).toBe(2);
-    expect(seen[0]?.[1]).toHaveLength(20);
+    expect(seen[0]?.[1]).toHaveLength(19);
     const dropped: ChatMessage[] = [];
     await compactHistory(history, {
       budgetTokens: 1500,
       beforeDrop: (ms) => void dropped.push(...ms),
     });
-    expect(dropped).toEqual(history.slice(1, 21));
+    expect(dropped).toEqual(history.slice(2, 21));
   });
 
   test("level 3 after a successful level 2 keeps the fresh summary (shrunk if need be)", async () => {
@@ -207,8 +212,9 @@ describe("compaction pipeline", () => {
       summarize: async () => "numbers: 1 2 3",
     });
     expect(res.levelsRun).toEqual([1, 2, 3]);
-    expect(res.messages[1]?.content).toContain("numbers: 1 2 3");
-    expect(res.messages[1]?.meta?.is_summary).toBe(true);
+    expect(res.messages[1]?.content).toBe(history[1]?.content as string);
+    expect(res.messages[2]?.content).toContain("numbers: 1 2 3");
+    expect(res.messages[2]?.meta?.is_summary).toBe(true);
     expect(res.underBudget).toBe(true);
   });
 
@@ -305,7 +311,7 @@ describe("providerSummarizer", () => {
       instruction: "the API decisions",
       summarize: providerSummarizer(provider, "m"),
     });
-    expect(res.messages[1]?.content).toEndWith("## Key Decisions\n- keep REST");
+    expect(res.messages[2]?.content).toEndWith("## Key Decisions\n- keep REST");
     expect(requests).toHaveLength(1);
     const req = requests[0] as { model: string; system: unknown[]; messages: ChatMessage[] };
     expect(req.model).toBe("m");

@@ -7,7 +7,9 @@ describe("level 1 trim", () => {
     const m = asst(
       "<reasoning>long\nthoughts</reasoning>\n\n\n\nAnswer <thinking>x</thinking>is 42.<explanation>because</explanation>",
     );
-    expect(trimMessage(m).content).toBe("Answer is 42.");
+    expect(trimMessage(m).content).toBe(
+      "[reasoning removed: 36 chars]\n\nAnswer [thinking removed: 22 chars]\nis 42.[explanation removed: 34 chars]",
+    );
   });
 
   test("tool-call XML becomes a short reference", () => {

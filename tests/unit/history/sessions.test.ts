@@ -231,7 +231,8 @@ test("a corrupt session file is quarantined and reported, never overwritten", as
   await writeFile(join(sessions, "bad.json"), "{oops");
   const s = await openSession(ctx, { name: "bad" });
   expect(s.isNew).toBe(true);
-  expect(s.notices[0]).toContain("bad.json.corrupt");
+  expect(s.warnings[0]).toMatchObject({ code: "session_quarantined" });
+  expect(s.warnings[0]?.message).toContain("bad.json.corrupt");
   expect(await readFile(join(sessions, "bad.json.corrupt"), "utf8")).toBe("{oops");
   await writeFile(join(sessions, "cost.json"), '{"total": 3}');
   await expect(openSession(ctx, { name: "cost" })).rejects.toMatchObject({ exitCode: 2 });
