@@ -125,6 +125,14 @@ const ctx: Ctx = {
     kind,
     chunks: () => process.stdin as AsyncIterable<Uint8Array>,
     setRawMode: kind === "tty" ? (on: boolean) => process.stdin.setRawMode(on) : undefined,
+    suspend:
+      kind === "tty"
+        ? () =>
+            new Promise<void>((resolve) => {
+              process.once("SIGCONT", () => resolve());
+              process.kill(process.pid, "SIGTSTP");
+            })
+        : undefined,
   },
   stdout: sink(1, stdoutIsTTY),
   stderr: sink(2, stderrIsTTY),

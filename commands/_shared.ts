@@ -11,6 +11,13 @@ export interface RunState {
 
 export const FORMAT_CHOICES = ["text", "json", "stream-json"] as const;
 
+/** `--effort` levels (lib/llm/effort.ts maps them per provider). */
+export const EFFORT_CHOICES = ["low", "medium", "high", "max"] as const;
+export const EFFORT_HELP =
+  "reasoning effort: low, medium, high or max (default: CHATCLI_EFFORT, else the model's own)";
+export const SHOW_REASONING_HELP =
+  "stream-json: emit the model's reasoning as reasoning.delta events (it never joins the answer)";
+
 /**
  * The three output-format flags as Option objects. Note: adding them through addOption loses
  * extra-typings' inference; commands declare them inline (see ask.ts) to keep opts typed.
@@ -165,10 +172,12 @@ export function runHelpFooter(command: "ask" | "agent" | "coder"): string {
   return `
 Model selection (when -m is not given), from the environment, a .env file (CHATCLI_DOTENV or ./.env)
 or the "env" object of ~/.chatcli/config.json:
-  LLM_PROVIDER=OPENAI|CLAUDEAI|OLLAMA|OPENROUTER|XAI, OPENAI_API_KEY, OPENAI_MODEL,
-  OPENAI_API_URL (full chat-completions URL), OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_MODEL,
-  ANTHROPIC_BASE_URL, OLLAMA_BASE_URL, OLLAMA_MODEL, OPENROUTER_API_KEY, XAI_API_KEY,
+  LLM_PROVIDER=OPENAI|CLAUDEAI|GOOGLEAI|BEDROCK|GITHUB_MODELS|COPILOT|ZAI|MINIMAX|MOONSHOT|
+  OLLAMA|OPENROUTER|XAI, OPENAI_API_KEY, OPENAI_MODEL, OPENAI_API_URL (full chat-completions URL),
+  OPENAI_BASE_URL, OPENAI_USE_RESPONSES, ANTHROPIC_API_KEY, ANTHROPIC_MODEL, ANTHROPIC_BASE_URL,
+  OLLAMA_BASE_URL, GOOGLEAI_API_KEY, BEDROCK_MODEL, … (chatcli models lists every provider's)
   OPENAI_MAX_TOKENS, ANTHROPIC_MAX_TOKENS, OLLAMA_MAX_TOKENS, … (output cap without --max-tokens)
+  CHATCLI_EFFORT=low|medium|high|max      reasoning effort without --effort
   CHATCLI_FALLBACK_PROVIDERS=CLAUDEAI,openai/gpt-5.4   tried in order once retries run out
   CHATCLI_MAX_RETRIES=4                   retries per provider on 429/5xx/network errors
   CHATCLI_RETRY_MAX_MS=30000              retry budget per provider; a longer retry-after gives up

@@ -5,12 +5,15 @@ import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
 import type { RunState } from "./_shared.ts";
 import {
+  EFFORT_CHOICES,
+  EFFORT_HELP,
   isInteractive,
   outputFormatOf,
   parseDuration,
   parsePositiveInt,
   promptFromArgs,
   runHelpFooter,
+  SHOW_REASONING_HELP,
 } from "./_shared.ts";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -149,6 +152,8 @@ export function buildAgentLikeCommand(
       "--allow-network",
       "let commands reach the network in --permission-mode auto (default: no network)",
     )
+    .addOption(new Option("--effort <level>", EFFORT_HELP).choices(EFFORT_CHOICES))
+    .option("--show-reasoning", SHOW_REASONING_HELP)
     .option(
       "--max-retries <n>",
       "retries per provider on 429/5xx/network errors (default 10 within the 30 s budget, or CHATCLI_MAX_RETRIES)",
@@ -185,6 +190,8 @@ export function buildAgentLikeCommand(
         sandbox: opts.sandbox,
         passEnv: opts.passEnv,
         allowNetwork: opts.allowNetwork === true,
+        effort: opts.effort,
+        showReasoning: opts.showReasoning === true,
         interactive: isInteractive(ctx),
       });
     });

@@ -6,6 +6,8 @@ import { Reporter } from "../lib/output/reporter.ts";
 import type { AskOptions } from "../lib/run/one-shot.ts";
 import {
   collect,
+  EFFORT_CHOICES,
+  EFFORT_HELP,
   FORMAT_CHOICES,
   isInteractive,
   outputFormatOf,
@@ -15,6 +17,7 @@ import {
   promptFromArgs,
   type RunState,
   runHelpFooter,
+  SHOW_REASONING_HELP,
 } from "./_shared.ts";
 
 /** `chatcli ask [PROMPT…]`: one answer; stdin is context or the prompt. */
@@ -74,6 +77,8 @@ export function askCommand(ctx: Ctx, state: RunState) {
         "never",
       ]),
     )
+    .addOption(new Option("--effort <level>", EFFORT_HELP).choices(EFFORT_CHOICES))
+    .option("--show-reasoning", SHOW_REASONING_HELP)
     .option("--fake-responses <file>", "scripted replies (JSONL) for -m mock:script")
     .option(
       "--max-retries <n>",
@@ -100,6 +105,8 @@ export function askCommand(ctx: Ctx, state: RunState) {
       model: opts.model,
       system: opts.system,
       maxTokens: opts.maxTokens,
+      effort: opts.effort,
+      showReasoning: opts.showReasoning === true,
       timeoutMs: opts.timeout,
       noStdin: opts.stdin === false,
       stdinTimeoutMs: opts.stdinTimeout ?? 3000,

@@ -81,7 +81,8 @@ export function bootstrapCommand(ctx: Ctx, state: RunState, memory?: MemorySourc
     )
     .option("-f, --file <path>", "attach a file or glob (repeatable)", collect, [] as string[])
     .option("--bare", "skip bootstrap files, rules and memory")
-    .option("--no-bootstrap", "same as --bare");
+    .option("--no-bootstrap", "same as --bare")
+    .option("-m, --model <provider/model>", "the model whose context to show (default: as ask)");
   addFormats(show);
   show.action(async (words, opts) => {
     const format = outputFormatOf(opts as FormatFlags);
@@ -93,6 +94,7 @@ export function bootstrapCommand(ctx: Ctx, state: RunState, memory?: MemorySourc
         files: opts.file,
         prompt: words.join(" "),
         bare: Boolean(opts.bare) || opts.bootstrap === false,
+        model: opts.model,
         memory: memory ?? storeMemory(ctx, words.join(" ")),
       });
       // JSON output never carries secrets (CONTRACT §9); the text is the exact prompt.

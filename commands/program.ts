@@ -51,6 +51,11 @@ const COMMANDS: Record<string, CommandEntry> = {
     description: "saved conversations: list, show, rm",
     load: async () => (await import("./sessions.ts")).sessionsCommand,
   },
+  models: {
+    description:
+      "providers (configured or not, by which variable), models, context windows, prices",
+    load: async () => (await import("./models.ts")).modelsCommand,
+  },
 };
 
 export const COMMAND_NAMES = Object.keys(COMMANDS);

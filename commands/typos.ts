@@ -56,7 +56,7 @@ export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Names no prompt may start with although no command of this build implements them yet. */
-export const RESERVED_COMMANDS: readonly string[] = ["models"];
+export const RESERVED_COMMANDS: readonly string[] = [];
 
 /** Flags of `ask` that take a value (bare `chatcli -m X sesions list` is judged from `sesions`). */
 const VALUE_FLAGS = new Set([

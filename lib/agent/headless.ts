@@ -5,6 +5,7 @@ import { readPromptInput } from "../core/input.ts";
 import { configuredSecrets } from "../core/redact.ts";
 import { envInt, loadSettings } from "../core/settings.ts";
 import { costOf as priceOf } from "../llm/cost.ts";
+import { resolveEffort } from "../llm/effort.ts";
 import { modelLabel, resolveModel } from "../llm/models.ts";
 import type { Provider, Usage } from "../llm/types.ts";
 import { newEnvelope, settle } from "../output/envelope.ts";
@@ -48,6 +49,9 @@ export interface AgentCliOptions {
   files: string[];
   memory?: string;
   maxRetries?: number;
+  /** `--effort` (else CHATCLI_EFFORT); `--show-reasoning`. */
+  effort?: string;
+  showReasoning?: boolean;
   /** `--no-auto-compact`. */
   noAutoCompact?: boolean;
   interactive: boolean;
@@ -133,6 +137,7 @@ export async function runAgentCli(
     for (const w of stdinWarnings) reporter.warn(w.code, w.message);
 
     const ref = resolveModel(opts.model, env, settings.config.model);
+    const effort = resolveEffort(opts.effort, env);
     envelope.model = modelLabel(ref);
     // the same chain as ask: retries, CHATCLI_FALLBACK_PROVIDERS, idle timeout, retry events
     const provider = await buildProviderChain(ref, {
@@ -253,6 +258,8 @@ export async function runAgentCli(
       memoryMode,
       scratchDir: wiring.scratchDirFor(w),
       sandbox,
+      effort,
+      showReasoning: opts.showReasoning,
     });
     if (!opts.ephemeral) await wiring.saveSessionHistory(w, result.messages);
     envelope.result = stripControl(result.finalText) || null;

@@ -112,6 +112,8 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
         messages,
         tools: useTools ? specs : undefined,
         maxTokens: input.maxTokens,
+        effort: input.effort,
+        showReasoning: input.showReasoning,
       };
       const started = performance.now();
       let reply: TurnReply | undefined;

@@ -75,6 +75,10 @@ export async function requestTurn(
         if (event.type === "text") {
           text += event.text;
           reporter.event("message.delta", { turn, text: stripControl(event.text) });
+        } else if (event.type === "reasoning") {
+          // reasoning never joins the answer; stream-json shows it only with --show-reasoning
+          if (request.showReasoning)
+            reporter.event("reasoning.delta", { turn, text: stripControl(event.text) });
         } else if (event.type === "tool_call") calls.push(event.call);
         else if (event.type === "usage") usage = addUsage(usage, event.usage);
         else stop = event.stop;

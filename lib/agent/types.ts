@@ -1,6 +1,6 @@
 import type { Env } from "../core/ctx.ts";
 import type { ChatcliError, TerminalReason } from "../core/errors.ts";
-import type { ChatMessage, Provider, SystemBlock, Usage } from "../llm/types.ts";
+import type { ChatMessage, Effort, Provider, SystemBlock, Usage } from "../llm/types.ts";
 import type { PermissionDenial } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
@@ -139,6 +139,9 @@ export interface AgentInput {
   /** The run's OS sandbox (headless and the REPL always pass one). */
   sandbox?: Sandbox;
   maxTokens?: number;
+  /** Reasoning effort and --show-reasoning, passed on every request. */
+  effort?: Effort;
+  showReasoning?: boolean;
 }
 
 export interface AgentResult {

@@ -3,6 +3,7 @@ import type { Ctx, Env } from "../core/ctx.ts";
 import { bootstrapGlobalDir } from "../core/paths.ts";
 import { configuredSecrets } from "../core/redact.ts";
 import { loadSettings } from "../core/settings.ts";
+import { modelLabel, resolveModel } from "../llm/models.ts";
 import type { Warning } from "../output/envelope.ts";
 import { type AttachedFile, estimateTokens, loadAttachments } from "./attachments.ts";
 import {
@@ -47,6 +48,9 @@ export interface ShowOptions {
   memory?: MemorySource;
   /** The layered env when the caller already loaded settings (saves reading them twice). */
   env?: Env;
+  /** `-m provider/model`, and the config's `model` when the caller loaded settings. */
+  model?: string;
+  configModel?: string;
 }
 
 /** The `bootstrap show --json` document. */
@@ -68,7 +72,21 @@ export interface ShowDocument {
     text: string;
   }>;
   tokens_estimate: { stable: number; volatile: number; total: number };
+  /** The model a command would use now (`provider/model`), null when none is configured. */
+  model: string | null;
   warnings: Warning[];
+}
+
+function modelOf(
+  flag: string | undefined,
+  env: Env,
+  configModel: string | undefined,
+): string | null {
+  try {
+    return modelLabel(resolveModel(flag, env, configModel));
+  } catch {
+    return null;
+  }
 }
 
 /** Builds exactly the system context a command in `mode` would send now, and describes it. */
@@ -77,7 +95,8 @@ export async function showSystemContext(
   options: ShowOptions,
 ): Promise<{ context: SystemContext; document: ShowDocument; secrets: string[] }> {
   const workspaceRoot = detectWorkspaceRoot(ctx.cwd);
-  const env = options.env ?? (await loadSettings(ctx, { workspaceRoot })).env;
+  const settings = options.env ? undefined : await loadSettings(ctx, { workspaceRoot });
+  const env = options.env ?? (settings?.env as Env);
   const attached = loadAttachments(options.files, ctx.cwd, { env });
   const hints = [...attached.files.map((f) => f.path), ...extractPathHints(options.prompt ?? "")];
   const memoryMode = options.bare ? "off" : memoryModeFor(env, options.mode);
@@ -124,6 +143,7 @@ export async function showSystemContext(
     attachments: attached.files.map(({ content: _content, ...rest }) => rest),
     blocks,
     tokens_estimate: { stable: sum(true), volatile: sum(false), total: sum(true) + sum(false) },
+    model: modelOf(options.model, env, options.configModel ?? settings?.config.model),
     warnings: [...attached.warnings, ...context.warnings],
   };
   return { context, document, secrets: configuredSecrets(env) };

@@ -19,6 +19,8 @@ export interface Stdin {
   chunks(): AsyncIterable<Uint8Array>;
   /** For the REPL: raw keypresses on a TTY. Absent when stdin is not a TTY. */
   setRawMode?(on: boolean): void;
+  /** For the REPL's Ctrl+Z: stops the process (SIGTSTP) and resolves once it is continued (fg). */
+  suspend?(): Promise<void>;
 }
 
 export type StopSignal = "SIGINT" | "SIGTERM" | "SIGPIPE";

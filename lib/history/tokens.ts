@@ -86,6 +86,11 @@ const CATALOGUE: ReadonlyArray<[prefix: string, window: number]> = [
   ["o3", 200_000],
   ["o4", 200_000],
   ["gemini", 1_000_000],
+  ["gemini-1.5-pro", 2_000_000],
+  ["glm-4.5", 131_072],
+  ["glm", 202_752],
+  ["minimax", 204_800],
+  ["kimi", 262_144],
   ["grok-4", 256_000],
   ["grok", 131_072],
   ["llama3", 8_192],
@@ -100,13 +105,22 @@ const BY_PROVIDER: Record<string, number> = {
   xai: 128_000,
   ollama: 8_192,
   google: 1_000_000,
+  bedrock: 200_000,
+  zai: 202_752,
+  minimax: 204_800,
+  moonshot: 262_144,
+  copilot: 128_000,
+  github_models: 128_000,
 };
 
 /** The model's context window in tokens: CHATCLI_CONTEXT_WINDOW, else the catalogue, else per provider. */
 export function contextWindow(model: ModelId, env: Env = {}): number {
   const override = Number.parseInt(env["CHATCLI_CONTEXT_WINDOW"] ?? "", 10);
   if (Number.isFinite(override) && override > 0) return override;
-  const id = model.model.toLowerCase().split("/").pop() ?? "";
+  // without a vendor prefix: `openai/gpt-4o` (GitHub Models), `global.anthropic.claude-…-v1:0` (Bedrock)
+  const id = (model.model.toLowerCase().split("/").pop() ?? "")
+    .replace(/^(?:[a-z]+\.)?anthropic\./, "")
+    .replace(/-v\d+(?::\d+)?$/, "");
   let best: [string, number] | undefined;
   for (const entry of CATALOGUE) {
     if (id.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;

@@ -25,7 +25,7 @@ export async function complete(
       onText?.(event.text);
     } else if (event.type === "tool_call") toolCalls.push(event.call);
     else if (event.type === "usage") usage = addUsage(usage, event.usage);
-    else stop = event.stop;
+    else if (event.type === "done") stop = event.stop;
   }
   return { text, toolCalls, usage, stop };
 }

@@ -2,7 +2,7 @@
 import type { Usage } from "./types.ts";
 
 /** Bump when prices change; printed by `--version --verbose` style diagnostics and kept in tests. */
-export const PRICE_TABLE_VERSION = "2026-11";
+export const PRICE_TABLE_VERSION = "2026-12";
 
 export interface Price {
   input: number;
@@ -18,6 +18,21 @@ function openai(input: number, output: number, cacheRead: number): Price {
 }
 
 function anthropic(input: number, output: number): Price {
+  return { input, output, cacheRead: input * 0.1, cacheWrite: input * 1.25 };
+}
+
+/** Gemini: implicit caching reads at 10% of input, with no charge for writing. */
+function google(input: number, output: number): Price {
+  return { input, output, cacheRead: input * 0.1, cacheWrite: input };
+}
+
+/** Z.ai, Moonshot: automatic context caching, reads at a fraction of input, writes free. */
+function autoCache(input: number, output: number, readRatio: number): Price {
+  return { input, output, cacheRead: input * readRatio, cacheWrite: input };
+}
+
+/** MiniMax: explicit prompt caching priced like Anthropic's (reads 10%, writes 125%). */
+function minimax(input: number, output: number): Price {
   return { input, output, cacheRead: input * 0.1, cacheWrite: input * 1.25 };
 }
 
@@ -56,7 +71,48 @@ const PRICES: Readonly<Record<string, Price>> = {
   "claude-haiku-4-5": anthropic(1, 5),
   "claude-3-5-haiku": anthropic(0.8, 4),
   "claude-3-haiku": anthropic(0.25, 1.25),
+  // Google Gemini
+  "gemini-3.7-flash": google(0.75, 3.75),
+  "gemini-3.6-flash": google(0.75, 3.75),
+  "gemini-3.5-flash-lite": google(0.3, 2.5),
+  "gemini-3.5-flash": google(1.5, 9),
+  "gemini-3.1-pro": google(2, 12),
+  "gemini-3.1-flash-lite": google(0.25, 1.5),
+  "gemini-3-flash": google(0.5, 3),
+  "gemini-3-pro": google(2, 12),
+  "gemini-2.5-pro": google(1.25, 10),
+  "gemini-2.5-flash-lite": google(0.1, 0.4),
+  "gemini-2.5-flash": google(0.3, 2.5),
+  "gemini-2.0-flash": google(0.075, 0.3),
+  "gemini-2.0-flash-lite": google(0.075, 0.3),
+  "gemini-1.5-pro": google(1.25, 5),
+  "gemini-1.5-flash": google(0.075, 0.3),
+  // Z.ai GLM
+  "glm-5.2": autoCache(1.4, 4.4, 0.2),
+  "glm-5.1": autoCache(1.4, 4.4, 0.2),
+  "glm-5-turbo": autoCache(1.2, 4, 0.2),
+  "glm-5v-turbo": autoCache(1.2, 4, 0.2),
+  "glm-5": autoCache(1, 3.2, 0.2),
+  "glm-4.6": autoCache(0.5, 0.5, 0.2),
+  "glm-4.5": autoCache(0.5, 0.5, 0.2),
+  // MiniMax
+  "minimax-m2.7": minimax(0.2, 1.1),
+  "minimax-m2.5": minimax(0.2, 1.1),
+  "minimax-m2.1": minimax(0.2, 1.1),
+  "minimax-m2": minimax(0.2, 1.1),
+  // Moonshot Kimi
+  "kimi-k3": autoCache(3, 15, 0.2),
+  "kimi-k2.7-code-highspeed": autoCache(1.9, 8, 0.2),
+  "kimi-k2.7": autoCache(0.95, 4, 0.2),
+  "kimi-k2.6": autoCache(0.95, 4, 0.2),
+  "kimi-k2.5": autoCache(0.95, 4, 0.2),
+  "kimi-k2": autoCache(0.95, 4, 0.2),
 };
+
+/** Every model the table prices (for `chatcli models`). */
+export function pricedModels(): string[] {
+  return Object.keys(PRICES);
+}
 
 /** Providers whose models cost nothing (local or built-in). */
 const FREE_PROVIDERS = new Set(["mock", "ollama"]);
@@ -70,6 +126,8 @@ export function normalizeModelId(model: string): string {
   id = id.slice(id.lastIndexOf("/") + 1);
   id = id.replace(/^(?:[a-z]+\.)?anthropic\./, "").replace(/-v\d+(?::\d+)?$/, "");
   if (id.startsWith("claude")) id = id.replace(/(\d)\.(\d)/g, "$1-$2");
+  // Gemini previews are priced as their release: gemini-3-pro-preview, gemini-2.5-flash-preview-09-2025
+  if (id.startsWith("gemini")) id = id.replace(/-(?:preview|exp)(?:-[\d-]+)?$/, "");
   return id.replace(/-(?:\d{8}|\d{4}-\d{2}-\d{2}|latest)$/, "");
 }
 

@@ -1,12 +1,21 @@
 import type { Env } from "../core/ctx.ts";
 import { ConfigError } from "../core/errors.ts";
+import { buildRef } from "./provider-env.ts";
+import {
+  configuredBy,
+  PROVIDER_TABLE,
+  type Protocol,
+  type ProviderInfo,
+  providerInfo,
+} from "./provider-table.ts";
 
-/** Which wire protocol a provider speaks. */
-export type Protocol = "openai" | "anthropic" | "mock";
+const build = buildRef;
+
+export type { Protocol } from "./provider-table.ts";
 
 /** A resolved model: everything needed to build a Provider. */
 export interface ModelRef {
-  /** User-facing provider name: openai, anthropic, ollama, openrouter, xai, mock. */
+  /** User-facing provider name: openai, anthropic, google, bedrock, ollama, openrouter, xai, … mock. */
   provider: string;
   protocol: Protocol;
   model: string;
@@ -19,6 +28,12 @@ export interface ModelRef {
   chatUrl?: string;
   /** ChatCLI's `<PROVIDER>_MAX_TOKENS`: the output cap of requests that set none (--max-tokens wins). */
   maxTokens?: number;
+  /** Extra headers the endpoint wants (Copilot's editor headers, GitHub's API version). */
+  headers?: Record<string, string>;
+  /** AWS region (Bedrock). */
+  region?: string;
+  /** Static AWS credentials from the env chatcli loaded (Bedrock); else the SDK's chain. */
+  aws?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string; profile?: string };
 }
 
 /** `provider/model` as printed in envelopes. */
@@ -26,89 +41,48 @@ export function modelLabel(ref: ModelRef): string {
   return ref.protocol === "mock" ? `mock:${ref.model}` : `${ref.provider}/${ref.model}`;
 }
 
-interface ProviderInfo {
-  protocol: Protocol;
-  envName: string;
-  modelEnv: string;
-  defaultModel: string;
-  keyEnv?: string;
-  defaultBaseURL?: string;
+export const KNOWN_PROVIDERS = PROVIDER_TABLE.filter((p) => !p.unsupported).map((p) => p.id);
+
+const SERVED = PROVIDER_TABLE.filter((p) => !p.unsupported).map((p) => p.envName);
+
+function providerFromName(name: string): ProviderInfo | undefined {
+  return providerInfo(name);
 }
 
-const PROVIDERS: Record<string, ProviderInfo> = {
-  openai: {
-    protocol: "openai",
-    envName: "OPENAI",
-    modelEnv: "OPENAI_MODEL",
-    defaultModel: "gpt-5.4",
-    keyEnv: "OPENAI_API_KEY",
-  },
-  anthropic: {
-    protocol: "anthropic",
-    envName: "CLAUDEAI",
-    modelEnv: "ANTHROPIC_MODEL",
-    defaultModel: "claude-sonnet-4-6",
-    keyEnv: "ANTHROPIC_API_KEY",
-  },
-  ollama: {
-    protocol: "openai",
-    envName: "OLLAMA",
-    modelEnv: "OLLAMA_MODEL",
-    defaultModel: "gpt-oss:20b",
-    defaultBaseURL: "http://localhost:11434",
-  },
-  openrouter: {
-    protocol: "openai",
-    envName: "OPENROUTER",
-    modelEnv: "OPENROUTER_MODEL",
-    defaultModel: "openai/gpt-5.2",
-    keyEnv: "OPENROUTER_API_KEY",
-    defaultBaseURL: "https://openrouter.ai/api/v1",
-  },
-  xai: {
-    protocol: "openai",
-    envName: "XAI",
-    modelEnv: "XAI_MODEL",
-    defaultModel: "grok-4-1",
-    keyEnv: "XAI_API_KEY",
-    defaultBaseURL: "https://api.x.ai/v1",
-  },
-};
+/** Without LLM_PROVIDER: OpenAI (ChatCLI's default), then the others alphabetically. */
+const AUTO_ORDER = [
+  "openai",
+  "anthropic",
+  "ollama",
+  "openrouter",
+  "xai",
+  "bedrock",
+  "copilot",
+  "github_models",
+  "google",
+  "minimax",
+  "moonshot",
+  "zai",
+];
 
-const ALIASES: Record<string, string> = {
-  openai: "openai",
-  anthropic: "anthropic",
-  claude: "anthropic",
-  claudeai: "anthropic",
-  ollama: "ollama",
-  openrouter: "openrouter",
-  xai: "xai",
-  grok: "xai",
-};
-
-export const KNOWN_PROVIDERS = Object.keys(PROVIDERS);
-
-function providerFromName(name: string): string | undefined {
-  return ALIASES[name.trim().toLowerCase()];
-}
-
-/** Is this provider usable with the given env (credentials present)? */
-function isAvailable(provider: string, env: Env): boolean {
-  if (provider === "ollama")
-    return env["OLLAMA_ENABLED"] === "true" || Boolean(env["OLLAMA_BASE_URL"]);
-  if (provider === "anthropic")
-    return Boolean(env["ANTHROPIC_API_KEY"] || env["ANTHROPIC_OAUTH_TOKEN"]);
-  if (provider === "openai") {
-    return Boolean(env["OPENAI_API_KEY"] || env["OPENAI_BASE_URL"] || env["OPENAI_API_URL"]);
-  }
-  const key = PROVIDERS[provider]?.keyEnv;
-  return key ? Boolean(env[key]) : false;
+/**
+ * Ambient credentials do not pick a provider on their own: GitHub Actions always sets GITHUB_TOKEN,
+ * and AWS keys or profiles serve other tools; BEDROCK needs BEDROCK_MODEL or BEDROCK_REGION too, and
+ * GitHub Models GITHUB_MODELS_TOKEN (or LLM_PROVIDER / -m).
+ */
+function autoDetected(info: ProviderInfo, env: Env): boolean {
+  const by = configuredBy(info, env);
+  if (!by) return false;
+  if (info.id === "bedrock")
+    return Boolean(env["BEDROCK_MODEL"]?.trim() || env["BEDROCK_REGION"]?.trim());
+  if (info.id === "github_models") return by.includes("GITHUB_MODELS_TOKEN");
+  return true;
 }
 
 const NO_PROVIDER_HINT =
-  "set OPENAI_API_KEY or ANTHROPIC_API_KEY (optionally LLM_PROVIDER=OPENAI|CLAUDEAI|OLLAMA|OPENROUTER|XAI " +
+  "set OPENAI_API_KEY or ANTHROPIC_API_KEY (optionally LLM_PROVIDER=OPENAI|CLAUDEAI|GOOGLEAI|BEDROCK|OLLAMA|… " +
   "and OPENAI_MODEL/ANTHROPIC_MODEL) in the environment, ./.env (or the file CHATCLI_DOTENV names) or the " +
-  '"env" object of ~/.chatcli/config.json, or pass -m provider/model';
+  '"env" object of ~/.chatcli/config.json, or pass -m provider/model; `chatcli models` lists them';
 
 /**
  * Resolves `-m provider/model` (or `mock:echo`), else ChatCLI's env (LLM_PROVIDER + per-provider vars),
@@ -128,14 +102,15 @@ export function resolveModel(flag: string | undefined, env: Env, configModel?: s
     const provider = providerFromName(envProvider);
     if (!provider) {
       throw new ConfigError(`unknown LLM_PROVIDER ${JSON.stringify(envProvider)}`, {
-        hint: `use one of OPENAI, CLAUDEAI, OLLAMA, OPENROUTER, XAI`,
+        hint: `use one of ${SERVED.join(", ")}`,
       });
     }
     return build(provider, undefined, env);
   }
   if (configModel) return resolveModel(configModel, env);
-  const order = ["anthropic", "ollama", "openai", "openrouter", "xai"];
-  const first = isAvailable("openai", env) ? "openai" : order.find((p) => isAvailable(p, env));
+  const first = AUTO_ORDER.map((id) => providerFromName(id) as ProviderInfo).find((p) =>
+    autoDetected(p, env),
+  );
   if (!first) throw new ConfigError("no LLM provider configured", { hint: NO_PROVIDER_HINT });
   return build(first, undefined, env);
 }
@@ -149,10 +124,12 @@ function fromSpec(spec: string, env: Env): ModelRef {
   // A bare model id: guess the provider from its name, else use the env's provider.
   const guessed = /^claude/i.test(spec)
     ? "anthropic"
-    : /^(gpt|o\d|chatgpt)/i.test(spec)
+    : /^(gpt|o\d|chatgpt|codex)/i.test(spec)
       ? "openai"
-      : undefined;
-  if (guessed) return build(guessed, spec, env);
+      : /^gemini/i.test(spec)
+        ? "google"
+        : undefined;
+  if (guessed) return build(providerFromName(guessed) as ProviderInfo, spec, env);
   if (slash > 0) {
     throw new ConfigError(
       `unknown provider ${JSON.stringify(head)} in model ${JSON.stringify(spec)}`,
@@ -164,48 +141,6 @@ function fromSpec(spec: string, env: Env): ModelRef {
   const base = resolveModel(undefined, env);
   return { ...base, model: spec };
 }
-
-function build(provider: string, model: string | undefined, env: Env): ModelRef {
-  const info = PROVIDERS[provider] as ProviderInfo;
-  const ref: ModelRef = {
-    provider,
-    protocol: info.protocol,
-    model: model || env[info.modelEnv]?.trim() || info.defaultModel,
-  };
-  // OPENAI_MAX_TOKENS, ANTHROPIC_MAX_TOKENS, OLLAMA_MAX_TOKENS, … as ChatCLI reads them
-  const capEnv = `${provider === "anthropic" ? "ANTHROPIC" : info.envName}_MAX_TOKENS`;
-  const cap = Number(env[capEnv]?.trim());
-  if (env[capEnv]?.trim() && Number.isInteger(cap) && cap > 0) ref.maxTokens = cap;
-  if (provider === "openai") {
-    ref.apiKey = env["OPENAI_API_KEY"];
-    if (env["OPENAI_API_URL"]) ref.chatUrl = env["OPENAI_API_URL"];
-    if (env["OPENAI_BASE_URL"]) ref.baseURL = env["OPENAI_BASE_URL"];
-    if (!ref.apiKey && !ref.chatUrl && !ref.baseURL) missingKey("openai", "OPENAI_API_KEY");
-    ref.apiKey ||= "none"; // an empty OPENAI_API_KEY with a local endpoint: send a placeholder
-  } else if (provider === "anthropic") {
-    ref.apiKey = env["ANTHROPIC_API_KEY"];
-    ref.authToken = ref.apiKey ? undefined : env["ANTHROPIC_OAUTH_TOKEN"];
-    if (env["ANTHROPIC_BASE_URL"]) ref.baseURL = env["ANTHROPIC_BASE_URL"];
-    if (!ref.apiKey && !ref.authToken) missingKey("anthropic", "ANTHROPIC_API_KEY");
-  } else if (provider === "ollama") {
-    const base = (env["OLLAMA_BASE_URL"] || info.defaultBaseURL || "").replace(/\/+$/, "");
-    ref.baseURL = base.endsWith("/v1") ? base : `${base}/v1`;
-    ref.apiKey = "ollama";
-  } else {
-    const keyEnv = info.keyEnv as string;
-    ref.apiKey = env[keyEnv];
-    if (!ref.apiKey) missingKey(provider, keyEnv);
-    ref.baseURL = env[`${info.envName}_BASE_URL`] || info.defaultBaseURL;
-  }
-  return ref;
-}
-
-function missingKey(provider: string, keyEnv: string): never {
-  throw new ConfigError(`no API key for ${provider}`, {
-    hint: `set ${keyEnv} (or add it to ~/.chatcli/config.json "env", or a .env file)`,
-  });
-}
-
 /**
  * `CHATCLI_FALLBACK_PROVIDERS`: ChatCLI provider names (`CLAUDEAI`, `OPENAI`, …) or provider/model
  * specs, separated by commas or semicolons (as ChatCLI). An entry that names no known provider, or
@@ -226,9 +161,7 @@ export function resolveFallbacks(
     const slash = item.indexOf("/");
     if (!item.startsWith("mock:") && !providerFromName(slash > 0 ? item.slice(0, slash) : item)) {
       skipped?.push(
-        `${variable} entry ${JSON.stringify(item)} is not a provider (use ${Object.values(PROVIDERS)
-          .map((p) => p.envName)
-          .join(", ")} or provider/model)`,
+        `${variable} entry ${JSON.stringify(item)} is not a provider (use ${SERVED.join(", ")} or provider/model)`,
       );
       continue;
     }

@@ -22,6 +22,9 @@ const LOADERS: Record<ModelRef["protocol"], () => Promise<ProviderModule>> = {
   openai: () => import("./providers/openai.ts"),
   anthropic: () => import("./providers/anthropic.ts"),
   mock: () => import("./providers/mock.ts"),
+  responses: () => import("./providers/openai-responses.ts"),
+  google: () => import("./providers/gemini.ts"),
+  bedrock: () => import("./providers/bedrock.ts"),
 };
 
 /** Builds the Provider for a resolved model, importing its SDK on first use. */

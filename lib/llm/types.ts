@@ -1,6 +1,13 @@
 /** The one message model (ChatCLI's message JSON, reference §5.2) shared by chat, agent, coder and sessions. */
 export type Role = "system" | "user" | "assistant" | "tool";
 
+/** A reasoning block as Anthropic returns it: sent back unchanged (signature included) in tool loops. */
+export type ThinkingBlock =
+  | { type: "thinking"; thinking: string; signature: string }
+  | { type: "redacted_thinking"; data: string }
+  /** An OpenAI Responses reasoning item (stateless: its encrypted content goes back as is). */
+  | { type: "reasoning"; id: string; encrypted_content: string };
+
 export interface ToolCall {
   id: string;
   type?: "function";
@@ -8,6 +15,13 @@ export interface ToolCall {
   /** Arguments as an object (ChatCLI's shape, not a provider wire format). */
   arguments: Record<string, unknown>;
   raw?: string;
+  /** Gemini's thoughtSignature of this call's part, returned with it on the next request. */
+  thought_signature?: string;
+  /**
+   * The reasoning blocks that preceded the calls of this turn (on its first call): the APIs require
+   * them back, unchanged, with the tool results.
+   */
+  thinking?: ThinkingBlock[];
 }
 
 export interface MessageMeta {
@@ -54,6 +68,11 @@ export interface ToolSpec {
   input_schema: Record<string, unknown>;
 }
 
+/** `--effort` / CHATCLI_EFFORT: how hard the model may think; unset is the model's own default. */
+export type Effort = "low" | "medium" | "high" | "max";
+
+export const EFFORTS: readonly Effort[] = ["low", "medium", "high", "max"];
+
 export interface LlmRequest {
   /** Model id as the provider knows it (without the provider prefix). */
   model: string;
@@ -62,6 +81,10 @@ export interface LlmRequest {
   tools?: ToolSpec[];
   maxTokens?: number;
   temperature?: number;
+  /** Reasoning effort mapped per provider (thinking budget, reasoning_effort, thinkingConfig). */
+  effort?: Effort;
+  /** Ask for reasoning text (summaries) to stream as `reasoning` events (--show-reasoning). */
+  showReasoning?: boolean;
 }
 
 /**
@@ -80,6 +103,8 @@ export type StopReason = "end" | "tool_use" | "max_tokens" | "other";
 
 export type LlmEvent =
   | { type: "text"; text: string }
+  /** Reasoning text (thinking, summaries): never part of the answer. */
+  | { type: "reasoning"; text: string }
   | { type: "tool_call"; call: ToolCall }
   | { type: "usage"; usage: Usage }
   | { type: "done"; stop: StopReason };

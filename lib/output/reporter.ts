@@ -113,8 +113,12 @@ export class Reporter {
     this.out(`${JSON.stringify(line)}\n`);
   }
 
-  /** Emits one stream-json event (no-op in other formats). */
+  /** Sees every event whatever the format (the REPL shows a running command from them). */
+  listener: ((type: string, data: Record<string, unknown>) => void) | undefined;
+
+  /** Emits one stream-json event (no-op in other formats; the listener hears it anyway). */
   event(type: string, data: Record<string, unknown> = {}): void {
+    this.listener?.(type, data);
     if (this.format !== "stream-json") return;
     if (this.held) {
       if (type !== "session.started" && type !== "error") {

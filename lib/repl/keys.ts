@@ -36,6 +36,7 @@ export type KeyName =
   | "ctrl-w"
   | "ctrl-r"
   | "ctrl-g"
+  | "ctrl-z"
   | "unknown";
 
 export interface Key {
@@ -84,6 +85,7 @@ const CTRL_KEYS: Record<number, KeyName> = {
   18: "ctrl-r",
   21: "ctrl-u",
   23: "ctrl-w",
+  26: "ctrl-z",
   127: "backspace",
 };
 

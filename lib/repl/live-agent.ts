@@ -70,7 +70,15 @@ async function runLoop(
   signal: AbortSignal,
 ): Promise<TurnResult & { messages: ChatMessage[] }> {
   const { ctx, env } = input;
-  const reporter = replReporter(ctx, mode, callbacks.onActivity);
+  const reporter = replReporter(ctx, mode, callbacks.onActivity, (type, data) => {
+    const shell = data["name"] === "run_command" || data["name"] === "run_tests";
+    if (!shell || !callbacks.onCommand) return;
+    if (type === "tool.started") {
+      const input = data["input"] as Record<string, unknown> | undefined;
+      const cmd = typeof input?.["cmd"] === "string" ? input["cmd"] : String(data["name"]);
+      callbacks.onCommand(stripControl(cmd));
+    } else if (type === "tool.completed") callbacks.onCommand(undefined);
+  });
   const w: wiring.WiringContext = {
     env,
     cwd: ctx.cwd,

@@ -31,9 +31,12 @@ export function replReporter(
   ctx: Pick<Ctx, "now" | "version">,
   command: string,
   onLine: (line: string) => void,
+  onEvent?: (type: string, data: Record<string, unknown>) => void,
 ): Reporter {
-  return new Reporter(
+  const reporter = new Reporter(
     { stdout: discard, stderr: lineSink(onLine), now: ctx.now },
     { format: "text", envelope: newEnvelope(command, ctx.version) },
   );
+  reporter.listener = onEvent;
+  return reporter;
 }

@@ -1,7 +1,7 @@
 import { type InputHistory, LineBuffer } from "./buffer.ts";
 import type { Key } from "./keys.ts";
 import { layoutPrompt } from "./layout.ts";
-import { completeSlash } from "./slash.ts";
+import { type Completion, completeSlash } from "./slash.ts";
 import type { KeyReader, Screen } from "./tty.ts";
 
 /** Pastes longer than this many lines are shown collapsed in the editor. */
@@ -16,7 +16,9 @@ export type ReadResult =
   /** Ctrl+D on an empty line, or stdin closed. */
   | { kind: "eof" }
   /** Esc twice within the window on an empty line. */
-  | { kind: "rewind" };
+  | { kind: "rewind" }
+  /** Ctrl+Z: the caller suspends, then prompts again with `draft`. */
+  | { kind: "suspend"; draft: string };
 
 export interface PromptOptions {
   prompt: string;
@@ -30,6 +32,10 @@ export interface PromptOptions {
   signal?: AbortSignal;
   /** A status row drawn under the input while it is edited (gone once it is submitted). */
   footer?: string;
+  /** Tab completion beyond slash commands (`@path` mentions). */
+  completeWord?: (text: string) => Completion;
+  /** Text already in the editor when it opens (the draft kept across Ctrl+Z). */
+  initial?: string;
 }
 
 /** Reads one input with line editing; the screen must be in raw mode. */
@@ -62,13 +68,17 @@ class PromptEditor {
   private finished = false;
   /** Ctrl+R search state: the query, the history index of the match shown, the line before. */
   private search: { query: string; at: number; original: string } | undefined;
+  /** Tab cycling through ambiguous completions: the full inputs, and which one is shown. */
+  private cycle: { candidates: string[]; index: number; shown: string } | undefined;
   /** Collapsed pastes: label → the pasted text. */
   private readonly pastes = new Map<string, string>();
 
   constructor(
     private readonly screen: Screen,
     private readonly options: PromptOptions,
-  ) {}
+  ) {
+    if (options.initial) this.buffer.set(options.initial);
+  }
 
   render(): void {
     const columns = this.screen.columns;
@@ -249,6 +259,11 @@ class PromptEditor {
       case "tab":
         this.complete();
         break;
+      case "ctrl-z": {
+        const draft = buffer.text;
+        this.finishWith("^Z");
+        return { kind: "suspend", draft };
+      }
       case "ctrl-r": {
         const entries = options.history.all();
         this.search = { query: "", at: entries.length, original: buffer.text };
@@ -286,12 +301,28 @@ class PromptEditor {
     if (entry !== undefined) this.buffer.set(entry);
   }
 
+  /**
+   * Tab: completes a slash command or an `@path` as far as it is unambiguous; with several
+   * candidates the first Tab lists them and each further Tab puts the next one in place.
+   */
   private complete(): void {
     const before = this.buffer.text;
     if (this.buffer.cursor !== Array.from(before).length) return;
-    const { text, candidates } = completeSlash(before);
+    const cycle = this.cycle;
+    if (cycle && before === cycle.shown) {
+      cycle.index = (cycle.index + 1) % cycle.candidates.length;
+      cycle.shown = cycle.candidates[cycle.index] as string;
+      this.buffer.set(cycle.shown);
+      return;
+    }
+    let result = completeSlash(before);
+    if (result.text === before && result.candidates.length === 0 && this.options.completeWord) {
+      result = this.options.completeWord(before);
+    }
+    const { text, candidates } = result;
     if (text !== before) this.buffer.set(text);
     if (candidates.length > 0) {
+      if (result.full) this.cycle = { candidates: result.full, index: -1, shown: text };
       this.finish();
       this.screen.write(`${candidates.join("  ")}\n`);
     }

@@ -6,6 +6,7 @@ import { InputHistory } from "./buffer.ts";
 import { type Cancellable, type CancellableFn, runCancellable } from "./cancel.ts";
 import { formatUsd, handleSlash } from "./handlers.ts";
 import { createMarkdownStream } from "./markdown.ts";
+import { completeMention, expandMentions } from "./mentions.ts";
 import { askApproval, askYesNo, chooseCheckpoint, chooseOne, clockTime } from "./menu.ts";
 import { readLine } from "./prompt.ts";
 import type {
@@ -16,6 +17,7 @@ import type {
   TurnCallbacks,
 } from "./services.ts";
 import { looksLikePath, parseSlash, type SlashInput } from "./slash.ts";
+import { CommandTicker, compactCount, SPINNER } from "./ticker.ts";
 import { KeyReader, Screen } from "./tty.ts";
 
 export interface ReplOptions {
@@ -77,6 +79,7 @@ export class Repl {
 
   private async loop(): Promise<void> {
     let interrupts = 0;
+    let draft: string | undefined;
     for (;;) {
       for (const notice of this.services.drainNotices()) this.say(this.style.dim(notice));
       if (this.ctx.signal.aborted) return;
@@ -87,8 +90,17 @@ export class Repl {
         now: this.ctx.now,
         signal: this.ctx.signal,
         footer: this.footer,
+        completeWord: (text) => completeMention(text, this.ctx.cwd),
+        initial: draft,
       });
+      draft = undefined;
       if (result.kind === "eof") return;
+      if (result.kind === "suspend") {
+        // Ctrl+Z: back to the shell; `fg` brings the prompt back with the draft as it was
+        if (!(await this.screen.suspend())) this.say(this.style.dim("(cannot suspend here)"));
+        draft = result.draft;
+        continue;
+      }
       if (result.kind === "interrupt") {
         interrupts = result.hadText ? 0 : interrupts + 1;
         if (interrupts >= 2) return;
@@ -171,7 +183,10 @@ export class Repl {
   }
 
   /** One chat turn, streamed and rendered; Esc or Ctrl+C cancels it and nothing is added. */
-  async chatTurn(input: string): Promise<void> {
+  async chatTurn(typed: string): Promise<void> {
+    const { text: input, attached, skipped } = expandMentions(typed, this.ctx.cwd);
+    for (const path of attached) this.say(this.style.dim(`📎 ${path} attached`));
+    for (const s of skipped) this.say(this.style.yellow(`📎 ${s.path} not attached: ${s.reason}`));
     const out = this.answerWriter();
     const result = await this.cancellable((signal) =>
       this.services.sendTurn(
@@ -198,6 +213,7 @@ export class Repl {
   /** `/agent` and `/coder`: the agent loop with approvals asked on this terminal. */
   async agentRun(mode: "agent" | "coder", task: string): Promise<void> {
     const out = this.answerWriter();
+    const ticker = new CommandTicker(this.screen, this.style, this.ctx.now);
     const result = await this.cancellable((signal, { pause, cancel }) =>
       this.services.runAgent(
         mode,
@@ -205,8 +221,14 @@ export class Repl {
         {
           onText: out.onText,
           onActivity: (line) => {
+            ticker.stop();
             out.break();
             this.say(this.style.dim(line));
+          },
+          onCommand: (command) => {
+            if (command === undefined) return ticker.stop();
+            out.break();
+            ticker.start(command);
           },
           approve: async (request: ApprovalRequest) => {
             out.break();
@@ -225,6 +247,7 @@ export class Repl {
         signal,
       ),
     );
+    ticker.stop();
     out.end();
     this.services.nudgeMemory();
     await this.updateStatus();
@@ -257,8 +280,10 @@ export class Repl {
       );
     } else {
       this.say(this.style.red(`Error: ${result.error.message}`));
-      const hint = (result.error as { hint?: unknown }).hint;
-      if (typeof hint === "string" && hint) this.say(this.style.dim(`  hint: ${hint}`));
+      // what to fix for a key or a setting (a 401 names the variable); retry advice is CLI talk
+      const { hint, reason } = result.error as { hint?: unknown; reason?: unknown };
+      const fixable = reason === "auth_error" || reason === "config_error";
+      if (fixable && typeof hint === "string" && hint) this.say(this.style.dim(`  hint: ${hint}`));
     }
   }
 
@@ -362,15 +387,6 @@ export class Repl {
     };
     return { onText: (delta) => md.push(delta), break: lineBreak, end: lineBreak };
   }
-}
-
-const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-
-/** 950 → "950", 12_300 → "12.3k", 1_000_000 → "1M". */
-export function compactCount(value: number): string {
-  if (value < 1000) return String(Math.round(value));
-  if (value < 1_000_000) return `${Number((value / 1000).toFixed(1))}k`;
-  return `${Number((value / 1_000_000).toFixed(1))}M`;
 }
 
 /** Runs the interactive chat on `ctx`'s terminal until the user leaves; returns the exit code. */

@@ -61,6 +61,8 @@ export interface ApprovalRequest {
 export interface AgentCallbacks extends TurnCallbacks {
   /** One line of tool activity (`▸ read_file src/a.ts`). */
   onActivity(line: string): void;
+  /** A shell command started (`run_command`, `run_tests`), or the one running ended (undefined). */
+  onCommand?(command: string | undefined): void;
   /** Asks the human; resolves true only on an explicit yes. */
   approve(request: ApprovalRequest): Promise<boolean>;
 }

@@ -105,6 +105,8 @@ export interface Completion {
   text: string;
   /** Candidates to show when the completion is ambiguous. */
   candidates: string[];
+  /** Each candidate as the whole input it would make (what repeated Tabs cycle through). */
+  full?: string[];
 }
 
 /** Tab completion of a command name, then of its first argument word. */
@@ -129,7 +131,11 @@ function complete(text: string, lead: string, prefix: string, options: string[])
   if (options.length === 1) return { text: `${lead}${options[0]} `, candidates: [] };
   const common = commonPrefix(options);
   if (common.length > prefix.length) return { text: lead + common, candidates: [] };
-  return { text, candidates: options.map((o) => (lead === "/" ? `/${o}` : o)) };
+  return {
+    text,
+    candidates: options.map((o) => (lead === "/" ? `/${o}` : o)),
+    full: options.map((o) => `${lead}${o} `),
+  };
 }
 
 function commonPrefix(words: readonly string[]): string {

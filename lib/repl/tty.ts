@@ -88,6 +88,20 @@ export class Screen {
     this.ctx.stdout.write(this.raw ? text.replace(/\r?\n/g, "\r\n") : text);
   }
 
+  /**
+   * Ctrl+Z: gives the terminal back (cooked mode, no bracketed paste), stops the process, and takes
+   * it again once the shell continues it (`fg`). False where it cannot suspend.
+   */
+  async suspend(): Promise<boolean> {
+    const suspend = this.ctx.stdin.suspend;
+    if (!suspend) return false;
+    const wasRaw = this.raw;
+    this.rawMode(false);
+    await suspend();
+    if (wasRaw) this.rawMode(true);
+    return true;
+  }
+
   /** Raw mode on: keys arrive one by one, no echo, Ctrl+C is a key (not SIGINT). */
   rawMode(on: boolean): void {
     if (this.raw === on) return;

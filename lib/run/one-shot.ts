@@ -7,6 +7,7 @@ import { configuredSecrets } from "../core/redact.ts";
 import { loadSettings } from "../core/settings.ts";
 import { CompactionGuard } from "../history/compact.ts";
 import { costOf } from "../llm/cost.ts";
+import { resolveEffort } from "../llm/effort.ts";
 import { overflowReport } from "../llm/errors.ts";
 import { modelLabel, resolveModel } from "../llm/models.ts";
 import { addUsage, type ChatMessage, emptyUsage, type SystemBlock } from "../llm/types.ts";
@@ -23,6 +24,9 @@ export interface AskOptions {
   model?: string;
   system?: string;
   maxTokens?: number;
+  /** `--effort` (else CHATCLI_EFFORT); `--show-reasoning`. */
+  effort?: string;
+  showReasoning?: boolean;
   timeoutMs?: number;
   noStdin?: boolean;
   stdinTimeoutMs: number;
@@ -63,6 +67,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     reporter.addSecrets(configuredSecrets(settings.env));
     const ref = resolveModel(options.model, settings.env, settings.config.model);
     envelope.model = modelLabel(ref);
+    const effort = resolveEffort(options.effort, settings.env);
     const { text: input, warnings } = await readPromptInput(ctx.stdin, options.prompt, {
       noStdin: options.noStdin,
       firstByteTimeoutMs: options.stdinTimeoutMs,
@@ -189,7 +194,14 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     try {
       answer = await streamAnswer(
         provider,
-        { model: ref.model, system, messages, maxTokens: options.maxTokens },
+        {
+          model: ref.model,
+          system,
+          messages,
+          maxTokens: options.maxTokens,
+          effort,
+          showReasoning: options.showReasoning,
+        },
         {
           reporter,
           signal: stop.signal,

@@ -37,6 +37,9 @@ export async function streamAnswer(
           text += event.text;
           reporter.text(event.text);
           if (reporter.stdoutClosed) break;
+        } else if (event.type === "reasoning") {
+          // never part of the answer; stream-json carries it only with --show-reasoning
+          if (current.showReasoning) reporter.event("reasoning.delta", { text: event.text });
         } else if (event.type === "usage") {
           usage = addUsage(usage, event.usage);
         } else if (event.type === "done" && event.stop === "max_tokens") {

@@ -118,6 +118,24 @@ describe("chatcli chat: starting and leaving", () => {
     },
   );
 
+  tmuxTest(
+    "a running command shows with its elapsed seconds; Esc stops it and the run",
+    async () => {
+      await using home = await tempDir();
+      Bun.spawnSync(["mkfifo", join(home.path, "never")]);
+      llm.push({ tool_calls: [{ name: "run_command", arguments: { cmd: "cat never" } }] });
+      await using t = chatTerm(home.path, llm);
+      await t.waitForText(PROMPT_READY);
+      submit(t, "/agent wait for it");
+      await t.waitForText(/\$ cat never {2}\d+\.\ds \(Esc stops\)/);
+      t.sendKeys("Escape");
+      await t.waitForText(/cancelled[\s\S]*\n❯$/m);
+      expect(t.capturePane()).not.toMatch(/Esc stops\)\s*$/);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
+
   tmuxTest("bare chatcli on a TTY opens the chat", async () => {
     await using home = await tempDir();
     await using t = chatTerm(home.path, llm, { command: [] });

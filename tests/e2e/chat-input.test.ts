@@ -1,10 +1,11 @@
 /** Input in the REPL: history written as it is typed, pastes that start with `/`, approvals that show what happens. */
 import { afterAll, beforeAll, describe, expect } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/ctx.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
-import { chatTerm, PROMPT_READY, sentMessages, submit, tmuxTest } from "./chat-term.ts";
+import { startTmux } from "../support/tmux.ts";
+import { COMMAND, chatTerm, PROMPT_READY, sentMessages, submit, tmuxTest } from "./chat-term.ts";
 
 let llm: MockLlm;
 beforeAll(async () => {
@@ -187,4 +188,79 @@ describe("chatcli chat: input", () => {
     t.sendKeys("C-d");
     expect(await t.waitForExit()).toBe(0);
   });
+
+  tmuxTest(
+    "@path attaches a file (Tab completes it); Tab cycles ambiguous completions",
+    async () => {
+      await using home = await tempDir();
+      mkdirSync(join(home.path, "src"));
+      writeFileSync(join(home.path, "src", "config.ts"), "export const port = 8080;\n");
+      writeFileSync(join(home.path, "src", "cli.ts"), "");
+      llm.push({ text: "it listens on 8080" });
+      await using t = chatTerm(home.path, llm);
+      await t.waitForText(PROMPT_READY);
+      t.type("which port does @sr");
+      t.sendKeys("Tab");
+      await t.waitForText(/❯ which port does @src\/$/m);
+      t.type("c");
+      t.sendKeys("Tab");
+      await t.waitForText(/^cli\.ts {2}config\.ts$/m);
+      t.sendKeys("Tab");
+      await t.waitForText(/❯ which port does @src\/cli\.ts$/m);
+      t.sendKeys("Tab");
+      await t.waitForText(/❯ which port does @src\/config\.ts$/m);
+      t.type("use?");
+      t.sendKeys("Enter");
+      await t.waitForText(/^it listens on 8080\n❯$/m);
+      expect(t.capturePane()).toContain("📎 src/config.ts attached");
+      expect(sentMessages(llm.requests.at(-1)!.body).at(-1)?.content).toBe(
+        'which port does @src/config.ts use?\n\n<file path="src/config.ts">\nexport const port = 8080;\n</file>',
+      );
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
+
+  tmuxTest(
+    "Ctrl+Z suspends to the shell; fg brings the prompt back with the draft intact",
+    async () => {
+      await using home = await tempDir();
+      llm.push({ text: "resumed fine" });
+      await using t = startTmux({
+        command: ["bash", "--norc", "--noprofile", "-i"],
+        cwd: home.path,
+        env: {
+          PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+          HOME: home.path,
+          TERM: "xterm-256color",
+          LANG: "C.UTF-8",
+          NO_COLOR: "1",
+          PS1: "$ ",
+          ...llm.env("openai"),
+          OPENAI_MODEL: "gpt-test",
+          CHATCLI_MEMORY_ENABLED: "false",
+        },
+      });
+      await t.waitForText(/^\$$/m);
+      t.type(`${COMMAND.join(" ")} chat`);
+      t.sendKeys("Enter");
+      await t.waitForText(PROMPT_READY);
+      t.type("half a thought");
+      t.sendKeys("C-z");
+      await t.waitForText(/Stopped/);
+      t.type("fg");
+      t.sendKeys("Enter");
+      await t.waitForText(/^❯ half a thought$/m);
+      t.type(", finished");
+      t.sendKeys("Enter");
+      await t.waitForText(/^resumed fine\n❯$/m);
+      expect(sentMessages(llm.requests.at(-1)!.body).at(-1)?.content).toBe(
+        "half a thought, finished",
+      );
+      t.sendKeys("C-d");
+      await t.waitForText(/^\$$/m);
+      t.type("exit");
+      t.sendKeys("Enter");
+    },
+  );
 });

@@ -17,7 +17,6 @@ describe("bare chatcli WORDS: typos exit 2, real prompts are asked (spawned bina
       [["sessions", "lst"], "did you mean: chatcli sessions list?"],
       [["agnet", "fix", "the", "failing", "tests"], "did you mean: chatcli agent?"],
       [["memory", "leaks", "in", "node"], "chatcli ask 'memory leaks in node'"],
-      [["models"], "models is not available in this build"],
       [["--json", "sesions", "list"], "did you mean: chatcli sessions?"],
     ];
     for (const [args, message] of cases) {

@@ -105,6 +105,9 @@ export function openaiFrames(
   const frame = (choice: Json) =>
     `data: ${JSON.stringify({ ...base, choices: [{ index: 0, finish_reason: null, ...choice }] })}\n\n`;
   const frames = [frame({ delta: { role: "assistant", content: "" } })];
+  // reasoning as DeepSeek-style hosts stream it (Moonshot, Z.ai): `reasoning_content` deltas first
+  for (const piece of chunks(reply.reasoning ?? "", 2))
+    frames.push(frame({ delta: { reasoning_content: piece } }));
   for (const piece of chunks(reply.text ?? "", 3))
     frames.push(frame({ delta: { content: piece } }));
   for (const [i, call] of (reply.tool_calls ?? []).entries()) {
@@ -171,6 +174,22 @@ export function anthropicFrames(reply: ScriptReply, usage: WireUsage, model: str
     sse("ping", {}),
   ];
   let index = 0;
+  if (reply.reasoning) {
+    // extended thinking: a thinking block streamed as thinking_delta, then its signature_delta
+    const block = { type: "thinking", thinking: "", signature: "" };
+    frames.push(sse("content_block_start", { index, content_block: block }));
+    for (const piece of chunks(reply.reasoning, 2)) {
+      frames.push(
+        sse("content_block_delta", { index, delta: { type: "thinking_delta", thinking: piece } }),
+      );
+    }
+    const signature = `sig-${Buffer.from(reply.reasoning).toString("base64")}`;
+    frames.push(
+      sse("content_block_delta", { index, delta: { type: "signature_delta", signature } }),
+    );
+    frames.push(sse("content_block_stop", { index }));
+    index++;
+  }
   if (reply.text) {
     frames.push(sse("content_block_start", { index, content_block: { type: "text", text: "" } }));
     for (const piece of chunks(reply.text, 3)) {

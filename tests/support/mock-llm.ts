@@ -23,6 +23,7 @@ import {
   openaiJson,
   type WireUsage,
 } from "./mock-llm-wire.ts";
+import { extraRoute } from "./mock-routes.ts";
 
 export interface MockRequest {
   method: string;
@@ -100,17 +101,25 @@ const encoder = new TextEncoder();
  * nothing more, until the client goes away: a stalled stream.
  */
 function sseResponse(frames: string[], stallAfter?: number): Response {
+  return bytesResponse(
+    frames.map((f) => encoder.encode(f)),
+    "text/event-stream",
+    stallAfter,
+  );
+}
+
+function bytesResponse(chunks: Uint8Array[], contentType: string, stallAfter?: number): Response {
   let i = 0;
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
       if (stallAfter !== undefined && i >= stallAfter) return new Promise<void>(() => {});
-      const frame = frames[i++];
-      if (frame === undefined) controller.close();
-      else controller.enqueue(encoder.encode(frame));
+      const chunk = chunks[i++];
+      if (chunk === undefined) controller.close();
+      else controller.enqueue(chunk);
     },
   });
   return new Response(stream, {
-    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+    headers: { "content-type": contentType, "cache-control": "no-cache" },
   });
 }
 
@@ -221,6 +230,25 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
       if (request.method === "POST" && path.endsWith("/messages")) {
         return answer("anthropic", body, request.signal);
       }
+      const extra = await extraRoute({
+        method: request.method,
+        path,
+        search: new URL(request.url).search,
+        headers,
+        body,
+        signal: request.signal,
+        cache,
+        next: async () => {
+          const reply = queue.shift() ?? { text: options.defaultText ?? "mock reply" };
+          if ("raw" in reply) throw new Error(`mock: a raw reply was queued for ${path}`);
+          if (reply.delay_ms) await sleep(reply.delay_ms, request.signal);
+          return reply;
+        },
+        usage: usageFor,
+        sse: sseResponse,
+        bytes: bytesResponse,
+      });
+      if (extra) return extra;
       return Response.json({ error: { message: `mock: no route ${path}` } }, { status: 404 });
     },
   });

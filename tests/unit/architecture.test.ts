@@ -28,7 +28,12 @@ test("only lib/llm/providers/ imports the SDKs", async () => {
     for (const file of await sources(dir)) {
       if (file.startsWith("lib/llm/providers/")) continue;
       const text = await readFile(join(ROOT, file), "utf8");
-      if (/from ["'](openai|@anthropic-ai\/sdk)(\/[^"']*)?["']/.test(text)) offenders.push(file);
+      if (
+        /from ["'](openai|@anthropic-ai\/(?:sdk|bedrock-sdk)|@google\/genai|@aws-sdk\/[a-z-]+)(\/[^"']*)?["']/.test(
+          text,
+        )
+      )
+        offenders.push(file);
     }
   }
   expect(offenders).toEqual([]);

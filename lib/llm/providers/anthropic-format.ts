@@ -1,5 +1,13 @@
 /** Pure conversion between chatcli's request/events and the Anthropic Messages wire format. */
-import type { ChatMessage, LlmRequest, StopReason, ToolSpec, Usage } from "../types.ts";
+import { anthropicThinking } from "../effort.ts";
+import type {
+  ChatMessage,
+  LlmRequest,
+  StopReason,
+  ThinkingBlock,
+  ToolSpec,
+  Usage,
+} from "../types.ts";
 
 export interface CacheControl {
   type: "ephemeral";
@@ -13,6 +21,7 @@ export interface AnthropicTextBlock {
 
 export type AnthropicBlock =
   | AnthropicTextBlock
+  | Extract<ThinkingBlock, { type: "thinking" | "redacted_thinking" }>
   | {
       type: "image";
       source: { type: "base64"; media_type: string; data: string } | { type: "url"; url: string };
@@ -52,6 +61,7 @@ export interface AnthropicBody {
   messages: AnthropicMessage[];
   tools?: AnthropicTool[];
   temperature?: number;
+  thinking?: { type: "enabled"; budget_tokens: number };
   stream: true;
 }
 
@@ -83,6 +93,10 @@ function userBlocks(message: ChatMessage): AnthropicBlock[] {
 
 function assistantBlocks(message: ChatMessage): AnthropicBlock[] {
   const blocks: AnthropicBlock[] = [];
+  // a tool-use turn's thinking goes back first, unchanged (signatures included), as the API requires
+  for (const block of message.tool_calls?.[0]?.thinking ?? []) {
+    if (block.type === "thinking" || block.type === "redacted_thinking") blocks.push(block);
+  }
   if (message.content) blocks.push({ type: "text", text: message.content });
   for (const call of message.tool_calls ?? []) {
     blocks.push({ type: "tool_use", id: call.id, name: call.name, input: call.arguments ?? {} });
@@ -151,6 +165,14 @@ export function toAnthropicBody(request: LlmRequest): AnthropicBody {
   // tools"): a tool-less turn on a conversation that had tool calls (`ask --session` after an agent
   // run, a Go ChatCLI session) carries them as text.
   if (tools.length === 0) for (const m of converted.messages) m.content = m.content.map(asText);
+  const thinking = anthropicThinking(
+    request.model,
+    request.effort,
+    request.maxTokens,
+    defaultMaxTokens(request.model),
+  );
+  if (!thinking)
+    for (const m of converted.messages) m.content = m.content.filter((b) => !isThinking(b));
   let budget = MAX_BREAKPOINTS;
   const lastTool = tools.at(-1);
   if (lastTool) {
@@ -159,8 +181,9 @@ export function toAnthropicBody(request: LlmRequest): AnthropicBody {
   }
   const lastMessage = converted.messages.at(-1);
   const lastBlock = lastMessage?.content.at(-1);
-  if (lastBlock) {
-    lastBlock.cache_control = { type: "ephemeral" };
+  // thinking blocks take no cache_control (a history ending in one leaves the breakpoint out)
+  if (lastBlock && !isThinking(lastBlock)) {
+    (lastBlock as { cache_control?: CacheControl }).cache_control = { type: "ephemeral" };
     budget--;
   }
   const blocks = [...request.system.filter((b) => b.text.length > 0), ...converted.system];
@@ -180,7 +203,17 @@ export function toAnthropicBody(request: LlmRequest): AnthropicBody {
   if (system.length > 0) body.system = system;
   if (tools.length > 0) body.tools = tools;
   if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (thinking) {
+    // thinking takes the default temperature only
+    body.thinking = thinking.thinking;
+    body.max_tokens = thinking.maxTokens;
+    delete body.temperature;
+  }
   return body;
+}
+
+function isThinking(block: AnthropicBlock): boolean {
+  return block.type === "thinking" || block.type === "redacted_thinking";
 }
 
 function asText(block: AnthropicBlock): AnthropicBlock {

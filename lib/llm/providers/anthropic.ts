@@ -4,7 +4,14 @@ import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/m
 import { ProviderError } from "../errors.ts";
 import type { ModelRef } from "../models.ts";
 import type { ProviderDeps } from "../registry.ts";
-import type { LlmEvent, LlmRequest, Provider, StopReason, ToolCall } from "../types.ts";
+import type {
+  LlmEvent,
+  LlmRequest,
+  Provider,
+  StopReason,
+  ThinkingBlock,
+  ToolCall,
+} from "../types.ts";
 import {
   type AnthropicUsageWire,
   mapStopReason,
@@ -22,6 +29,9 @@ interface OpenBlock {
   id: string;
   name: string;
   json: string;
+  /** thinking text and signature, or a redacted block's data */
+  thinking?: string;
+  signature?: string;
 }
 
 /** Builds the Anthropic provider for a resolved model. */
@@ -62,6 +72,8 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
       let stopped = false;
       const calls: ToolCall[] = [];
       const provider = ref.provider;
+      const thinking: ThinkingBlock[] = [];
+      let thinkingChars = 0;
       try {
         // the SDK prints deprecation notices itself (console.warn): they become model_deprecated
         const created = captureConsole(() =>
@@ -81,6 +93,13 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
               id: block.type === "tool_use" ? block.id : "",
               name: block.type === "tool_use" ? block.name : "",
               json: "",
+              thinking:
+                block.type === "thinking"
+                  ? block.thinking
+                  : block.type === "redacted_thinking"
+                    ? block.data
+                    : undefined,
+              signature: block.type === "thinking" ? block.signature : undefined,
             });
           } else if (event.type === "content_block_delta") {
             const delta = event.delta;
@@ -90,6 +109,16 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
             } else if (delta.type === "input_json_delta") {
               const open = blocks.get(event.index);
               if (open) open.json += delta.partial_json;
+            } else if (delta.type === "thinking_delta" || delta.type === "signature_delta") {
+              const open = blocks.get(event.index);
+              if (open && delta.type === "signature_delta")
+                open.signature = (open.signature ?? "") + delta.signature;
+              else if (open && delta.type === "thinking_delta") {
+                open.thinking = (open.thinking ?? "") + delta.thinking;
+                thinkingChars += delta.thinking.length;
+                yield { type: "reasoning", text: delta.thinking };
+                guard.touch();
+              }
             }
           } else if (event.type === "content_block_stop") {
             const open = blocks.get(event.index);
@@ -101,6 +130,14 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
                 name: open.name,
                 ...parseToolArguments(open.json),
               });
+            } else if (open?.type === "thinking") {
+              thinking.push({
+                type: "thinking",
+                thinking: open.thinking ?? "",
+                signature: open.signature ?? "",
+              });
+            } else if (open?.type === "redacted_thinking") {
+              thinking.push({ type: "redacted_thinking", data: open.thinking ?? "" });
             }
           } else if (event.type === "message_delta") {
             stopReason = event.delta.stop_reason;
@@ -130,8 +167,13 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
           provider,
         });
       }
+      // the turn's thinking rides on its first call: the tool loop sends it back unchanged
+      if (calls[0] && thinking.length) calls[0].thinking = thinking;
       for (const call of calls) yield { type: "tool_call", call };
-      yield { type: "usage", usage: usageFromAnthropic(usage) };
+      const total = usageFromAnthropic(usage);
+      // thinking is inside output_tokens without a separate count: estimated (chars/4)
+      total.reasoning_tokens = Math.min(total.output_tokens, Math.ceil(thinkingChars / 4));
+      yield { type: "usage", usage: total };
       yield { type: "done", stop: stop ?? (calls.length > 0 ? "tool_use" : "end") };
     },
   };

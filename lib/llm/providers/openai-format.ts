@@ -39,11 +39,14 @@ export interface OpenAIChatBody {
   max_completion_tokens?: number;
   max_tokens?: number;
   temperature?: number;
+  reasoning_effort?: string;
 }
 
 export interface OpenAIFormatOptions {
   /** Send `max_tokens` (older OpenAI-compatible servers) instead of `max_completion_tokens`. */
   legacyMaxTokens?: boolean;
+  /** `reasoning_effort` (lib/llm/effort.ts decides which hosts and models take it). */
+  reasoningEffort?: string;
 }
 
 /** Joins the system blocks, in order, into one system message text (a stable, byte-identical prefix). */
@@ -128,6 +131,7 @@ export function toOpenAIBody(
     else body.max_completion_tokens = request.maxTokens;
   }
   if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (options.reasoningEffort) body.reasoning_effort = options.reasoningEffort;
   return body;
 }
 

@@ -47,6 +47,8 @@ export function splitContent(content: unknown): { text: string; reasoning: strin
 /** What one chunk carried that the provider passes on. */
 export interface ChunkOutput {
   text: string;
+  /** Reasoning this chunk added (never answer text). */
+  reasoning?: string;
 }
 
 /** An error object sent in place of a chunk (vLLM: `{"object":"error","message":…,"code":400}`). */
@@ -86,6 +88,7 @@ export class OpenAIStreamReader {
     if (!this.usage && isRecord(groq) && isRecord(groq["usage"]))
       this.usage = usageFromOpenAI(groq["usage"]);
     let text = "";
+    let reasoning = "";
     const choices = Array.isArray(chunk["choices"]) ? chunk["choices"] : [];
     for (const choice of choices) {
       if (!isRecord(choice)) continue;
@@ -98,8 +101,8 @@ export class OpenAIStreamReader {
           : {};
       const content = splitContent(delta["content"]);
       text += content.text;
-      this.reasoning += content.reasoning;
-      this.reasoning += partText(delta["reasoning_content"]) + partText(delta["reasoning"]);
+      reasoning +=
+        content.reasoning + partText(delta["reasoning_content"]) + partText(delta["reasoning"]);
       if (typeof delta["refusal"] === "string") this.refusal += delta["refusal"];
       const calls = delta["tool_calls"];
       if (Array.isArray(calls))
@@ -107,7 +110,8 @@ export class OpenAIStreamReader {
       const finish = choice["finish_reason"];
       if (typeof finish === "string" && finish) this.finish = finish;
     }
-    return { text };
+    this.reasoning += reasoning;
+    return reasoning ? { text, reasoning } : { text };
   }
 
   /** Whether a finish_reason arrived (with `[DONE]`, the only proof the answer is complete). */

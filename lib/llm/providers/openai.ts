@@ -1,8 +1,10 @@
 /** OpenAI Chat Completions (and every OpenAI-compatible endpoint) through the `openai` SDK. */
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import { chatReasoningEffort } from "../effort.ts";
 import { kindFromStatus, ProviderError } from "../errors.ts";
 import type { ModelRef } from "../models.ts";
+import { providerInfo } from "../provider-table.ts";
 import type { ProviderDeps } from "../registry.ts";
 import type { LlmEvent, LlmRequest, Provider } from "../types.ts";
 import { toOpenAIBody } from "./openai-format.ts";
@@ -33,7 +35,8 @@ function rewritingFetch(base: typeof fetch, exactUrl: string): typeof fetch {
 function authHint(ref: ModelRef): string {
   if (ref.provider === "openai")
     return "check OPENAI_API_KEY (and OPENAI_BASE_URL / OPENAI_API_URL)";
-  return `check the API key for ${ref.provider}`;
+  const keys = providerInfo(ref.provider)?.keyEnvs ?? [];
+  return keys.length ? `check ${keys.join(" / ")}` : `check the API key for ${ref.provider}`;
 }
 
 /** Builds the OpenAI-protocol provider for a resolved model. */
@@ -61,6 +64,7 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
         maxRetries: 0,
         logger: guard.logger,
         logLevel: "warn",
+        defaultHeaders: ref.headers,
       });
       const body = toOpenAIBody(
         {
@@ -68,7 +72,14 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
           model: request.model || ref.model,
           maxTokens: request.maxTokens ?? ref.maxTokens,
         },
-        { legacyMaxTokens },
+        {
+          legacyMaxTokens,
+          reasoningEffort: chatReasoningEffort(
+            ref.provider,
+            request.model || ref.model,
+            request.effort,
+          ),
+        },
       );
       const reader = new OpenAIStreamReader();
       const provider = ref.provider;
@@ -91,6 +102,7 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
             yield { type: "text", text: out.text };
             guard.touch();
           }
+          if (out.reasoning) yield { type: "reasoning", text: out.reasoning };
         }
         // the SDKs end a stream quietly when it is aborted: that is a cancel or a stall, not an answer
         if (guard.signal.aborted) throw guard.signal.reason;

@@ -14,6 +14,7 @@
  *   {"delay_ms": 50, "text": "late"}                          wait before answering
  *   {"stall": true}                                           start answering, then never finish
  *   {"text": "…", "stop": "max_tokens"}                       force a stop reason (end|tool_use|max_tokens|other)
+ *   {"reasoning": "let me think", "text": "4"}                reasoning (thinking) before the answer
  *
  * A tool call may carry `raw_arguments` (a string sent verbatim instead of the JSON of `arguments`)
  * to script a model that emits broken JSON.
@@ -44,10 +45,21 @@ export interface ScriptReply {
   delay_ms?: number;
   stall?: boolean;
   stop?: StopReason;
+  /** Reasoning the model streams before its answer (thinking blocks, thought parts, reasoning items). */
+  reasoning?: string;
 }
 
 const STOPS: readonly string[] = ["end", "tool_use", "max_tokens", "other"];
-const KEYS = new Set(["text", "tool_calls", "usage", "error", "delay_ms", "stall", "stop"]);
+const KEYS = new Set([
+  "text",
+  "tool_calls",
+  "usage",
+  "error",
+  "delay_ms",
+  "stall",
+  "stop",
+  "reasoning",
+]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -61,6 +73,8 @@ export function validateScriptReply(value: unknown): string | undefined {
   }
   if (value["text"] !== undefined && typeof value["text"] !== "string")
     return `"text" must be a string`;
+  if (value["reasoning"] !== undefined && typeof value["reasoning"] !== "string")
+    return `"reasoning" must be a string`;
   const calls = value["tool_calls"];
   if (calls !== undefined) {
     if (!Array.isArray(calls)) return `"tool_calls" must be an array`;

@@ -46,6 +46,7 @@ test("bootstrap show --json: workspace, files, rules, memory mode, attachments, 
     "attachments",
     "blocks",
     "tokens_estimate",
+    "model",
     "warnings",
   ]);
   expect(doc.workspace_root).toBe(ws);

@@ -43,7 +43,6 @@ describe("bare prompts vs mistyped commands (commands/typos.ts)", () => {
     ["modles", "did you mean: chatcli models?"],
     ["session list", "did you mean: chatcli sessions?"],
     ["session show fix-tests", "did you mean: chatcli sessions?"],
-    ["models", "not available in this build"],
     ["memory leaks in node", 'unknown memory subcommand "leaks"'],
     ["sessions of the conference", 'unknown sessions subcommand "of"'],
     ["-m mock:echo sesions list", "did you mean: chatcli sessions?"],

@@ -10,7 +10,7 @@ const M = 1_000_000;
 
 describe("cost", () => {
   test("the table is versioned", () => {
-    expect(PRICE_TABLE_VERSION).toBe("2026-11");
+    expect(PRICE_TABLE_VERSION).toBe("2026-12");
   });
 
   test("the default models are priced", () => {

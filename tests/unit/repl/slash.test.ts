@@ -20,6 +20,7 @@ describe("slash commands", () => {
     expect(completeSlash("/session l")).toEqual({
       text: "/session l",
       candidates: ["load", "list"],
+      full: ["/session load ", "/session list "],
     });
     expect(completeSlash("/session sa")).toEqual({ text: "/session save ", candidates: [] });
     expect(completeSlash("/memory rem")).toEqual({ text: "/memory remember ", candidates: [] });
@@ -29,6 +30,7 @@ describe("slash commands", () => {
     expect(completeSlash("/co")).toEqual({
       text: "/co",
       candidates: ["/compact", "/coder", "/cost", "/context"],
+      full: ["/compact ", "/coder ", "/cost ", "/context "],
     });
     expect(completeSlash("/con")).toEqual({ text: "/context ", candidates: [] });
     expect(completeSlash("/c").candidates).toContain("/clear");

@@ -1,0 +1,104 @@
+/**
+ * The Messages API event stream → chatcli events, for Anthropic models served elsewhere (Bedrock):
+ * text, thinking (streamed as reasoning, kept with its signature for the tool loop), tool_use blocks,
+ * cumulative usage, and a stream that ends without message_stop treated as cut off.
+ */
+import { ProviderError } from "../errors.ts";
+import type { LlmEvent, StopReason, ThinkingBlock, ToolCall } from "../types.ts";
+import { type AnthropicUsageWire, mapStopReason, usageFromAnthropic } from "./anthropic-format.ts";
+import { parseToolArguments } from "./openai-format.ts";
+
+interface OpenBlock {
+  type: string;
+  id: string;
+  name: string;
+  json: string;
+  thinking: string;
+  signature: string;
+  data: string;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: SDK stream events are read structurally
+type StreamEvent = any;
+
+/** Consumes the SDK's event stream; `touch` restarts the idle clock after each delta. */
+export async function* anthropicEvents(
+  stream: AsyncIterable<StreamEvent>,
+  provider: string,
+  touch: () => void,
+): AsyncIterable<LlmEvent> {
+  const blocks = new Map<number, OpenBlock>();
+  const calls: ToolCall[] = [];
+  const thinking: ThinkingBlock[] = [];
+  let thinkingChars = 0;
+  let usage: AnthropicUsageWire = {};
+  let stop: StopReason | undefined;
+  let finished = false;
+  for await (const event of stream) {
+    if (event.type === "message_start") {
+      usage = { ...event.message?.usage };
+    } else if (event.type === "content_block_start") {
+      const block = event.content_block ?? {};
+      blocks.set(event.index, {
+        type: block.type,
+        id: block.id ?? "",
+        name: block.name ?? "",
+        json: "",
+        thinking: block.thinking ?? "",
+        signature: block.signature ?? "",
+        data: block.data ?? "",
+      });
+    } else if (event.type === "content_block_delta") {
+      const delta = event.delta ?? {};
+      const open = blocks.get(event.index);
+      if (delta.type === "text_delta" && delta.text) {
+        yield { type: "text", text: delta.text };
+        touch();
+      } else if (delta.type === "thinking_delta" && delta.thinking) {
+        if (open) open.thinking += delta.thinking;
+        thinkingChars += delta.thinking.length;
+        yield { type: "reasoning", text: delta.thinking };
+        touch();
+      } else if (delta.type === "signature_delta" && open) {
+        open.signature += delta.signature ?? "";
+      } else if (delta.type === "input_json_delta" && open) {
+        open.json += delta.partial_json ?? "";
+      }
+    } else if (event.type === "content_block_stop") {
+      const open = blocks.get(event.index);
+      blocks.delete(event.index);
+      if (open?.type === "tool_use") {
+        calls.push({
+          id: open.id,
+          type: "function",
+          name: open.name,
+          ...parseToolArguments(open.json),
+        });
+      } else if (open?.type === "thinking") {
+        thinking.push({ type: "thinking", thinking: open.thinking, signature: open.signature });
+      } else if (open?.type === "redacted_thinking") {
+        thinking.push({ type: "redacted_thinking", data: open.data });
+      }
+    } else if (event.type === "message_delta") {
+      stop = mapStopReason(event.delta?.stop_reason);
+      for (const [key, value] of Object.entries(event.usage ?? {})) {
+        if (typeof value === "number") (usage as Record<string, number>)[key] = value;
+      }
+    } else if (event.type === "message_stop") {
+      finished = true;
+    }
+  }
+  if (!finished) {
+    throw new ProviderError("network", `${provider}: the stream ended before message_stop`, {
+      provider,
+    });
+  }
+  const first = calls[0];
+  if (first && thinking.length) first.thinking = thinking;
+  for (const call of calls) yield { type: "tool_call", call };
+  const total = usageFromAnthropic(usage);
+  // the API counts thinking inside output_tokens without a separate figure: estimate it (chars/4)
+  total.reasoning_tokens = Math.min(total.output_tokens, Math.ceil(thinkingChars / 4));
+  yield { type: "usage", usage: total };
+  yield { type: "done", stop: stop ?? (calls.length > 0 ? "tool_use" : "end") };
+}
