@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Tool } from "../types.ts";
-import { fileKind, num, resolvePath, SKIP_DIRS, str, toolError } from "./common.ts";
+import { fileKind, num, resolvePath, SKIP_DIRS, sandboxOf, str, toolError } from "./common.ts";
 
 const MAX_ENTRIES = 2000;
 
@@ -29,6 +29,7 @@ export const listDirectoryTool: Tool = {
     const hidden = args["include_hidden"] === true;
     const lines: string[] = [];
     let truncated = false;
+    const sandbox = sandboxOf(ctx);
     const walk = async (abs: string, depth: number): Promise<void> => {
       let entries = await readdir(abs, { withFileTypes: true }).catch(() => []);
       entries = entries
@@ -41,7 +42,9 @@ export const listDirectoryTool: Tool = {
         }
         const isDir = entry.isDirectory();
         lines.push(`${"  ".repeat(depth)}${entry.name}${isDir ? "/" : ""}`);
-        if (isDir && depth + 1 < maxDepth && !SKIP_DIRS.has(entry.name)) {
+        // a credential store is listed by name only: its contents are not read
+        const denied = isDir && sandbox.refusesRead(join(abs, entry.name));
+        if (isDir && !denied && depth + 1 < maxDepth && !SKIP_DIRS.has(entry.name)) {
           await walk(join(abs, entry.name), depth + 1);
         }
       }
