@@ -120,6 +120,11 @@ function sink(fd: 1 | 2, isTTY: boolean): Sink {
     get rows() {
       return (fd === 1 ? process.stdout : process.stderr).rows;
     },
+    onResize(listener: () => void) {
+      const stream = fd === 1 ? process.stdout : process.stderr;
+      stream.on("resize", listener);
+      return () => stream.off("resize", listener);
+    },
   };
 }
 

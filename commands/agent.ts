@@ -140,6 +140,22 @@ export function buildAgentLikeCommand(
         "off, read or write (default: write on a TTY, read in CI and pipes)",
       ).choices(["off", "read", "write"]),
     )
+    .addOption(
+      new Option(
+        "--sandbox <mode>",
+        "OS sandbox for every command the agent runs: auto (use it; without one, shell tools are refused), required (exit 3 without one), off (unconfined) (default auto, or CHATCLI_SANDBOX)",
+      ).choices(["auto", "required", "off"]),
+    )
+    .option(
+      "--pass-env <name>",
+      "pass this variable to commands even though its name looks like a secret (repeatable)",
+      collect,
+      [] as string[],
+    )
+    .option(
+      "--allow-network",
+      "let commands reach the network in --permission-mode auto (default: no network)",
+    )
     .addOption(new Option("--effort <level>", EFFORT_HELP).choices(EFFORT_CHOICES))
     .option("--show-reasoning", SHOW_REASONING_HELP)
     .option(
@@ -175,6 +191,9 @@ export function buildAgentLikeCommand(
         files: opts.file,
         memory: opts.memory,
         maxRetries: opts.maxRetries,
+        sandbox: opts.sandbox,
+        passEnv: opts.passEnv,
+        allowNetwork: opts.allowNetwork === true,
         effort: opts.effort,
         showReasoning: opts.showReasoning === true,
         interactive: isInteractive(ctx),

@@ -51,6 +51,8 @@ try {
     "Budgets (ARCHITECTURE.md): non-LLM commands ≤ 1.3× the floor; `ask` ≤ 1.5× the floor plus the round trip, ≤ 60 MB.",
   );
   if (extra) sections.push("", ...(await extra.inProcessSections({ bin: BIN, env, work })));
+  const sandbox = await import("./bench-sandbox.ts");
+  sections.push(...(await sandbox.sandboxSection(runs)));
 } finally {
   await rm(work, { recursive: true, force: true });
 }

@@ -19,6 +19,7 @@ import { denialSummary } from "./denials.ts";
 import { runAgent } from "./loop.ts";
 import { invalidRules, resolvePermissionMode } from "./permissions.ts";
 import { protectedPaths } from "./protected-paths.ts";
+import { openRunSandbox } from "./run-sandbox.ts";
 import { offeredTools, toolsFor } from "./tools/registry.ts";
 import { createTtyAsk } from "./tty-ask.ts";
 import * as wiring from "./wiring.ts";
@@ -55,6 +56,12 @@ export interface AgentCliOptions {
   /** `--no-auto-compact`. */
   noAutoCompact?: boolean;
   interactive: boolean;
+  /** `--sandbox auto|required|off` (else CHATCLI_SANDBOX, else auto). */
+  sandbox?: string;
+  /** `--pass-env NAME`: variables children get even though they look like secrets. */
+  passEnv?: string[];
+  /** `--allow-network`: child processes reach the network in auto mode. */
+  allowNetwork?: boolean;
   /** Tests inject a provider (skips model resolution's provider construction). */
   provider?: Provider;
   /** Tests inject a TTY answerer; otherwise it is built from ctx when interactive. */
@@ -83,7 +90,9 @@ export async function runAgentCli(
     secrets: configuredSecrets(ctx.env),
   });
   reporter.holdUntilSessionStarted();
+  let disposeSandbox = () => {};
   const finish = (code: number) => {
+    disposeSandbox();
     envelope.duration_ms = Math.round(performance.now() - started);
     reporter.finish();
     return code;
@@ -112,6 +121,10 @@ export async function runAgentCli(
     }
     const permissionMode = resolved.mode;
     if (resolved.warning) reporter.warn("config_bypass_ignored", resolved.warning);
+    // The process env only: a checkout's .env or config does not choose its own sandbox.
+    const sandbox = await openRunSandbox(ctx, opts, permissionMode, workspaceRoot, reporter);
+    disposeSandbox = () => sandbox.dispose();
+    envelope.sandbox = sandbox.info;
     const onAsk = opts.onAsk ?? "deny";
     if (onAsk !== "deny" && onAsk !== "fail") throw new UsageError("--on-ask must be deny or fail");
     const memoryMode = (
@@ -205,6 +218,7 @@ export async function runAgentCli(
       tools: offered,
       bootstrap_files: bootstrapFiles,
       memory: envelope.memory,
+      sandbox: sandbox.info,
       limits: {
         max_turns: maxTurns,
         max_budget_usd: opts.maxBudgetUsd ?? null,
@@ -253,6 +267,7 @@ export async function runAgentCli(
       memory,
       memoryMode,
       scratchDir: wiring.scratchDirFor(w),
+      sandbox,
       effort,
       showReasoning: opts.showReasoning,
     });

@@ -50,6 +50,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       fetch: input.fetch,
       now: input.now,
       scratchDir: input.scratchDir,
+      sandbox: input.sandbox,
       memory: input.memory,
       memoryMode: input.memoryMode,
       beforeFileChange: input.hooks?.beforeFileChange,

@@ -124,7 +124,8 @@ async function execute(
   const started = performance.now();
   let outcome: ToolOutcome;
   try {
-    const run = () => tool.execute(p.args, state.toolCtx);
+    const ctx = p.allowedBy === "user" ? { ...state.toolCtx, humanApproved: true } : state.toolCtx;
+    const run = () => tool.execute(p.args, ctx);
     outcome =
       tool.kind === "shell" ? await withTreeChanges(state.toolCtx, run, targets) : await run();
   } catch (error) {
@@ -208,6 +209,12 @@ async function prepare(
     return undefined;
   }
   p.args = checked.args;
+  const refusal = tool.kind === "shell" ? state.toolCtx.sandbox?.shellRefusal : undefined;
+  if (refusal) {
+    // No sandbox and --sandbox auto: the OS cannot confine the command, so it is not run at all.
+    p.result = deny(state, turn, p, tool, { verdict: "deny", reason: refusal, dangerous: false });
+    return undefined;
+  }
   const verdict = await judge(state.policy, tool, p.args, state.ask);
   state.reporter.event("permission.decided", {
     turn,

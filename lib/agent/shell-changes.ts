@@ -1,6 +1,7 @@
 import { lstat, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { scrubEnv, spawnCapture } from "./tools/process.ts";
+import { gitSafeArgs } from "../sandbox/env.ts";
+import { sandboxOf } from "./tools/common.ts";
 import type { FileChange, ToolContext, ToolOutcome } from "./types.ts";
 
 /** The changed and untracked files of a git work tree (relative to its top), with a size+mtime print. */
@@ -18,10 +19,11 @@ const tops = new WeakMap<ToolContext, string>();
  * formatters, code generators) reach files_changed. Undefined outside git or for huge trees.
  */
 export async function snapshotTree(ctx: ToolContext): Promise<TreeSnapshot | undefined> {
+  const sandbox = sandboxOf(ctx);
   const git = (args: string[]) =>
-    spawnCapture(["git", "-c", "core.fsmonitor=false", ...args], {
+    sandbox.run(["git", ...gitSafeArgs(), ...args], {
       cwd: ctx.workspaceRoot,
-      env: { ...scrubEnv(ctx.env), GIT_OPTIONAL_LOCKS: "0" },
+      env: { ...sandbox.childEnv(ctx.env), GIT_OPTIONAL_LOCKS: "0" },
       timeoutMs: 10_000,
       signal: ctx.signal,
       maxBytes: 4_000_000,

@@ -3,6 +3,7 @@ import type { ChatcliError, TerminalReason } from "../core/errors.ts";
 import type { ChatMessage, Effort, Provider, SystemBlock, Usage } from "../llm/types.ts";
 import type { PermissionDenial } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
+import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { AskRequest } from "./approval.ts";
 import type { PermissionPolicy } from "./permissions.ts";
 import type { ProtectedPaths } from "./protected-paths.ts";
@@ -27,9 +28,15 @@ export interface ToolContext {
   env: Env;
   signal: AbortSignal;
   fetch: typeof fetch;
+  /** DNS for web_fetch's address guard (tests inject one; default: the system resolver). */
+  lookup?: (host: string) => Promise<string[]>;
   now: () => Date;
   /** Session scratch dir for web_fetch auto-save (else CHATCLI_AGENT_TMPDIR, else the OS temp dir). */
   scratchDir?: string;
+  /** The OS sandbox every process a tool starts runs in (absent: unconfined, unit tests only). */
+  sandbox?: Sandbox;
+  /** Set for one call a human approved on the terminal (read-only mode lets it write the workspace). */
+  humanApproved?: boolean;
   memory?: MemoryBackend;
   /** `--memory` mode: off disables the tool, read allows only recall. */
   memoryMode?: "off" | "read" | "write";
@@ -135,6 +142,8 @@ export interface AgentInput {
   memory?: MemoryBackend;
   memoryMode?: "off" | "read" | "write";
   scratchDir?: string;
+  /** The run's OS sandbox (headless and the REPL always pass one). */
+  sandbox?: Sandbox;
   maxTokens?: number;
   /** Reasoning effort and --show-reasoning, passed on every request. */
   effort?: Effort;

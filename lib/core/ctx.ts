@@ -8,6 +8,8 @@ export interface Sink {
   readonly columns?: number;
   /** The terminal's height, when it is one. */
   readonly rows?: number;
+  /** Calls `listener` after each resize of the terminal (SIGWINCH); returns how to stop. */
+  onResize?(listener: () => void): () => void;
 }
 
 /** What kind of thing stdin is; decides whether and how it may be read (CONTRACT §4). */

@@ -1,4 +1,4 @@
-import { mkdir, rm, rmdir, stat } from "node:fs/promises";
+import { lstat, mkdir, rm, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ChatcliError, UsageError } from "../core/errors.ts";
 import { writeFileAtomic } from "../core/fs.ts";
@@ -112,6 +112,9 @@ export async function planRewind(
 
 async function writePreservingMode(path: string, bytes: Uint8Array, mode: number): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
+  // A file snapshotted as a file comes back as one: a link a command put in its place since (to
+  // ~/.bashrc, say) is replaced, never written through.
+  if ((await lstat(path).catch(() => undefined))?.isSymbolicLink()) await unlink(path);
   await writeFileAtomic(path, bytes, { mode });
 }
 

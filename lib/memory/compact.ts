@@ -220,13 +220,7 @@ export async function scheduleCompactionIfDue(
 ): Promise<boolean> {
   if (!mem.cfg.enabled || argv.length === 0) return false;
   if (!(await compactionCheckDue(mem))) return false;
-  const { spawn } = await import("node:child_process");
-  const child = spawn(argv[0] as string, argv.slice(1), {
-    detached: true,
-    stdio: "ignore",
-    env: { ...env },
-  });
-  child.on("error", () => {});
-  child.unref();
+  const { spawnDetachedSelf } = await import("../sandbox/spawn.ts");
+  spawnDetachedSelf(argv, env);
   return true;
 }

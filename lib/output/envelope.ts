@@ -51,6 +51,8 @@ export interface Envelope {
   memory: { mode: string; facts_loaded: number; facts_written: number } | null;
   bootstrap_files: BootstrapFileInfo[];
   compaction: Record<string, unknown> | null;
+  /** The OS sandbox of agent/coder runs (CONTRACT §5); null for commands that run no tools. */
+  sandbox: { kind: string; available: boolean; network: boolean } | null;
   warnings: Warning[];
   error: { code: string; message: string; retryable: boolean; hint?: string } | null;
 }
@@ -82,6 +84,7 @@ export function newEnvelope(command: string, version: string): Envelope {
     memory: null,
     bootstrap_files: [],
     compaction: null,
+    sandbox: null,
     warnings: [],
     error: null,
   };

@@ -48,7 +48,7 @@ export async function runCancellable<T>(
         continue;
       }
       if (key.name === "ctrl-c" || key.name === "escape") cancel();
-      else typeahead.push(key);
+      else if (key.name !== "resize") typeahead.push(key);
     }
   })();
   const pause = async <U>(inner: () => Promise<U>): Promise<U> => {

@@ -37,6 +37,8 @@ export type KeyName =
   | "ctrl-r"
   | "ctrl-g"
   | "ctrl-z"
+  /** Not a key: the terminal changed size (what is on screen is drawn again). */
+  | "resize"
   | "unknown";
 
 export interface Key {

@@ -2,6 +2,7 @@ import { defaultMaxTurns } from "../agent/headless.ts";
 import { runAgent } from "../agent/loop.ts";
 import { type PermissionMode, resolvePermissionMode } from "../agent/permissions.ts";
 import { protectedPaths } from "../agent/protected-paths.ts";
+import { openRunSandbox } from "../agent/run-sandbox.ts";
 import { toolsFor } from "../agent/tools/registry.ts";
 import type { MemoryBackend } from "../agent/types.ts";
 import * as wiring from "../agent/wiring.ts";
@@ -102,6 +103,8 @@ async function runLoop(
   if ("warning" in resolved && resolved.warning)
     reporter.warn("config_bypass_ignored", resolved.warning);
   const permissionMode: PermissionMode = "error" in resolved ? "read-only" : resolved.mode;
+  // the same OS sandbox as `chatcli agent` (CHATCLI_SANDBOX from the process env)
+  const sandbox = await openRunSandbox(ctx, {}, permissionMode, input.workspaceRoot, reporter);
   const result = await runAgent({
     provider: input.provider,
     model: modelLabel(input.ref),
@@ -146,7 +149,8 @@ async function runLoop(
     memory: input.memory,
     memoryMode: input.memoryMode,
     scratchDir: wiring.scratchDirFor(w),
-  });
+    sandbox,
+  }).finally(() => sandbox.dispose());
   if (signal.aborted) throw new Error("cancelled");
   const text = stripControl(result.finalText);
   if (text) callbacks.onText(text);

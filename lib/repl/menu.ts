@@ -183,6 +183,7 @@ async function readChoice<T extends string>(
   let nagged = false;
   for (;;) {
     const key = await keys.next(options.signal);
+    if (key?.name === "resize") continue;
     if (!key || key.name === "ctrl-c" || key.name === "escape" || key.name === "ctrl-d") {
       screen.write(`${s.red("cancelled")}\n`);
       return "cancel";

@@ -259,6 +259,8 @@ class PromptEditor {
       case "tab":
         this.complete();
         break;
+      case "resize":
+        break; // drawn again below, at the new width
       case "ctrl-z": {
         const draft = buffer.text;
         this.finishWith("^Z");

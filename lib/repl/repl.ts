@@ -50,6 +50,8 @@ export class Repl {
   ) {
     this.screen = new Screen(ctx);
     this.keys = new KeyReader(() => ctx.stdin.chunks());
+    // a resize redraws the prompt or menu at the new width, even with no key pressed
+    ctx.stdout.onResize?.(() => this.keys.inject({ name: "resize" }));
     this.style = style(options.color);
     this.history = new InputHistory(options.history ?? []);
   }

@@ -40,6 +40,11 @@ export class KeyReader {
     });
   }
 
+  /** Hands `key` to whoever is reading now (a resize matters only to what is on screen). */
+  inject(key: Key): void {
+    this.waiter?.(key);
+  }
+
   /** Puts keys back at the front (typed ahead while a request ran). */
   unread(keys: readonly Key[]): void {
     this.queue.unshift(...keys);

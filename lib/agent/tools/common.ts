@@ -1,5 +1,6 @@
-import { stat } from "node:fs/promises";
-import { relative } from "node:path";
+import { lstat, readlink, stat } from "node:fs/promises";
+import { dirname, relative, resolve } from "node:path";
+import { Sandbox } from "../../sandbox/sandbox.ts";
 import { containsProtected, protectedMatch } from "../protected-paths.ts";
 import type { ToolContext, ToolOutcome } from "../types.ts";
 import {
@@ -7,6 +8,7 @@ import {
   isInside,
   isProtectedWrite,
   isSensitivePath,
+  realPathLoose,
   toAbsolute,
 } from "../workspace.ts";
 
@@ -25,6 +27,7 @@ export function resolvePath(
   const hit = ctx.protectedPaths && protectedMatch(ctx.protectedPaths, abs);
   if (hit)
     return `${path} is a protected path (${hit}: credentials, chatcli's home or a process environment); it is not read in any mode but bypass`;
+  if (ctx.sandbox?.refusesRead(abs)) return `${path} is a protected system or credentials path`;
   return { abs, shown: displayPath(ctx.workspaceRoot, abs) };
 }
 
@@ -65,6 +68,45 @@ export function protectedGlobs(ctx: ToolContext, root: string): string[] {
   return out;
 }
 
+/**
+ * Where a write to `abs` lands, links followed one by one (a dangling link names where it would
+ * create the file). A link whose target leaves the workspace is refused — a committed
+ * `notes.txt -> ~/.ssh/authorized_keys` does not turn write_file into a write anywhere — except in
+ * bypass mode. The returned target is never a link, so the write cannot be redirected again.
+ */
+export async function writeTarget(
+  ctx: ToolContext,
+  abs: string,
+  shown: string,
+): Promise<{ target: string; nlink: number; exists: boolean } | string> {
+  let current = abs;
+  for (let hops = 0; ; hops++) {
+    if (hops > 40) return `${shown}: too many levels of symbolic links`;
+    const s = await lstat(current).catch(() => undefined);
+    if (!s) return { target: current, nlink: 0, exists: false };
+    if (!s.isSymbolicLink()) {
+      if (current !== abs) {
+        const refused = linkRefusal(ctx, current, shown);
+        if (refused) return refused;
+      }
+      return { target: current, nlink: s.nlink, exists: true };
+    }
+    current = resolve(dirname(current), await readlink(current));
+    const refused = linkRefusal(ctx, current, shown);
+    if (refused) return refused;
+  }
+}
+
+function linkRefusal(ctx: ToolContext, target: string, shown: string): string | undefined {
+  if (ctx.sandbox?.permissionMode === "bypass") return undefined;
+  const real = realPathLoose(target);
+  if (!isInside(ctx.workspaceRoot, real))
+    return `${shown} is a symbolic link to ${target}, outside the workspace; it is not followed (replace the link with a file, or use --permission-mode bypass)`;
+  if (isProtectedWrite(real) || isSensitivePath(real) || ctx.sandbox?.refusesRead(real))
+    return `${shown} is a symbolic link to the protected path ${target}; it is not followed`;
+  return undefined;
+}
+
 /** What is at a path (links followed). */
 export async function fileKind(abs: string): Promise<"file" | "dir" | "missing" | "other"> {
   try {
@@ -97,3 +139,8 @@ export const SKIP_DIRS = new Set([
   ".venv",
   "__pycache__",
 ]);
+
+/** The run's sandbox, or one that confines nothing when a tool runs outside an agent (unit tests). */
+export function sandboxOf(ctx: ToolContext): Sandbox {
+  return ctx.sandbox ?? Sandbox.none(ctx.env, ctx.workspaceRoot);
+}

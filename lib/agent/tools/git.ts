@@ -1,6 +1,54 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { gitSafeArgs } from "../../sandbox/env.ts";
 import type { Tool, ToolContext, ToolOutcome } from "../types.ts";
-import { fileKind, num, resolvePath, str, toolError } from "./common.ts";
-import { scrubEnv, spawnCapture } from "./process.ts";
+import { isInside, realPathLoose } from "../workspace.ts";
+import { fileKind, num, resolvePath, sandboxOf, str, toolError } from "./common.ts";
+
+/** A directory that is a git repository of its own: a `.git` entry, or a bare repository's layout. */
+function isRepository(dir: string): boolean {
+  if (existsSync(join(dir, ".git"))) return true;
+  return ["HEAD", "objects", "refs"].every((f) => existsSync(join(dir, f)));
+}
+
+/**
+ * Refuses a `dir` that is another repository inside the workspace (a committed `evil.git/` or a
+ * vendored checkout): its config, not the user's, would decide what git runs.
+ */
+export function nestedRepository(workspaceRoot: string, dir: string): string | undefined {
+  const root = realPathLoose(workspaceRoot);
+  let current = realPathLoose(dir);
+  if (!isInside(root, current)) return undefined;
+  while (current !== root) {
+    if (isRepository(current)) return current;
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  return undefined;
+}
+
+/** `-c filter.NAME.clean=` … for every filter driver the repository configures (status runs them). */
+async function filterOverrides(
+  run: (argv: string[]) => Promise<{ stdout: string; exitCode: number | null }>,
+): Promise<Array<[string, string]>> {
+  const r = await run([
+    "config",
+    "--name-only",
+    "--get-regexp",
+    "^(filter\\..*\\.(clean|smudge|process)|diff\\..*\\.(textconv|command))$",
+  ]);
+  if (r.exitCode !== 0) return [];
+  const out: Array<[string, string]> = [];
+  for (const key of r.stdout
+    .split("\n")
+    .map((k) => k.trim())
+    .filter(Boolean)) {
+    out.push([key, ""]);
+    if (key.startsWith("filter.")) out.push([key.replace(/\.[a-z]+$/, ".required"), "false"]);
+  }
+  return out;
+}
 
 async function git(
   args: string[],
@@ -10,14 +58,29 @@ async function git(
   const resolved = resolvePath(ctx, dir ?? ".");
   if (typeof resolved === "string") return toolError(resolved);
   if ((await fileKind(resolved.abs)) !== "dir") return toolError(`${dir} is not a directory`);
-  // A repository's own config must not run programs from a "read" tool (core.fsmonitor runs on status).
-  const safe = ["-c", "core.fsmonitor=false", "-c", "core.pager=cat"];
-  const result = await spawnCapture(["git", "--no-pager", ...safe, ...args], {
-    cwd: resolved.abs,
-    env: { ...scrubEnv(ctx.env), GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" },
-    timeoutMs: 60_000,
-    signal: ctx.signal,
-  });
+  const nested = nestedRepository(ctx.workspaceRoot, resolved.abs);
+  if (nested)
+    return toolError(
+      `${resolved.shown} is inside another repository (${nested}); chatcli's git tools only read the workspace's own repository`,
+    );
+  const sandbox = sandboxOf(ctx);
+  // A repository's own config must not run programs from a "read" tool (core.fsmonitor runs on
+  // status, filters on status and diff, gpg on signatures); the sandbox confines whatever is left.
+  const env = {
+    ...sandbox.childEnv(ctx.env),
+    GIT_OPTIONAL_LOCKS: "0",
+    // discovery stops at the workspace: a repository above it (a dotfiles $HOME) is not ours to read
+    GIT_CEILING_DIRECTORIES: dirname(realPathLoose(ctx.workspaceRoot)),
+  };
+  const spawnGit = (argv: string[]) =>
+    sandbox.run(["git", "--no-pager", ...gitSafeArgs(), ...argv], {
+      cwd: resolved.abs,
+      env,
+      timeoutMs: 60_000,
+      signal: ctx.signal,
+    });
+  const overrides = await filterOverrides(spawnGit);
+  const result = await spawnGit([...overrides.flatMap(([k, v]) => ["-c", `${k}=${v}`]), ...args]);
   if (result.exitCode !== 0) {
     // `git log` on a repository without commits is not a failure the model should fix.
     if (args[0] === "log" && /does not have any commits yet/.test(result.stderr)) {
@@ -97,6 +160,8 @@ export const gitLogTool: Tool = {
       "log",
       "--no-color",
       `-n${num(args, "limit") ?? 20}`,
+      "--no-show-signature",
+      "--no-ext-diff",
       "--format=%h %ad %s",
       "--date=short",
     ];

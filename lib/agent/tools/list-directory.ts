@@ -7,6 +7,7 @@ import {
   num,
   resolvePath,
   SKIP_DIRS,
+  sandboxOf,
   str,
   toolError,
 } from "./common.ts";
@@ -37,6 +38,7 @@ export const listDirectoryTool: Tool = {
     const hidden = args["include_hidden"] === true;
     const lines: string[] = [];
     let truncated = false;
+    const sandbox = sandboxOf(ctx);
     const walk = async (abs: string, depth: number): Promise<void> => {
       let entries = await readdir(abs, { withFileTypes: true }).catch(() => []);
       entries = entries
@@ -54,7 +56,9 @@ export const listDirectoryTool: Tool = {
           lines[lines.length - 1] += " (protected, not listed)";
           continue;
         }
-        if (isDir && depth + 1 < maxDepth && !SKIP_DIRS.has(entry.name)) {
+        // a credential store is listed by name only: its contents are not read
+        const denied = isDir && sandbox.refusesRead(child);
+        if (isDir && !denied && depth + 1 < maxDepth && !SKIP_DIRS.has(entry.name)) {
           await walk(join(abs, entry.name), depth + 1);
         }
       }

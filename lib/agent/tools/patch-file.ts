@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { writeFileAtomic } from "../../core/fs.ts";
 import type { Tool } from "../types.ts";
-import { fileKind, resolveWritePath, str, toolError } from "./common.ts";
+import { fileKind, resolveWritePath, str, toolError, writeTarget } from "./common.ts";
 
 function countOccurrences(text: string, search: string): number {
   let count = 0;
@@ -147,10 +147,13 @@ export const patchFileTool: Tool = {
     if ("error" in result) return toolError(`${resolved.shown}: ${result.error}`);
     if (result.text === before)
       return { output: `${resolved.shown}: no change`, summary: "no change" };
+    const at = await writeTarget(ctx, resolved.abs, resolved.shown);
+    if (typeof at === "string") return toolError(at);
     await ctx.beforeFileChange?.(resolved.abs);
-    // Replaced atomically, keeping its mode: a full disk never leaves the user's file half-written.
-    const { mode } = await stat(resolved.abs);
-    await writeFileAtomic(resolved.abs, result.text, { mode: mode & 0o7777 });
+    // Replaced atomically (temp + rename), keeping its mode: a full disk never leaves the file
+    // half-written, and a hard link to a file elsewhere is broken instead of written through.
+    const { mode } = await stat(at.target);
+    await writeFileAtomic(at.target, result.text, { mode: mode & 0o7777 });
     return {
       output: `patched ${resolved.shown}`,
       summary: "patched",

@@ -1,10 +1,10 @@
 import type { Tool, ToolContext, ToolOutcome } from "../types.ts";
-import { fileKind, num, resolvePath, str, toolError } from "./common.ts";
-import { formatProcessOutput, scrubEnv, spawnCapture } from "./process.ts";
+import { fileKind, num, resolvePath, sandboxOf, str, toolError } from "./common.ts";
+import { formatProcessOutput } from "./process.ts";
 
 const DEFAULT_TIMEOUT_S = 600;
 
-/** Runs `sh -c command` in `dir` with a timeout and a scrubbed environment. */
+/** Runs `sh -c command` in `dir` inside the run's sandbox, with a timeout and a scrubbed environment. */
 export async function runShell(
   command: string,
   dir: string | undefined,
@@ -15,9 +15,12 @@ export async function runShell(
   if (typeof resolved === "string") return toolError(resolved);
   if ((await fileKind(resolved.abs)) !== "dir") return toolError(`${dir} is not a directory`);
   const timeoutMs = timeoutS * 1000;
-  const result = await spawnCapture(["sh", "-c", command], {
+  const sandbox = sandboxOf(ctx);
+  if (sandbox.shellRefusal) return toolError(sandbox.shellRefusal);
+  const result = await sandbox.run(["sh", "-c", command], {
     cwd: resolved.abs,
-    env: scrubEnv(ctx.env),
+    env: sandbox.childEnv(ctx.env),
+    humanApproved: ctx.humanApproved === true,
     timeoutMs,
     signal: ctx.signal,
   });

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
+import { envInt } from "../../core/settings.ts";
 import type { Tool, ToolContext, ToolOutcome } from "../types.ts";
 import {
   fileKind,
@@ -8,10 +9,11 @@ import {
   protectedGlobs,
   resolvePath,
   SKIP_DIRS,
+  sandboxOf,
   str,
   toolError,
 } from "./common.ts";
-import { scrubEnv, spawnCapture } from "./process.ts";
+import { searchWithWorker, type WorkerSearchResult } from "./search-worker.ts";
 
 const MAX_FILE_BYTES = 1_048_576;
 
@@ -24,21 +26,27 @@ function buildMatcher(term: string, regex: boolean, caseSensitive: boolean): Reg
   }
 }
 
+/** Per-file budget of the built-in matcher (CHATCLI_SEARCH_FILE_BUDGET_MS, default 2 s). */
+function perFileBudget(ctx: ToolContext): number {
+  return Math.max(10, envInt(ctx.env, "CHATCLI_SEARCH_FILE_BUDGET_MS", 2000));
+}
+
 async function builtinSearch(
+  ctx: ToolContext,
   root: string,
   re: RegExp,
   globs: string[],
   context: number,
   maxResults: number,
   hidden: boolean,
-  skip: (abs: string) => boolean = () => false,
-): Promise<{ lines: string[]; matches: number }> {
+): Promise<WorkerSearchResult> {
   const scan = new Bun.Glob("**/*").scan({ cwd: root, onlyFiles: true, dot: hidden });
+  const sandbox = sandboxOf(ctx);
   const files: string[] = [];
   for await (const rel of scan) {
+    if (ctx.signal.aborted) break;
     const parts = rel.split("/");
     if (parts.some((p) => SKIP_DIRS.has(p))) continue;
-    if (skip(join(root, rel))) continue;
     if (
       globs.length &&
       !globs.some(
@@ -46,29 +54,26 @@ async function builtinSearch(
       )
     )
       continue;
+    // credential stores and chatcli's home are not searched, through a link either
+    if (sandbox.refusesRead(join(root, rel)) || isProtectedEntry(ctx, join(root, rel))) continue;
     files.push(rel);
   }
   files.sort();
-  const out: string[] = [];
-  let matches = 0;
-  for (const rel of files) {
-    if (matches >= maxResults) break;
-    const buf = await readFile(join(root, rel)).catch(() => undefined);
-    if (!buf || buf.length > MAX_FILE_BYTES || buf.subarray(0, 8000).includes(0)) continue;
-    const lines = buf.toString("utf8").split(/\r?\n/);
-    let lastShown = -1;
-    for (let i = 0; i < lines.length && matches < maxResults; i++) {
-      if (!re.test(lines[i] as string)) continue;
-      matches++;
-      const from = Math.max(lastShown + 1, i - context);
-      if (context > 0 && lastShown >= 0 && from > lastShown + 1) out.push("--");
-      for (let k = from; k <= Math.min(lines.length - 1, i + context); k++) {
-        out.push(`${rel}${k === i ? ":" : "-"}${k + 1}${k === i ? ":" : "-"}${lines[k]}`);
-        lastShown = k;
-      }
+  async function* texts() {
+    for (const rel of files) {
+      const buf = await readFile(join(root, rel)).catch(() => undefined);
+      if (!buf || buf.length > MAX_FILE_BYTES || buf.subarray(0, 8000).includes(0)) continue;
+      yield { rel, text: buf.toString("utf8") };
     }
   }
-  return { lines: out, matches };
+  return searchWithWorker(texts(), {
+    source: re.source,
+    flags: re.flags,
+    context,
+    maxResults,
+    perFileMs: perFileBudget(ctx),
+    signal: ctx.signal,
+  });
 }
 
 async function ripgrep(
@@ -93,9 +98,10 @@ async function ripgrep(
   for (const g of args.globs) argv.push("--glob", g);
   for (const g of protectedGlobs(ctx, root)) argv.push("--glob", g);
   argv.push("--", args.term, ".");
-  const result = await spawnCapture(argv, {
+  const sandbox = sandboxOf(ctx);
+  const result = await sandbox.run(argv, {
     cwd: root,
-    env: scrubEnv(ctx.env),
+    env: sandbox.childEnv(ctx.env),
     timeoutMs: 60_000,
     signal: ctx.signal,
   });
@@ -146,9 +152,11 @@ export const searchFilesTool: Tool = {
     const context = num(args, "context") ?? 0;
     const maxResults = num(args, "max_results") ?? 100;
     const hidden = false;
-    const rg = ctx.env["CHATCLI_NO_RIPGREP"]
-      ? null
-      : Bun.which("rg", { PATH: ctx.env["PATH"] ?? "" });
+    // Unconfined, ripgrep would read credential stores under the root: the built-in search skips them.
+    const rg =
+      ctx.env["CHATCLI_NO_RIPGREP"] || sandboxOf(ctx).exposesDeniedUnder(resolved.abs)
+        ? null
+        : Bun.which("rg", { PATH: ctx.env["PATH"] ?? "" });
     if (rg) {
       return ripgrep(rg, ctx, resolved.abs, {
         term,
@@ -160,19 +168,27 @@ export const searchFilesTool: Tool = {
         hidden,
       });
     }
-    const { lines, matches } = await builtinSearch(
+    const { lines, matches, skipped, aborted } = await builtinSearch(
+      ctx,
       resolved.abs,
       re,
       globs,
       context,
       maxResults,
       hidden,
-      (abs) => isProtectedEntry(ctx, abs),
     );
-    if (matches === 0) return { output: "no matches", summary: "0 matches" };
+    const slow = skipped.length
+      ? `\n[skipped ${skipped.length} file(s) where the pattern took over ${perFileBudget(ctx)} ms per file (a pattern with nested repetition like (a+)+ backtracks without end): ${skipped.slice(0, 10).join(", ")}]`
+      : "";
+    const stop = aborted ? "\n[search cancelled]" : "";
+    if (matches === 0 && !slow && !stop) return { output: "no matches", summary: "0 matches" };
     const base = relative(ctx.cwd, resolved.abs);
     const note = base && base !== "." ? `(paths relative to ${base})\n` : "";
     const more = matches >= maxResults ? `\n[stopped at ${maxResults} matches]` : "";
-    return { output: `${note}${lines.join("\n")}${more}`, summary: `${matches} matches` };
+    const body = matches === 0 ? "no matches" : lines.join("\n");
+    return {
+      output: `${note}${body}${more}${slow}${stop}`,
+      summary: `${matches} matches${skipped.length ? `, ${skipped.length} skipped` : ""}`,
+    };
   },
 };

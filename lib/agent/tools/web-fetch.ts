@@ -4,6 +4,7 @@ import { basename, join } from "node:path";
 import { envInt } from "../../core/settings.ts";
 import type { Tool, ToolContext } from "../types.ts";
 import { num, str, toolError } from "./common.ts";
+import { refusedHost, systemLookup } from "./net-guard.ts";
 
 const MAX_BODY = 10 * 1024 * 1024;
 const TIMEOUT_MS = 30_000;
@@ -98,7 +99,8 @@ async function fetchChecked(
     } catch {
       return `invalid URL ${JSON.stringify(current)}`;
     }
-    const refused = refusedUrl(parsed);
+    const refused =
+      refusedUrl(parsed) ?? (await refusedHost(parsed.hostname, ctx.lookup ?? systemLookup));
     if (refused) return `refused${hop > 0 ? ` (redirected from ${url})` : ""}: ${refused}`;
     const response = await ctx.fetch(parsed.href, { signal, redirect: "manual" });
     const location = response.headers.get("location");

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { MAX_CHECKPOINTS } from "../../../lib/history/checkpoints.ts";
 import { applyRewind, planRewind } from "../../../lib/history/rewind.ts";
@@ -190,6 +190,28 @@ describe("checkpoints and rewind", () => {
     expect(await Bun.file(created).exists()).toBe(false);
     expect(await readFile(untracked, "utf8")).toBe("user file\n");
     expect(later.messages).toEqual([user("edit")]);
+  });
+
+  test("files: a file a command replaced by a link out of the workspace is restored as a file, the target untouched", async () => {
+    await using dir = await tempDir();
+    await using outside = await tempDir();
+    const ctx = ctxFor(dir.path);
+    const edited = join(dir.path, "a.txt");
+    const victim = join(outside.path, ".bashrc");
+    await writeFile(edited, "original\n");
+    await writeFile(victim, "# the user's\n");
+    const s = await openSession(ctx, { name: "link" });
+    s.append(user("edit"));
+    await s.checkpoint("edit");
+    await s.snapshotFile("a.txt");
+    await rm(edited);
+    await symlink(victim, edited);
+    await s.save();
+    const later = await openSession(ctx, { name: "link" });
+    await applyRewind(later, await planRewind(later, 1, "code"), { force: true });
+    expect(await readFile(victim, "utf8")).toBe("# the user's\n");
+    expect((await lstat(edited)).isSymbolicLink()).toBe(false);
+    expect(await readFile(edited, "utf8")).toBe("original\n");
   });
 
   test("at most 20 checkpoints, oldest dropped, shared objects collected", async () => {

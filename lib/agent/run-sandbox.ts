@@ -1,0 +1,54 @@
+/** The run's OS sandbox from `--sandbox`, `--pass-env`, `--allow-network` and CHATCLI_SANDBOX. */
+import type { Ctx } from "../core/ctx.ts";
+import { UsageError } from "../core/errors.ts";
+import type { Reporter } from "../output/reporter.ts";
+import { parseSandboxSetting } from "../sandbox/detect.ts";
+import type { PermissionModeName } from "../sandbox/plan.ts";
+import { Sandbox } from "../sandbox/sandbox.ts";
+
+export interface RunSandboxFlags {
+  sandbox?: string;
+  passEnv?: string[];
+  allowNetwork?: boolean;
+}
+
+/**
+ * Opens the sandbox of one agent run and reports on it: `--sandbox off` (in a mode that would have
+ * one) is warning `sandbox_off`; `auto` without a sandbox says once that shell tools are refused.
+ * Reads the process env only: a checkout's .env or config never chooses its own sandbox.
+ */
+export async function openRunSandbox(
+  ctx: Pick<Ctx, "env" | "signal">,
+  flags: RunSandboxFlags,
+  permissionMode: PermissionModeName,
+  workspaceRoot: string,
+  reporter: Pick<Reporter, "warn">,
+): Promise<Sandbox> {
+  const raw = flags.sandbox ?? ctx.env["CHATCLI_SANDBOX"];
+  const setting = parseSandboxSetting(raw);
+  if (!setting)
+    throw new UsageError(
+      `${flags.sandbox !== undefined ? "--sandbox" : "CHATCLI_SANDBOX"} must be auto, required or off (got ${JSON.stringify(raw)})`,
+    );
+  if (flags.allowNetwork && permissionMode !== "auto" && permissionMode !== "bypass")
+    reporter.warn(
+      "allow_network_ignored",
+      `--allow-network applies to --permission-mode auto; child processes have no network in ${permissionMode} mode`,
+    );
+  const sandbox = await Sandbox.create({
+    env: ctx.env,
+    setting,
+    permissionMode,
+    workspaceRoot,
+    allowNetwork: flags.allowNetwork,
+    passEnv: flags.passEnv,
+    signal: ctx.signal,
+  });
+  if (setting === "off" && permissionMode !== "bypass")
+    reporter.warn(
+      "sandbox_off",
+      "--sandbox off: commands the agent runs are not confined by the OS (only the permission policy stands)",
+    );
+  else if (sandbox.shellRefusal) reporter.warn("sandbox_unavailable", sandbox.shellRefusal);
+  return sandbox;
+}

@@ -1,0 +1,109 @@
+import { isAbsolute, join, relative, resolve } from "node:path";
+import type { Env } from "../core/ctx.ts";
+import { chatcliHome, expandHome, userHome } from "../core/paths.ts";
+
+/** Credential stores under the home directory that nothing the agent runs may read (CONTRACT §5). */
+export const HOME_CREDENTIALS = [
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".config/gcloud",
+  ".azure",
+  ".kube",
+  ".docker/config.json",
+  ".netrc",
+  ".npmrc",
+  ".config/gh",
+  ".git-credentials",
+  // beyond the contract's list: other stores of the same kind
+  ".local/share/keyrings",
+  "Library/Keychains",
+  ".password-store",
+  ".vault-token",
+  ".pgpass",
+  ".my.cnf",
+  ".pypirc",
+  ".gem/credentials",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".terraform.d/credentials.tfrc.json",
+  ".config/hub",
+  ".config/op",
+] as const;
+
+/** Root-readable system secrets (chatcli may run as root in a container). */
+export const SYSTEM_SECRETS = [
+  "/etc/shadow",
+  "/etc/shadow-",
+  "/etc/gshadow",
+  "/etc/gshadow-",
+  "/etc/sudoers",
+  "/etc/sudoers.d",
+  "/etc/security/opasswd",
+  "/etc/ssh/ssh_host_rsa_key",
+  "/etc/ssh/ssh_host_ecdsa_key",
+  "/etc/ssh/ssh_host_ed25519_key",
+  "/etc/ssh/ssh_host_dsa_key",
+] as const;
+
+/**
+ * The absolute paths no sandboxed process and no chatcli file tool reads: the credential stores,
+ * chatcli's own home (memory and sessions go through chatcli), and the user's `sandbox.deny_read`.
+ */
+export function deniedReadPaths(env: Env, userDenyRead: readonly string[] = []): string[] {
+  const home = userHome(env);
+  const out = new Set<string>();
+  for (const rel of HOME_CREDENTIALS) out.add(join(home, rel));
+  for (const p of SYSTEM_SECRETS) out.add(p);
+  out.add(chatcliHome(env));
+  for (const raw of userDenyRead) {
+    if (typeof raw !== "string" || !raw.trim()) continue;
+    const p = expandHome(raw.trim(), env);
+    if (isAbsolute(p)) out.add(resolve(p));
+  }
+  return [...out];
+}
+
+/** Whether `path` is one of `denied` or lies under one. */
+export function isUnder(path: string, denied: readonly string[]): boolean {
+  return denied.some((d) => {
+    const rel = relative(d, path);
+    return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  });
+}
+
+/** `/proc/<anything>/environ`: another process's environment (chatcli's own holds the API keys). */
+export function isProcEnviron(path: string): boolean {
+  return /^\/proc\/[^/]+\/(task\/[^/]+\/)?environ$/.test(path);
+}
+
+/**
+ * Credentials CI leaves in a checkout's git config (actions/checkout's `http.…extraheader =
+ * AUTHORIZATION: basic …`, a remote URL with `user:token@`): the lines to blank in the view a sandboxed
+ * process gets, and the included files (`[include] path`, `[includeIf …] path`) it must not read.
+ */
+export function gitConfigSecrets(text: string): { masked: string; includes: string[] } | undefined {
+  const lines = text.split("\n");
+  let changed = false;
+  const includes: string[] = [];
+  let section = "";
+  const masked = lines.map((line) => {
+    const head = /^\s*\[([^\]]+)\]/.exec(line);
+    if (head) section = (head[1] as string).toLowerCase();
+    const inc = /^\s*path\s*=\s*(.+?)\s*$/i.exec(line);
+    if (inc && section.startsWith("include"))
+      includes.push((inc[1] as string).replace(/^"|"$/g, ""));
+    if (
+      /^\s*extraheader\s*=/i.test(line) ||
+      /authorization\s*:/i.test(line) ||
+      /:\/\/[^/\s:@]+:[^/\s@]+@/.test(line) ||
+      /^\s*(password|token|oauth\w*)\s*=/i.test(line)
+    ) {
+      changed = true;
+      return line.replace(/=.*$/, "= [removed by chatcli's sandbox]");
+    }
+    return line;
+  });
+  if (!changed && includes.length === 0) return undefined;
+  return { masked: masked.join("\n"), includes };
+}

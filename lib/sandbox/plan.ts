@@ -1,0 +1,132 @@
+/** The file-system facts a sandbox plan needs, gathered fresh for each process (links resolved). */
+import { lstatSync, realpathSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { underEmptied } from "./bwrap.ts";
+import { isUnder } from "./deny.ts";
+
+export type PermissionModeName = "read-only" | "edit" | "auto" | "bypass";
+
+function kindOf(path: string): "dir" | "file" | "missing" {
+  try {
+    return statSync(path).isDirectory() ? "dir" : "file";
+  } catch {
+    return "missing";
+  }
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+export interface Protected {
+  /** Directories bound onto themselves, so they are mount points: they cannot be renamed or replaced. */
+  pinned: string[];
+  /** Existing paths bound read-only. */
+  existing: string[];
+  /** Missing directories covered by an empty read-only tmpfs (bwrap creates the mount point). */
+  missingDirs: string[];
+  /** Missing files chatcli creates (with this content) and binds read-only, removed afterwards. */
+  missingFiles: Array<{ path: string; content: string }>;
+}
+
+/**
+ * What stays read-only inside a writable workspace: the git directory's hooks, config and every
+ * file that redirects git to another config (`commondir`, submodules' and worktrees' git dirs), the
+ * `.git` directory itself as a mount point (`mv .git .git-old && mkdir .git` would plant a new
+ * config for the user's next `git status`), and `.chatcli/`. A workspace that is not a repository
+ * gets an empty read-only `.git`, so none can be created in it.
+ */
+export function protectedInside(workspace: string): Protected {
+  const out: Protected = { pinned: [], existing: [], missingDirs: [], missingFiles: [] };
+  const gitPath = join(workspace, ".git");
+  let kind: "dir" | "file" | "missing" = "missing";
+  try {
+    kind = lstatSync(gitPath).isDirectory() ? "dir" : "file";
+  } catch {
+    // not a git work tree
+  }
+  // `.git` as a file (a worktree or submodule) names the real git dir: it must not be repointed.
+  if (kind === "file") out.existing.push(gitPath);
+  if (kind === "missing") out.missingDirs.push(gitPath);
+  if (kind === "dir") {
+    out.pinned.push(gitPath);
+    for (const name of ["hooks", "modules", "worktrees"]) {
+      const p = join(gitPath, name);
+      (kindOf(p) === "missing" ? out.missingDirs : out.existing).push(p);
+    }
+    for (const name of ["config", "config.worktree"]) {
+      const p = join(gitPath, name);
+      if (kindOf(p) !== "missing") out.existing.push(p);
+    }
+    // a `commondir` file would send git to a config of the command's choosing; "." is git's own dir
+    const commondir = join(gitPath, "commondir");
+    if (kindOf(commondir) === "missing") out.missingFiles.push({ path: commondir, content: ".\n" });
+    else out.existing.push(commondir);
+  }
+  const chatcli = join(workspace, ".chatcli");
+  (kindOf(chatcli) === "missing" ? out.missingDirs : out.existing).push(chatcli);
+  return out;
+}
+
+/** Files under HOME that later run code outside the sandbox (shell start-up, user config, PATH dirs). */
+const HOME_STARTUP = [
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".gitconfig",
+  ".config",
+  ".local",
+  ".cargo",
+  ".bun",
+  ".pam_environment",
+  ".xprofile",
+  ".xsessionrc",
+];
+/** Missing ones whose empty stand-in changes nothing (an empty .profile would: bash skips others). */
+const EMPTY_IS_NEUTRAL = new Set([".bashrc", ".zshrc", ".gitconfig"]);
+const DIRS = new Set([".config", ".local", ".cargo", ".bun"]);
+
+/**
+ * When the writable workspace is the home directory (or holds it), the files a shell or git reads
+ * at start-up stay read-only: a command must not leave code for the user's next terminal.
+ */
+export function protectedHome(home: string, out: Protected): void {
+  for (const name of HOME_STARTUP) {
+    const p = join(home, name);
+    if (kindOf(p) !== "missing") out.existing.push(p);
+    else if (DIRS.has(name)) out.missingDirs.push(p);
+    else if (EMPTY_IS_NEUTRAL.has(name)) out.missingFiles.push({ path: p, content: "" });
+  }
+}
+
+/**
+ * Denied paths that exist, split into directories and files, with links resolved (a mount covers
+ * the target). Paths that are hidden anyway (under an emptied dir and not re-exposed) are skipped.
+ */
+export function existingDenied(
+  denied: readonly string[],
+  visible: readonly string[],
+): { dirs: string[]; files: string[] } {
+  const dirs = new Set<string>();
+  const files = new Set<string>();
+  for (const p of denied) {
+    const target = real(p);
+    const kind = kindOf(target);
+    if (kind === "missing") continue;
+    if (underEmptied(target) && !isUnder(target, visible)) continue;
+    (kind === "dir" ? dirs : files).add(target);
+  }
+  return { dirs: [...dirs], files: [...files] };
+}
+
+export { real as realPathOrSelf };

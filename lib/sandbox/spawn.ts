@@ -1,0 +1,179 @@
+/**
+ * The one door: every process chatcli starts is started here (a test fails when another file of lib/
+ * spawns). Callers that run something for the agent go through Sandbox.run, which wraps the argv in
+ * the OS sandbox before it reaches spawnCapture.
+ */
+import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
+import { kill } from "node:process";
+import type { Readable } from "node:stream";
+
+export interface SpawnResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+}
+
+export interface SpawnOptions {
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Bytes kept per stream; the rest is counted and dropped. */
+  maxBytes?: number;
+  /** A file the child gets as its fd 3, read from the start (bwrap reads its seccomp program there). */
+  fd3Path?: string;
+}
+
+/**
+ * Runs a process in its own process group and session and collects its output. A timeout or an
+ * abort kills the whole group (TERM, then KILL), so `sh -c "sleep 100 | cat"` never outlives the run.
+ */
+export function spawnCapture(argv: readonly string[], options: SpawnOptions): Promise<SpawnResult> {
+  const started = performance.now();
+  const maxBytes = options.maxBytes ?? 1_000_000;
+  // already cancelled: nothing is started (a process killed in its first microseconds can outlive the kill)
+  if (options.signal.aborted)
+    return Promise.resolve({
+      stdout: "",
+      stderr: "",
+      exitCode: null,
+      timedOut: false,
+      aborted: true,
+      durationMs: 0,
+    });
+  return new Promise((resolvePromise) => {
+    const [cmd, ...args] = argv;
+    // a fresh descriptor per child: the offset must be 0 for each reader
+    const fd3 = options.fd3Path ? openSync(options.fd3Path, "r") : undefined;
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(cmd as string, args, {
+        cwd: options.cwd,
+        env: options.env,
+        detached: true,
+        stdio: fd3 === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", "pipe", "pipe", fd3],
+      });
+    } finally {
+      if (fd3 !== undefined) closeSync(fd3);
+    }
+    const out = new HeadTail(maxBytes);
+    const err = new HeadTail(maxBytes);
+    let timedOut = false;
+    let aborted = false;
+    let settled = false;
+    (child.stdout as Readable | null)?.on("data", (chunk: Buffer) => out.push(chunk));
+    (child.stderr as Readable | null)?.on("data", (chunk: Buffer) => err.push(chunk));
+    const killGroup = (sig: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      try {
+        kill(-child.pid, sig);
+      } catch {
+        // already gone
+      }
+    };
+    let killTimer: ReturnType<typeof setTimeout> | undefined;
+    const stop = () => {
+      killGroup("SIGTERM");
+      killTimer = setTimeout(() => killGroup("SIGKILL"), 1000);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, options.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      stop();
+    };
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener("abort", onAbort, { once: true });
+    const finish = (code: number | null, error?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (killTimer) clearTimeout(killTimer);
+      options.signal.removeEventListener("abort", onAbort);
+      resolvePromise({
+        stdout: out.text(),
+        stderr: (error ? `${error.message}\n` : "") + err.text(),
+        exitCode: error ? 127 : code,
+        timedOut,
+        aborted,
+        durationMs: performance.now() - started,
+      });
+    };
+    child.on("error", (error) => finish(null, error));
+    child.on("close", (code, sig) => finish(code ?? (sig ? 128 + signalNumber(sig) : null)));
+    // Killed and exited, but something it left behind still holds the pipes (a process in another
+    // session): the result does not wait for it.
+    child.on("exit", (code, sig) => {
+      if (!timedOut && !aborted) return;
+      setTimeout(() => {
+        (child.stdout as Readable | null)?.destroy();
+        (child.stderr as Readable | null)?.destroy();
+        finish(code ?? (sig ? 128 + signalNumber(sig) : null));
+      }, 500).unref();
+    });
+  });
+}
+
+/** Starts chatcli itself detached (background memory compaction), never waiting for it. */
+export function spawnDetachedSelf(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): void {
+  const child = spawn(argv[0] as string, argv.slice(1), {
+    detached: true,
+    stdio: "ignore",
+    env: { ...env },
+  });
+  child.on("error", () => {});
+  child.unref();
+}
+
+/**
+ * Keeps the first and the last `max / 2` bytes of a stream (a test run's summary is at its end),
+ * with a marker naming how much was dropped in between.
+ */
+class HeadTail {
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+  private total = 0;
+  constructor(private readonly max: number) {}
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    const headRoom = Math.ceil(this.max / 2) - this.headBytes;
+    if (headRoom > 0) {
+      this.head.push(chunk.subarray(0, headRoom));
+      this.headBytes += Math.min(headRoom, chunk.length);
+      chunk = chunk.subarray(headRoom);
+      if (chunk.length === 0) return;
+    }
+    this.tail.push(chunk);
+    this.tailBytes += chunk.length;
+    const limit = Math.floor(this.max / 2);
+    while (this.tailBytes - (this.tail[0]?.length ?? 0) >= limit) {
+      this.tailBytes -= (this.tail.shift() as Buffer).length;
+    }
+  }
+
+  text(): string {
+    const limit = Math.floor(this.max / 2);
+    let tail = Buffer.concat(this.tail);
+    if (tail.length > limit) tail = tail.subarray(tail.length - limit);
+    const dropped = this.total - this.headBytes - tail.length;
+    const head = Buffer.concat(this.head).toString("utf8");
+    if (dropped <= 0) return head + tail.toString("utf8");
+    return `${head}\n[... ${dropped} bytes dropped ...]\n${tail.toString("utf8")}`;
+  }
+}
+
+function signalNumber(sig: string): number {
+  return sig === "SIGKILL" ? 9 : sig === "SIGTERM" ? 15 : sig === "SIGINT" ? 2 : 1;
+}
