@@ -133,7 +133,8 @@ describe("protected paths are never read (issue 11)", () => {
     const sent = JSON.stringify(llm.requests.map((q) => q.body));
     expect(sent).not.toContain(token);
     expect(sent).not.toContain(basic);
-    expect(sent).toContain("[credential removed by chatcli]");
+    // read_file either masks the lines or (the sandbox's view) refuses the file
+    expect(sent).toMatch(/\[credential removed by chatcli\]|\.git\/config is a protected/);
   }, 60_000);
 
   test("--permission-mode bypass: the user's explicit choice reads them (the table's last column)", async () => {
