@@ -3,6 +3,7 @@ import type { Tool } from "../types.ts";
 import { gitDiffTool, gitLogTool, gitStatusTool } from "./git.ts";
 import { listDirectoryTool } from "./list-directory.ts";
 import { memoryTool } from "./memory.ts";
+import { multipatchTool } from "./multipatch.ts";
 import { patchFileTool } from "./patch-file.ts";
 import { readFileTool } from "./read-file.ts";
 import { runCommandTool } from "./run-command.ts";
@@ -15,6 +16,7 @@ const CODER: Tool[] = [
   readFileTool,
   writeFileTool,
   patchFileTool,
+  multipatchTool,
   listDirectoryTool,
   searchFilesTool,
   runCommandTool,
