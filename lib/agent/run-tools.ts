@@ -124,7 +124,7 @@ async function execute(
   const started = performance.now();
   let outcome: ToolOutcome;
   try {
-    const run = () => tool.execute(p.args, state.toolCtx);
+    const run = () => tool.execute(p.args, { ...state.toolCtx, callId: p.call.id });
     outcome =
       tool.kind === "shell" ? await withTreeChanges(state.toolCtx, run, targets) : await run();
   } catch (error) {

@@ -52,6 +52,16 @@ export interface Envelope {
   bootstrap_files: BootstrapFileInfo[];
   compaction: Record<string, unknown> | null;
   warnings: Warning[];
+  /** agent/coder: each sub-agent run (delegate tool), in completion order. */
+  subagents?: Array<{
+    id: string;
+    role: string | null;
+    turns: number;
+    total_tokens: number;
+    usage: Usage;
+    cost_usd: number | null;
+    status: "success" | "error";
+  }>;
   error: { code: string; message: string; retryable: boolean; hint?: string } | null;
 }
 
