@@ -36,8 +36,7 @@ function filesOf(args: Record<string, unknown>): string[] {
 export const multipatchTool: Tool = {
   name: "multipatch",
   description:
-    "Apply several search/replace edits across one or more files atomically: all succeed or nothing changes. " +
-    "`edits` is an array of {file, search, replace}; each `search` must match exactly once (edits to the same file apply in order).",
+    "Edit several files at once, all or nothing: each {file, search, replace} in `edits` must match exactly once (same-file edits apply in order).",
   input_schema: {
     type: "object",
     properties: {
@@ -50,7 +49,6 @@ export const multipatchTool: Tool = {
             search: { type: "string" },
             replace: { type: "string" },
           },
-          required: ["file", "search", "replace"],
         },
       },
     },

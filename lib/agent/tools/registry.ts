@@ -44,7 +44,7 @@ export interface OfferPolicy {
 
 /**
  * The tools worth offering: when no human can approve, a read-only run never allows an edit, so
- * write_file and patch_file are not offered unless an allow rule names them; a tool denied by a
+ * write_file, patch_file and multipatch are not offered unless an allow rule names them; a tool denied by a
  * bare deny rule is never offered. Fewer definitions, a leaner first request.
  */
 export function offeredTools(tools: readonly Tool[], policy: OfferPolicy): Tool[] {
