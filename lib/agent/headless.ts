@@ -22,6 +22,7 @@ import { loadRoles, roleOfTask } from "./roles.ts";
 import { addSubagentTotals, roleBlock } from "./subagent.ts";
 import { createDelegation, DELEGATE_ALIAS } from "./tools/delegate.ts";
 import { offeredTools, toolsFor } from "./tools/registry.ts";
+import { withoutWebResults } from "./tools/web-search.ts";
 import { createTtyAsk } from "./tty-ask.ts";
 import type { AgentInput } from "./types.ts";
 import * as wiring from "./wiring.ts";
@@ -199,7 +200,10 @@ export async function runAgentCli(
     };
     const delegation = createDelegation(roleSet.roles, providerFor);
     const roleTools = direct?.role.tools;
-    const tools = [...toolsFor(mode, { memory: memoryMode !== "off" }), ...delegation.tools].filter(
+    const tools = [
+      ...toolsFor(mode, { memory: memoryMode !== "off", env }),
+      ...delegation.tools,
+    ].filter(
       (t) =>
         (!roleTools || roleTools.includes(t.name)) && !(direct?.role.readOnly && t.kind === "edit"),
     );
@@ -299,7 +303,10 @@ export async function runAgentCli(
     if (w.memory && result.terminalReason !== "cancelled") {
       // Only this run's messages: earlier runs of the session were extracted when they ended.
       const start = result.messages.findLastIndex((m) => m.role === "user" && m.content === task);
-      const thisRun = start >= 0 ? result.messages.slice(start) : result.messages;
+      // web results are untrusted: never a source of memory facts
+      const thisRun = withoutWebResults(
+        start >= 0 ? result.messages.slice(start) : result.messages,
+      );
       envelope.memory.facts_written += await w.memory.extract(thisRun, {
         model: opts.model,
         configModel: settings.config.model,

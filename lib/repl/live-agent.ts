@@ -108,7 +108,7 @@ async function runLoop(
     task,
     history: session.messages.filter((m) => m.role !== "system"),
     system: blocks,
-    tools: toolsFor(mode, { memory: input.memoryMode !== "off" }),
+    tools: toolsFor(mode, { memory: input.memoryMode !== "off", env }),
     policy: {
       mode: permissionMode,
       allow: input.config.permissions?.allow ?? [],

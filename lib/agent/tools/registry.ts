@@ -1,3 +1,4 @@
+import type { Env } from "../../core/ctx.ts";
 import { parseRule } from "../permissions.ts";
 import type { Tool } from "../types.ts";
 import { gitDiffTool, gitLogTool, gitStatusTool } from "./git.ts";
@@ -10,6 +11,7 @@ import { runCommandTool } from "./run-command.ts";
 import { runTestsTool } from "./run-tests.ts";
 import { searchFilesTool } from "./search-files.ts";
 import { webFetchTool } from "./web-fetch.ts";
+import { webSearchTools } from "./web-search.ts";
 import { writeFileTool } from "./write-file.ts";
 
 const CODER: Tool[] = [
@@ -27,8 +29,13 @@ const CODER: Tool[] = [
 ];
 
 /** The tool set of a mode, sorted by name (stable bytes for the prompt cache). */
-export function toolsFor(mode: "agent" | "coder", options: { memory?: boolean } = {}): Tool[] {
-  const tools = mode === "coder" ? [...CODER] : [...CODER, webFetchTool];
+export function toolsFor(
+  mode: "agent" | "coder",
+  options: { memory?: boolean; env?: Env } = {},
+): Tool[] {
+  // web_search only where a search backend is configured (lib/agent/tools/web-search.ts)
+  const web = [webFetchTool, ...webSearchTools(options.env ?? {})];
+  const tools = mode === "coder" ? [...CODER] : [...CODER, ...web];
   if (options.memory !== false) tools.push(memoryTool);
   return tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
