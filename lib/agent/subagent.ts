@@ -42,6 +42,8 @@ export interface SubagentDeps {
   providerFor?: (model: string) => Promise<Pick<AgentInput, "provider" | "model" | "costOf">>;
   /** Every sub-agent run of the parent, in completion order. */
   records: SubagentRecord[];
+  /** Parallel sub-agents ask the human one at a time (the tail of the queue of questions). */
+  asking?: Promise<unknown>;
 }
 
 export interface SubagentRequest {
@@ -120,6 +122,18 @@ function nestedReporter(parent: Reporter, id: string, label: string): Reporter {
   });
 }
 
+/** The parent's TTY question, one at a time across parallel sub-agents. */
+function serialAsk(
+  deps: SubagentDeps,
+  ask: NonNullable<AgentInput["ask"]>,
+): NonNullable<AgentInput["ask"]> {
+  return (request) => {
+    const turn = (deps.asking ?? Promise.resolve()).then(() => ask(request));
+    deps.asking = turn.catch(() => undefined);
+    return turn;
+  };
+}
+
 /** Runs one sub-agent to its end; never throws for what the sub-agent does (its error is in the result). */
 export async function runSubagent(
   deps: SubagentDeps,
@@ -138,6 +152,9 @@ export async function runSubagent(
     parent.limits.maxTurns,
   );
   const reporter = nestedReporter(parent.reporter, request.id, label);
+  // --max-budget-usd: what earlier sub-agents of the run spent is gone for this one
+  const spent = deps.records.reduce((n, r) => n + (r.cost_usd ?? 0), 0);
+  const budget = parent.limits.maxBudgetUsd;
   parent.reporter.event("subagent.started", {
     parent_id: request.id,
     role: request.role?.name ?? null,
@@ -157,12 +174,17 @@ export async function runSubagent(
     offered: tools.map((t) => t.name),
     policy: subagentPolicy(parent.policy, readOnly),
     // the parent's --timeout already bounds it (its signal); a fresh timer would outlive it
-    limits: { ...parent.limits, maxTurns, timeoutMs: undefined },
+    limits: {
+      maxTurns,
+      maxBudgetUsd: budget === undefined ? undefined : Math.max(0, budget - spent),
+      timeoutMs: undefined,
+    },
     // no checkpoints or compaction of the parent's session: only its file snapshots (rewind)
     hooks: { beforeFileChange: parent.hooks?.beforeFileChange },
     reporter,
     signal: request.signal,
     memoryMode: parent.memoryMode === "write" ? "read" : parent.memoryMode,
+    ask: parent.ask && serialAsk(deps, parent.ask),
   });
   const usage = addUsage(emptyUsage(), result.usage);
   const record: SubagentRecord = {
