@@ -19,7 +19,7 @@ import { denialSummary } from "./denials.ts";
 import { runAgent } from "./loop.ts";
 import { invalidRules, resolvePermissionMode } from "./permissions.ts";
 import { loadRoles, roleOfTask } from "./roles.ts";
-import { addSubagentTotals, roleBlock } from "./subagent.ts";
+import { addSubagentTotals, roleBlock, subagentTools } from "./subagent.ts";
 import { createDelegation, DELEGATE_ALIAS } from "./tools/delegate.ts";
 import { offeredTools, toolsFor } from "./tools/registry.ts";
 import { withoutWebResults } from "./tools/web-search.ts";
@@ -199,14 +199,9 @@ export async function runAgentCli(
       return { provider: p, model: modelLabel(r), costOf: price };
     };
     const delegation = createDelegation(roleSet.roles, providerFor);
-    const roleTools = direct?.role.tools;
-    const tools = [
-      ...toolsFor(mode, { memory: memoryMode !== "off", env }),
-      ...delegation.tools,
-    ].filter(
-      (t) =>
-        (!roleTools || roleTools.includes(t.name)) && !(direct?.role.readOnly && t.kind === "edit"),
-    );
+    const all = [...toolsFor(mode, { memory: memoryMode !== "off", env }), ...delegation.tools];
+    // a role run directly keeps its tools only (read_only: no edit tools)
+    const tools = subagentTools(all, { role: direct?.role }).tools;
     const offered = offeredTools(tools, {
       mode: permissionMode,
       allow: [...(settings.config.permissions?.allow ?? []), ...opts.allowTool],

@@ -1,8 +1,11 @@
 import { defaultMaxTurns } from "../agent/headless.ts";
 import { runAgent } from "../agent/loop.ts";
 import { type PermissionMode, resolvePermissionMode } from "../agent/permissions.ts";
+import { loadRoles, roleOfTask } from "../agent/roles.ts";
+import { addSubagentTotals, roleBlock, subagentTools } from "../agent/subagent.ts";
+import { createDelegation, DELEGATE_ALIAS } from "../agent/tools/delegate.ts";
 import { toolsFor } from "../agent/tools/registry.ts";
-import type { MemoryBackend } from "../agent/types.ts";
+import type { AgentInput, MemoryBackend } from "../agent/types.ts";
 import * as wiring from "../agent/wiring.ts";
 import type { Ctx, Env } from "../core/ctx.ts";
 import type { Session } from "../history/session.ts";
@@ -100,15 +103,23 @@ async function runLoop(
   const resolved = resolvePermissionMode(undefined, input.config.permissions?.mode);
   if ("warning" in resolved && resolved.warning)
     reporter.warn("config_bypass_ignored", resolved.warning);
-  const permissionMode: PermissionMode = "error" in resolved ? "read-only" : resolved.mode;
-  const result = await runAgent({
+  // `/agent @dba …` runs an AGENTS.md role; the delegate tool offers every role to the model
+  const roles = loadRoles(env, input.workspaceRoot, false).roles;
+  const direct = roleOfTask(task, roles);
+  const delegation = createDelegation(roles);
+  const all = [...toolsFor(mode, { memory: input.memoryMode !== "off", env }), ...delegation.tools];
+  const tools = subagentTools(all, { role: direct?.role }).tools;
+  const permissionMode: PermissionMode =
+    "error" in resolved || direct?.role.readOnly ? "read-only" : resolved.mode;
+  const agentInput: AgentInput = {
     provider: input.provider,
     model: modelLabel(input.ref),
     mode,
-    task,
+    task: direct?.task || task,
     history: session.messages.filter((m) => m.role !== "system"),
-    system: blocks,
-    tools: toolsFor(mode, { memory: input.memoryMode !== "off", env }),
+    system: direct ? [...blocks, roleBlock(direct.role, true)] : blocks,
+    tools,
+    offered: tools.map((t) => t.name).filter((n) => n !== DELEGATE_ALIAS),
     policy: {
       mode: permissionMode,
       allow: input.config.permissions?.allow ?? [],
@@ -119,7 +130,7 @@ async function runLoop(
       home: env["HOME"],
       denylist: env["CHATCLI_AGENT_DENYLIST"],
     },
-    limits: { maxTurns: defaultMaxTurns(env) },
+    limits: { maxTurns: direct?.role.maxTurns ?? defaultMaxTurns(env) },
     costOf: (usage) => costOf(input.ref, usage),
     hooks: wiring.agentHooks(w, reporter),
     reporter,
@@ -144,12 +155,16 @@ async function runLoop(
     memory: input.memory,
     memoryMode: input.memoryMode,
     scratchDir: wiring.scratchDirFor(w),
-  });
+  };
+  delegation.bind(agentInput);
+  const result = await runAgent(agentInput);
   if (signal.aborted) throw new Error("cancelled");
   const text = stripControl(result.finalText);
   if (text) callbacks.onText(text);
   if (result.error && result.terminalReason !== "completed") {
     callbacks.onActivity(`⚠ ${result.error.message}`);
   }
-  return { text, usage: result.usage, requests: result.numTurns, messages: result.messages };
+  const usage = addSubagentTotals(result.usage, null, delegation.records).usage;
+  const requests = result.numTurns + delegation.records.reduce((n, r) => n + r.turns, 0);
+  return { text, usage, requests, messages: result.messages };
 }
