@@ -20,7 +20,7 @@ import { runAgent } from "./loop.ts";
 import { invalidRules, resolvePermissionMode } from "./permissions.ts";
 import { loadRoles, roleOfTask } from "./roles.ts";
 import { addSubagentTotals, roleBlock, subagentTools } from "./subagent.ts";
-import { createDelegation, DELEGATE_ALIAS } from "./tools/delegate.ts";
+import { createDelegation, DELEGATE_ALIAS, delegationEnabled } from "./tools/delegate.ts";
 import { offeredTools, toolsFor } from "./tools/registry.ts";
 import { withoutWebResults } from "./tools/web-search.ts";
 import { createTtyAsk } from "./tty-ask.ts";
@@ -199,7 +199,10 @@ export async function runAgentCli(
       return { provider: p, model: modelLabel(r), costOf: price };
     };
     const delegation = createDelegation(roleSet.roles, providerFor);
-    const all = [...toolsFor(mode, { memory: memoryMode !== "off", env }), ...delegation.tools];
+    const all = [
+      ...toolsFor(mode, { memory: memoryMode !== "off", env }),
+      ...(delegationEnabled(env, roleSet.roles) ? delegation.tools : []),
+    ];
     // a role run directly keeps its tools only (read_only: no edit tools)
     const tools = subagentTools(all, { role: direct?.role }).tools;
     const offered = offeredTools(tools, {

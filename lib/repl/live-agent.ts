@@ -3,7 +3,7 @@ import { runAgent } from "../agent/loop.ts";
 import { type PermissionMode, resolvePermissionMode } from "../agent/permissions.ts";
 import { loadRoles, roleOfTask } from "../agent/roles.ts";
 import { addSubagentTotals, roleBlock, subagentTools } from "../agent/subagent.ts";
-import { createDelegation, DELEGATE_ALIAS } from "../agent/tools/delegate.ts";
+import { createDelegation, DELEGATE_ALIAS, delegationEnabled } from "../agent/tools/delegate.ts";
 import { toolsFor } from "../agent/tools/registry.ts";
 import type { AgentInput, MemoryBackend } from "../agent/types.ts";
 import * as wiring from "../agent/wiring.ts";
@@ -107,7 +107,10 @@ async function runLoop(
   const roles = loadRoles(env, input.workspaceRoot, false).roles;
   const direct = roleOfTask(task, roles);
   const delegation = createDelegation(roles);
-  const all = [...toolsFor(mode, { memory: input.memoryMode !== "off", env }), ...delegation.tools];
+  const all = [
+    ...toolsFor(mode, { memory: input.memoryMode !== "off", env }),
+    ...(delegationEnabled(env, roles) ? delegation.tools : []),
+  ];
   const tools = subagentTools(all, { role: direct?.role }).tools;
   const permissionMode: PermissionMode =
     "error" in resolved || direct?.role.readOnly ? "read-only" : resolved.mode;

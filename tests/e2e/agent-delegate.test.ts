@@ -284,6 +284,20 @@ describe("sub-agents: AGENTS.md roles and the delegate tool (spawned binary, moc
     const req = llm.requests.at(-1);
     expect(wire(req)).toContain("@security review");
     expect(wire(req)).toContain("No roles here.");
-    expect(toolNames(req)).toContain("delegate");
+    // no roles: delegate is not offered (a lean first request) unless CHATCLI_AGENT_DELEGATE=true
+    expect(toolNames(req)).not.toContain("delegate");
+    llm.push({ text: "ok" });
+    const env = baseEnv(dir.path, {
+      ...llm.env("anthropic"),
+      CHATCLI_MEMORY_ENABLED: "false",
+      CHATCLI_AGENT_DELEGATE: "true",
+    });
+    const forced = await runChatcli(["agent", "hi", "--json", "--ephemeral"], {
+      env,
+      cwd: dir.path,
+    });
+    expect(forced.code).toBe(0);
+    expect(toolNames(llm.requests.at(-1))).toContain("delegate");
+    expect(toolNames(llm.requests.at(-1))).not.toContain("delegate_subagent");
   }, 60_000);
 });

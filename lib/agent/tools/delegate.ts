@@ -9,7 +9,7 @@ export const DELEGATE_ALIAS = "delegate_subagent";
 function catalogue(deps: SubagentDeps): string {
   if (deps.roles.length === 0) return "";
   const lines = deps.roles.map((r) => `- ${r.name}: ${r.summary || "(no description)"}`);
-  return ` Roles from AGENTS.md (pass as \`role\`):\n${lines.join("\n")}`;
+  return ` Roles (\`role\`):\n${lines.join("\n")}`;
 }
 
 /**
@@ -21,17 +21,15 @@ export function delegateTools(deps: SubagentDeps): Tool[] {
   let calls = 0;
   const tool: Tool = {
     name: "delegate",
+    // lean: every agent request carries this definition (description/max_turns are accepted too)
     description:
-      "Delegate a self-contained task to a sub-agent with its own fresh context (it does not see this conversation): " +
-      "write everything it needs in `prompt`. Returns only its final answer, keeping its intermediate tool output out of your context. " +
-      "Independent delegate calls in one turn run in parallel. `tools` narrows its tool set; read_only forbids edits." +
+      "Run a sub-agent on a self-contained task in a fresh context (it sees only `prompt`); returns just its answer. Calls in one turn run in parallel." +
       catalogue(deps),
     input_schema: {
       type: "object",
       properties: {
         prompt: { type: "string" },
-        role: { type: "string" },
-        description: { type: "string" },
+        ...(deps.roles.length ? { role: { type: "string" } } : {}),
         tools: { type: "array", items: { type: "string" } },
         read_only: { type: "boolean" },
         max_turns: { type: "integer", minimum: 1 },
@@ -140,4 +138,18 @@ export function createDelegation(
       deps.tools = all.filter((t) => shown.has(t.name) && !own.has(t.name));
     },
   };
+}
+
+/**
+ * Whether a run offers delegate: when AGENTS.md defines roles, or CHATCLI_AGENT_DELEGATE=true
+ * (`false` turns it off even with roles). Off otherwise: a plain run's first request stays lean.
+ */
+export function delegationEnabled(
+  env: Record<string, string | undefined>,
+  roles: readonly unknown[],
+): boolean {
+  const flag = env["CHATCLI_AGENT_DELEGATE"]?.trim().toLowerCase();
+  if (flag && ["1", "true", "on", "yes"].includes(flag)) return true;
+  if (flag && ["0", "false", "off", "no"].includes(flag)) return false;
+  return roles.length > 0;
 }

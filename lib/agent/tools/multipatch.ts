@@ -36,22 +36,10 @@ function filesOf(args: Record<string, unknown>): string[] {
 export const multipatchTool: Tool = {
   name: "multipatch",
   description:
-    "Edit several files at once, all or nothing: each {file, search, replace} in `edits` must match exactly once (same-file edits apply in order).",
+    "All-or-nothing search/replace over several files: `edits` is [{file, search, replace}]; each search must match once.",
   input_schema: {
     type: "object",
-    properties: {
-      edits: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: {
-            file: { type: "string" },
-            search: { type: "string" },
-            replace: { type: "string" },
-          },
-        },
-      },
-    },
+    properties: { edits: { type: "array", items: { type: "object" } } },
     required: ["edits"],
   },
   kind: "edit",
