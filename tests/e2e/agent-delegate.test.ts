@@ -194,6 +194,44 @@ describe("sub-agents: AGENTS.md roles and the delegate tool (spawned binary, moc
     expect(envelope.subagents[1].permission_denials).toMatchObject([{ tool: "run_command" }]);
   }, 60_000);
 
+  test("a sub-agent's edits (edit mode) are the run's: files_changed, file.changed, and rewind restores them", async () => {
+    requireBinary();
+    await using dir = await tempDir();
+    await using llm = await startMockLlm();
+    await workspace(dir.path);
+    llm.push(
+      { tool_calls: [{ id: "d1", name: "delegate", arguments: { prompt: "Fix a.txt" } }] },
+      {
+        tool_calls: [
+          {
+            id: "m1",
+            name: "multipatch",
+            arguments: { edits: [{ file: "a.txt", search: "needle", replace: "thread" }] },
+          },
+        ],
+      },
+      { text: "Replaced needle with thread." },
+      { text: "Fixed." },
+    );
+    const env = baseEnv(dir.path, { ...llm.env("anthropic"), CHATCLI_MEMORY_ENABLED: "false" });
+    const r = await runChatcli(
+      ["agent", "fix it", "--json", "--session", "sub", "--permission-mode", "edit"],
+      { env, cwd: dir.path },
+    );
+    expect(r.code).toBe(0);
+    expect(await Bun.file(join(dir.path, "a.txt")).text()).toBe("thread in a.txt\n");
+    const envelope = JSON.parse(r.stdout);
+    expect(envelope.files_changed).toEqual([{ path: "a.txt", change: "modified" }]);
+    expect(envelope.subagents[0].files_changed).toEqual([{ path: "a.txt", change: "modified" }]);
+    expect(wire(llm.requests[3])).toContain("files changed: a.txt (modified)");
+    const rewind = await runChatcli(["rewind", "--session", "sub", "--to", "1", "--code"], {
+      env,
+      cwd: dir.path,
+    });
+    expect(rewind.code).toBe(0);
+    expect(await Bun.file(join(dir.path, "a.txt")).text()).toBe("needle in a.txt\n");
+  }, 60_000);
+
   test("a failing sub-agent is a tool error for the parent, which goes on and succeeds", async () => {
     requireBinary();
     await using dir = await tempDir();
