@@ -6,9 +6,16 @@ import { EXIT, formatError, toChatcliError } from "./lib/core/errors.ts";
 import pkg from "./package.json" with { type: "json" };
 
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+const isVersionFlag = (arg: string | undefined) => arg === "--version" || arg === "-V";
+if (argv.length === 1 && isVersionFlag(argv[0])) {
   // Fast path: scripts call this to probe the tool; nothing else needs to load.
   writeSync(1, `${pkg.version}\n`);
+  process.exit(EXIT.ok);
+}
+if (argv.length === 2 && argv.includes("--json") && argv.some(isVersionFlag)) {
+  const { buildInfo } = await import("./lib/core/build-info.ts");
+  const host = { platform: process.platform, arch: process.arch, bun: process.versions["bun"] };
+  writeSync(1, `${JSON.stringify(buildInfo(pkg.version, host))}\n`);
   process.exit(EXIT.ok);
 }
 

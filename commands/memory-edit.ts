@@ -8,6 +8,7 @@ import { configuredSecrets } from "../lib/core/redact.ts";
 import { compactionDue, compactMemory } from "../lib/memory/compact.ts";
 import { CATEGORIES } from "../lib/memory/config.ts";
 import type { ExtractLlm } from "../lib/memory/extract.ts";
+import type { Fact } from "../lib/memory/facts.ts";
 import { extractionChain } from "../lib/memory/llm-chain.ts";
 import { forget, profileGet, profileSet, remember } from "../lib/memory/ops.ts";
 import { parseProfilePairs } from "../lib/memory/profile-text.ts";
@@ -70,24 +71,38 @@ export function addMemoryEditCommands(root: Command<[string | undefined]>, cli: 
     });
   root
     .command("forget")
-    .description("remove facts containing TEXT (case-insensitive)")
-    .argument("[text...]", "substring to match (stdin when absent or -)")
+    .description(
+      "remove a fact: its ID, or a TEXT matching exactly one fact (several: exit 2 unless --all)",
+    )
+    .argument("[target...]", "fact id or text (stdin when absent or -)")
+    .option("--all", "remove every fact the text matches")
     .option("--dry-run", "only show what would be removed")
     .addOption(json())
     .action(async (words, opts) => {
-      const match = await textArg(words);
-      if (!match)
+      const target = await textArg(words);
+      if (!target)
         throw new UsageError("nothing to forget", {
           reason: "no_prompt",
-          hint: 'chatcli memory forget "substring"',
+          hint: "chatcli memory forget ID (ids: chatcli memory facts --json)",
         });
-      const removed = await forget(await mem(), match, { dryRun: opts.dryRun });
-      out(opts, removed, () => {
-        if (removed.length === 0) return "No matching fact found.\n";
+      const r = await forget(await mem(), target, { dryRun: opts.dryRun, all: opts.all });
+      const line = (f: Fact) => `  - [${f.category || "general"}] ${f.content} (id ${f.id})`;
+      if (r.ambiguous) {
+        ctx.stderr.write(
+          `${r.matched.length} facts match "${target}":\n${r.matched.map(line).join("\n")}\n`,
+        );
+        throw new UsageError(`forget: ${r.matched.length} facts match; nothing removed`, {
+          hint: "give one fact's id, or --all to remove them all (--dry-run to preview)",
+        });
+      }
+      const gone = opts.dryRun ? r.matched : r.removed;
+      // JSON: the list of removed (with --dry-run: removable) facts with their ids (CONTRACT §2).
+      out(opts, gone, () => {
+        if (gone.length === 0) return "No matching fact found.\n";
         const head = opts.dryRun
-          ? `Would remove ${removed.length} fact(s):`
-          : `Removed ${removed.length} fact(s):`;
-        return `${head}\n${removed.map((f) => `  - [${f.category || "general"}] ${f.content}`).join("\n")}\n`;
+          ? `Would remove ${gone.length} fact(s):`
+          : `Removed ${gone.length} fact(s):`;
+        return `${head}\n${gone.map(line).join("\n")}\n`;
       });
     });
   const profile = root

@@ -85,6 +85,12 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
   // options need the program's cooperation), so the date form reads it from the raw args.
   const root = new Command("memory")
     .description("the persistent memory: facts, profile, daily notes, recall")
+    .addHelpText(
+      "after",
+      "\nFact cap: at most CHATCLI_MEMORY_MAX_FACTS facts (default 500). A write that goes over moves the\n" +
+        "lowest-scored facts to memory_archive.json (warning memory_pruned; `memory stats` counts them).\n" +
+        "Runs with --memory read (the default in CI) never write memory.\n",
+    )
     .argument("[date]", "today, yesterday, YYYY-MM-DD, YYYYMMDD or DD/MM/YYYY (default today)")
     .allowUnknownOption()
     .allowExcessArguments()
@@ -152,7 +158,9 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     });
   root
     .command("recall")
-    .description("search memory like the agent does (BM25 × live score)")
+    .description(
+      "search memory like the agent does (BM25 × live score); a look-up, not counted as an access",
+    )
     .argument("[query...]", "the query (stdin when absent or -)")
     .option("--limit <n>", "at most N results (default 10)", parsePositiveInt("--limit"))
     .addOption(json())
@@ -165,6 +173,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
         });
       const hits = await recall(await mem(), query, opts.limit || 10, {
         fetch: ctx.fetch,
+        countAccess: false,
       });
       out(opts, hitsJson(hits), () => renderHits(hits));
     });

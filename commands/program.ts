@@ -1,6 +1,7 @@
 import { Command, type CommandUnknownOpts } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { configureTree, type RunState } from "./_shared.ts";
+import { addExamples, ROOT_EXAMPLES, ROOT_REFERENCE } from "./help-text.ts";
 import { BARE_PROMPT_HELP } from "./typos.ts";
 
 type CommandFactory = (ctx: Ctx, state: RunState) => CommandUnknownOpts;
@@ -51,6 +52,14 @@ const COMMANDS: Record<string, CommandEntry> = {
     description: "saved conversations: list, show, rm",
     load: async () => (await import("./sessions.ts")).sessionsCommand,
   },
+  config: {
+    description: "the effective settings and where each came from (secrets as set/unset)",
+    load: async () => (await import("./config.ts")).configCommand,
+  },
+  completion: {
+    description: "print a shell completion script: bash, zsh or fish",
+    load: async () => (await import("./completion.ts")).completionCommand,
+  },
   models: {
     description:
       "providers (configured or not, by which variable), models, context windows, prices",
@@ -72,6 +81,7 @@ export async function buildProgram(
   ctx: Ctx,
   state: RunState,
   argv: readonly string[],
+  options: { loadAll?: boolean } = {},
 ): Promise<CommandUnknownOpts> {
   const program = new Command()
     .name("chatcli")
@@ -79,11 +89,16 @@ export async function buildProgram(
     .version(ctx.version, "-V, --version", "print the version")
     .helpOption("-h, --help", "show help")
     .showSuggestionAfterError(true)
-    .addHelpText("after", BARE_PROMPT_HELP);
+    .addHelpText("after", ROOT_EXAMPLES)
+    .addHelpText("after", BARE_PROMPT_HELP)
+    .addHelpText("after", ROOT_REFERENCE);
   const target = targetOf(argv);
   for (const [name, entry] of Object.entries(COMMANDS)) {
-    if (name === target) program.addCommand((await entry.load())(ctx, state));
-    else program.addCommand(new Command(name).description(entry.description));
+    if (name === target || options.loadAll) {
+      const command = (await entry.load())(ctx, state);
+      addExamples(command);
+      program.addCommand(command);
+    } else program.addCommand(new Command(name).description(entry.description));
   }
   configureTree(program, ctx);
   return program;

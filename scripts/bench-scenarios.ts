@@ -6,8 +6,9 @@ import { setupBootstrapBench } from "./bench-bootstrap.ts";
 import { benchCompact } from "./bench-compact.ts";
 import { delegationSection } from "./bench-delegate.ts";
 import type { RunSpec } from "./bench-lib.ts";
-import { runMemoryBench, storeWithFacts } from "./bench-memory.ts";
+import { benchColdRecall, runMemoryBench, storeWithFacts } from "./bench-memory.ts";
 import { level1Section, microcompactSection } from "./bench-microcompact.ts";
+import { recallQuality } from "./bench-recall.ts";
 
 export interface BenchInput {
   bin: string;
@@ -140,6 +141,37 @@ export async function inProcessSections(input: BenchInput): Promise<string[]> {
     );
   }
   out.push("", "Budgets: recall at 10k facts ≤ 20 ms (index built); digest ≤ 600 chars and flat.");
+  out.push(
+    "",
+    "## Memory recall, cold process (`chatcli memory recall … --json`, persisted recall index)",
+    "",
+    "| facts | recall (ms) | process start: `memory path` (ms) | recall over start (ms) | first run after a store change (ms) |",
+    "|---:|---:|---:|---:|---:|",
+  );
+  for (const n of [500, 5000, 10_000]) {
+    const r = await benchColdRecall(n, input.bin);
+    out.push(
+      `| ${n} | ${r.recallMs.toFixed(1)} | ${r.startMs.toFixed(1)} | ${r.overStartMs.toFixed(1)} | ${r.rebuildMs.toFixed(1)} |`,
+    );
+  }
+  out.push("", "Budget: ≤ 20 ms over the process start at 10k facts.");
+  const q = recallQuality();
+  out.push(
+    "",
+    `## Recall quality (scripts/memory-devset.ts: ${q.stores.dev} dev + ${q.stores.heldout} held-out stores × ${q.stores.facts_per_store} dialog-turn facts)`,
+    "",
+    "| split | ranker | questions | R@5 | R@10 | single R@10 | multi R@10 | temporal R@10 | open R@10 |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+  );
+  for (const split of ["dev", "heldout"] as const) {
+    for (const ranker of ["chatcli", "bm25"] as const) {
+      const r = q[split][ranker];
+      const k = (name: string) => r.by_kind[name]?.r10 ?? 0;
+      out.push(
+        `| ${split} | ${ranker === "bm25" ? "plain BM25" : "chatcli recall"} | ${r.questions} | ${r.r5} | ${r.r10} | ${k("single")} | ${k("multi")} | ${k("temporal")} | ${k("open")} |`,
+      );
+    }
+  }
   const compact = await benchCompact();
   out.push(
     "",

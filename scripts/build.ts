@@ -1,40 +1,46 @@
-// Builds the single self-contained binary dist/chatcli. The SDKs are split out and loaded lazily;
-// commander's two heaviest Node imports are replaced by stand-ins (see scripts/stubs/).
-import { resolve } from "node:path";
-import { $, type BunPlugin } from "bun";
+// `npm run build`: the binary dist/chatcli for this machine, then what is generated from it: shell
+// completions (dist/completions/) and the man page (dist/man/chatcli.1), from its own commands and help.
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { $ } from "bun";
+import { compile, currentCommit, ROOT } from "./compile.ts";
+import { collectHelp, helpToMan } from "./manpage.ts";
 
-const root = resolve(import.meta.dir, "..");
-const outfile = resolve(root, process.argv[2] ?? "dist/chatcli");
-
-// Bun resolves node: built-ins before plugins' onResolve, so rewrite commander's imports on load.
-const commanderStubs: BunPlugin = {
-  name: "commander-stubs",
-  setup(build) {
-    build.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
-      const source = await Bun.file(args.path).text();
-      const stub = (name: string) => JSON.stringify(resolve(import.meta.dir, "stubs", name));
-      const contents = source
-        .replace(/from ['"]node:util['"]/, `from ${stub("commander-util.ts")}`)
-        .replace(/from ['"]node:child_process['"]/, `from ${stub("commander-child-process.ts")}`);
-      if (contents === source)
-        throw new Error("commander's imports changed: update scripts/build.ts");
-      return { contents, loader: "js" };
-    });
-  },
-};
-
-const result = await Bun.build({
-  entrypoints: [resolve(root, "main.ts")],
-  compile: { outfile, autoloadDotenv: false, autoloadBunfig: false },
-  minify: true,
-  bytecode: true,
-  splitting: true,
-  format: "esm",
-  plugins: [commanderStubs],
-});
-if (!result.success) {
-  for (const log of result.logs) console.error(log);
+const outfile = resolve(ROOT, process.argv[2] ?? "dist/chatcli");
+try {
+  await compile({ outfile, commit: await currentCommit() });
+} catch (error) {
+  console.error((error as Error).message);
   process.exit(1);
 }
 const version = (await $`${outfile} --version`.text()).trim();
-console.log(`built ${outfile} (chatcli ${version})`);
+
+// A clean environment: no user config, sessions or terminal width leak into generated files.
+const home = await mkdtemp(join(tmpdir(), "chatcli-build-"));
+const env = { PATH: process.env["PATH"] ?? "", HOME: home, CHATCLI_HOME: join(home, ".chatcli") };
+try {
+  const dist = dirname(outfile);
+  await mkdir(join(dist, "completions"), { recursive: true });
+  for (const [shell, file] of [
+    ["bash", "chatcli.bash"],
+    ["zsh", "_chatcli"],
+    ["fish", "chatcli.fish"],
+  ] as const) {
+    await writeFile(
+      join(dist, "completions", file),
+      await $`${outfile} completion ${shell}`.env(env).text(),
+    );
+  }
+  await mkdir(join(dist, "man"), { recursive: true });
+  const pages = await collectHelp(outfile, env);
+  // The date of the commit built (reproducible), not of today.
+  const date =
+    (await $`git log -1 --format=%cs`.cwd(ROOT).quiet().nothrow().text()).trim() || "1970-01-01";
+  await writeFile(join(dist, "man", "chatcli.1"), helpToMan(pages, version, date));
+  console.log(
+    `built ${outfile} (chatcli ${version}), completions/, man/chatcli.1 (${pages.length} help pages)`,
+  );
+} finally {
+  await rm(home, { recursive: true, force: true });
+}

@@ -172,9 +172,15 @@ export interface LockOptions {
   timeoutMs?: number;
   /** A lock file not refreshed for this long is considered abandoned (ms). */
   staleMs?: number;
+  /**
+   * An empty lock file (its creator died between open() and writing its pid — `kill -9`) older than
+   * this is abandoned (ms). A live creator writes its pid within microseconds of creating it.
+   */
+  emptyStaleMs?: number;
 }
 
 const DEFAULT_STALE_MS = 30_000;
+const DEFAULT_EMPTY_STALE_MS = 2_000;
 
 /**
  * Runs `fn` holding an exclusive lock file (`<path>.lock`, O_EXCL). Processes that share a store
@@ -197,7 +203,11 @@ export async function withLock<T>(
   let delay = 2;
   let ours = await tryAcquire(lockPath);
   while (ours === undefined) {
-    const holder = await removeIfAbandoned(lockPath, staleMs);
+    const holder = await removeIfAbandoned(
+      lockPath,
+      staleMs,
+      options.emptyStaleMs ?? DEFAULT_EMPTY_STALE_MS,
+    );
     if (Date.now() > deadline) {
       throw new Error(
         `could not lock ${path} within ${Math.round(timeoutMs / 1000)} s: ${lockPath} is held${holder ? ` by ${holder}` : ""}`,
@@ -257,15 +267,20 @@ async function tryAcquire(lockPath: string): Promise<number | undefined> {
  * ("pid 42 on host") for the timeout message. Re-checks the inode before unlinking, so a lock that a
  * third process just re-created is left alone.
  */
-async function removeIfAbandoned(lockPath: string, staleMs: number): Promise<string | undefined> {
+async function removeIfAbandoned(
+  lockPath: string,
+  staleMs: number,
+  emptyStaleMs: number,
+): Promise<string | undefined> {
   try {
     const info = await stat(lockPath);
     const [holderPid, holderHost] = (await readFile(lockPath, "utf8")).split("\n");
     const owner = Number(holderPid);
-    const dead =
-      holderHost === lockHost() && Number.isInteger(owner) && owner > 0 && !isAlive(owner);
-    // An empty file is a holder between open() and write(): only age makes it abandoned.
-    if (dead || (await fileAgeMs(lockPath, info.mtimeMs)) > staleMs) {
+    const named = Number.isInteger(owner) && owner > 0;
+    const dead = named && holderHost === lockHost() && !isAlive(owner);
+    // An empty file is a holder between open() and write() — microseconds — or one killed there
+    // (kill -9): past a short age it is abandoned. Ages are on the filesystem's clock (fileAgeMs).
+    if (dead || (await fileAgeMs(lockPath, info.mtimeMs)) > (named ? staleMs : emptyStaleMs)) {
       const again = await stat(lockPath);
       if (again.ino === info.ino && again.mtimeMs === info.mtimeMs) await unlink(lockPath);
       return undefined;

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Ctx, Env } from "./ctx.ts";
+import { parseDotenvFile } from "./dotenv.ts";
 import { ConfigError } from "./errors.ts";
 import { readTextIfExists } from "./fs.ts";
 import { expandHome, globalConfigPath } from "./paths.ts";
@@ -82,7 +83,7 @@ export async function loadSettings(
     ? expandHome(ctx.env["CHATCLI_DOTENV"], ctx.env)
     : join(ctx.cwd, ".env");
   const dotenvText = await readTextIfExists(dotenvPath).catch(() => undefined);
-  const dotenv = dotenvText === undefined ? {} : parseDotenv(dotenvText);
+  const dotenv = dotenvText === undefined ? {} : parseDotenvFile(dotenvText, ctx.env);
   if (dotenvText !== undefined) sources.push(dotenvPath);
   const warnings: Settings["warnings"] = [];
   if (dotenvText === undefined && ctx.env["CHATCLI_DOTENV"]) {

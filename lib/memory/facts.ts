@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { CATEGORIES, HALF_LIFE_DAYS, TOMBSTONE_RETENTION_MS } from "./config.ts";
 import { formatGoTime, parseGoTime } from "./gotime.ts";
-import { jaccard, sameSubject, significantTokens } from "./text.ts";
+import { type FactTokens, factTokens, reconcile } from "./reconcile.ts";
 
 /** One long-term fact as stored in `memory_index.json` (reference §2.3); unknown keys kept. */
 export interface Fact {
@@ -23,15 +23,19 @@ export interface Fact {
 export interface FactState {
   facts: Map<string, Fact>;
   tombstones: Map<string, string>;
-  /** Memo of significant tokens per fact (keeps bulk inserts linear-ish). */
-  tokens?: WeakMap<Fact, string[]>;
+  /** Memo of the reconcile tokens per fact (keeps bulk inserts linear-ish). */
+  tokens?: WeakMap<Fact, FactTokens>;
+  /** Facts the cap removed since the state was read: archived before the index is written. */
+  archived?: Fact[];
+  /** How many facts the cap moved to the archive while this state was written. */
+  pruned?: number;
 }
 
-function tokensOf(state: FactState, fact: Fact): string[] {
+function tokensOf(state: FactState, fact: Fact): FactTokens {
   state.tokens ??= new WeakMap();
   let t = state.tokens.get(fact);
   if (!t) {
-    t = significantTokens(fact.content);
+    t = factTokens(fact.content);
     state.tokens.set(fact, t);
   }
   return t;
@@ -182,21 +186,19 @@ export function addFact(
   const category = (CATEGORIES as readonly string[]).includes(input.category ?? "")
     ? (input.category as string)
     : "general";
-  const tokens = significantTokens(content);
+  const tokens = factTokens(content);
   let best: { fact: Fact; j: number } | undefined;
-  for (const fact of state.facts.values()) {
-    if ((fact.category || "general") !== category) continue;
-    const other = tokensOf(state, fact);
-    if (other.length === 0 || other[0] !== tokens[0]) {
-      if (Math.min(other.length, tokens.length) < 0.85 * Math.max(other.length, tokens.length))
-        continue;
+  // Go skips the similarity checks for a fact with no significant tokens ("Go 1.22", "Go 1.23").
+  if (tokens.sig.length > 0) {
+    for (const fact of state.facts.values()) {
+      if ((fact.category || "general") !== category) continue;
+      const verdict = reconcile(tokens, tokensOf(state, fact));
+      if (verdict.kind === "same") {
+        reinforce(fact, { ...input, confidence }, nowIso);
+        return { kind: "reinforced", id: fact.id };
+      }
+      if (verdict.kind === "update" && (!best || verdict.j > best.j)) best = { fact, j: verdict.j };
     }
-    const j = jaccard(tokens, other);
-    if (j >= 0.85) {
-      reinforce(fact, { ...input, confidence }, nowIso);
-      return { kind: "reinforced", id: fact.id };
-    }
-    if (j >= 0.5 && sameSubject(tokens, other) && (!best || j > best.j)) best = { fact, j };
   }
   let provenance = input.provenance ?? "";
   let superseded: string | undefined;
@@ -224,19 +226,26 @@ export function addFact(
   return superseded ? { kind: "added", id, superseded, pruned } : { kind: "added", id, pruned };
 }
 
-/** Drops the lowest-scoring facts beyond the cap (tombstoned); returns their ids. */
+/**
+ * Moves the lowest-scoring facts beyond the cap out of the index (tombstoned) and onto
+ * `state.archived`, which the writer appends to `memory_archive.json` first; returns their ids.
+ */
 export function enforceCap(state: FactState, now: Date, maxFacts: number): string[] {
   const excess = state.facts.size - maxFacts;
   if (excess <= 0) return [];
   const nowMs = now.getTime();
   const victims = [...state.facts.values()]
-    .map((f) => ({ id: f.id, s: liveScore(f, nowMs) }))
-    .sort((a, b) => a.s - b.s || (a.id < b.id ? 1 : -1))
+    .map((f) => ({ fact: f, s: liveScore(f, nowMs) }))
+    .sort((a, b) => a.s - b.s || (a.fact.id < b.fact.id ? 1 : -1))
     .slice(0, excess)
-    .map((v) => v.id);
+    .map((v) => v.fact);
   const nowIso = formatGoTime(now);
-  for (const id of victims) removeFact(state, id, nowIso);
-  return victims;
+  state.archived ??= [];
+  for (const fact of victims) {
+    removeFact(state, fact.id, nowIso);
+    state.archived.push(fact);
+  }
+  return victims.map((f) => f.id);
 }
 
 /** Drops tombstones older than 30 days. */

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { listDailyFiles } from "./notes.ts";
-import { loadFacts, type Memory, memPath } from "./store.ts";
+import { loadFacts, type Memory, memPath, readStoreJson } from "./store.ts";
 import { loadProjects, loadTopics, loadUsage, type Row } from "./tracking.ts";
 
 export interface MemoryFiles {
@@ -20,6 +20,7 @@ export async function memoryFiles(mem: Memory): Promise<MemoryFiles> {
     "projects.json",
     "usage_stats.json",
     "memory_index.json",
+    "memory_archive.json",
   ];
   for (const name of names) {
     const info = await stat(memPath(mem, name)).catch(() => undefined);
@@ -32,6 +33,10 @@ export async function memoryFiles(mem: Memory): Promise<MemoryFiles> {
 export interface MemoryStats {
   facts: number;
   facts_by_category: Record<string, number>;
+  /** Entries of `memory_archive.json` (facts the cap or compaction moved out of the index). */
+  archived: number;
+  /** The fact cap (`CHATCLI_MEMORY_MAX_FACTS`). */
+  max_facts: number;
   topics: number;
   projects: number;
   usage: Row;
@@ -39,8 +44,9 @@ export interface MemoryStats {
 
 /** Counts for `memory stats`. */
 export async function memoryStats(mem: Memory): Promise<MemoryStats> {
-  const [state, topics, projects, usage] = await Promise.all([
+  const [state, archive, topics, projects, usage] = await Promise.all([
     loadFacts(mem),
+    readStoreJson(mem, "memory_archive.json", "array"),
     loadTopics(mem),
     loadProjects(mem),
     loadUsage(mem),
@@ -51,6 +57,8 @@ export async function memoryStats(mem: Memory): Promise<MemoryStats> {
   return {
     facts: state.facts.size,
     facts_by_category: byCat,
+    archived: Array.isArray(archive) ? archive.length : 0,
+    max_facts: mem.cfg.maxFacts,
     topics: topics.length,
     projects: projects.length,
     usage,

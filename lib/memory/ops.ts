@@ -3,7 +3,8 @@ import { CATEGORIES, CONFIDENCE_USER } from "./config.ts";
 import { addFact, type Fact, liveScore, rankedFacts, removeFact } from "./facts.ts";
 import { formatGoTime } from "./gotime.ts";
 import { loadProfile, type Profile, updateProfile } from "./profile.ts";
-import { FactIndex, type Hit } from "./retrieve.ts";
+import { recallIndex } from "./recall-cache.ts";
+import type { Hit } from "./retrieve.ts";
 import { loadFacts, type Memory, type MemoryOptions, mutateFacts, openMemory } from "./store.ts";
 import { classifyFactContent, extractTags, splitCategoryPrefix } from "./text.ts";
 import { scanThreat } from "./threatscan.ts";
@@ -63,33 +64,72 @@ export async function remember(
   );
 }
 
-/** Removes every fact whose content contains `match` (case-insensitive); `dryRun` only lists them. */
+export interface ForgetResult {
+  /** The facts the target selected (an id, the exact text, or the texts containing it). */
+  matched: Fact[];
+  /** What was removed: `matched`, or nothing on a dry run or when several matched without `all`. */
+  removed: Fact[];
+  /** Several facts matched a text and `all` was not given: nothing was removed. */
+  ambiguous: boolean;
+}
+
+const FACT_ID = /^[0-9a-f]{24}$/i;
+
+/**
+ * Selects facts for `forget`: a fact id; else (unless `byId`) the fact whose text is exactly `target`
+ * (any case); else every fact containing it (case-insensitive).
+ */
+export function selectFacts(
+  facts: Iterable<Fact>,
+  target: string,
+  nowMs: number,
+  byId = false,
+): Fact[] {
+  const needle = target.trim().toLowerCase();
+  if (!needle) return [];
+  const ranked = rankedFacts(facts, nowMs);
+  if (FACT_ID.test(needle)) {
+    const hit = ranked.filter((f) => f.id.toLowerCase() === needle);
+    if (hit.length || byId) return hit;
+  }
+  if (byId) return [];
+  const exact = ranked.filter((f) => f.content.trim().toLowerCase() === needle);
+  if (exact.length) return exact;
+  return ranked.filter((f) => f.content.toLowerCase().includes(needle));
+}
+
+/**
+ * Removes the facts `target` selects (see selectFacts). A text matching several facts removes none
+ * unless `all`; `dryRun` only reports; `byId` (the agent's tool) accepts nothing but an id.
+ */
 export async function forget(
   options: MemoryOptions | Memory,
-  match: string,
-  opts: { dryRun?: boolean } = {},
-): Promise<Fact[]> {
+  target: string,
+  opts: { dryRun?: boolean; all?: boolean; byId?: boolean } = {},
+): Promise<ForgetResult> {
   const mem = asMemory(options);
-  const needle = match.trim().toLowerCase();
-  if (!needle) return [];
-  const pick = (facts: Iterable<Fact>) =>
-    rankedFacts(facts, mem.now().getTime()).filter((f) => f.content.toLowerCase().includes(needle));
-  if (opts.dryRun) return pick((await loadFacts(mem)).facts.values());
+  const decide = (facts: Iterable<Fact>): ForgetResult => {
+    const matched = selectFacts(facts, target, mem.now().getTime(), opts.byId);
+    const ambiguous = matched.length > 1 && !opts.all;
+    return { matched, removed: ambiguous || opts.dryRun ? [] : matched, ambiguous };
+  };
+  const preview = decide((await loadFacts(mem)).facts.values());
+  if (preview.removed.length === 0) return preview;
   return mutateFacts(
     mem,
     (state) => {
-      const victims = pick(state.facts.values());
+      const r = decide(state.facts.values());
       const iso = formatGoTime(mem.now());
-      for (const f of victims) removeFact(state, f.id, iso);
-      return victims;
+      for (const f of r.removed) removeFact(state, f.id, iso);
+      return r;
     },
-    { markdown: (v) => v.length > 0 },
+    { markdown: (r) => r.removed.length > 0 },
   );
 }
 
 /** Marks facts as accessed (`access_count++`, `last_accessed=now`) under the index lock. */
 export async function markAccessed(mem: Memory, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
+  if (ids.length === 0 || mem.readOnly) return;
   await mutateFacts(mem, (state) => {
     const iso = formatGoTime(mem.now());
     for (const id of ids) {
@@ -112,8 +152,7 @@ export async function recall(
   opts: { countAccess?: boolean; fetch?: typeof fetch } = {},
 ): Promise<Hit[]> {
   const mem = asMemory(options);
-  const state = await loadFacts(mem);
-  const index = new FactIndex(state.facts.values());
+  const index = await recallIndex(mem);
   let hits = index.search(query, {
     nowMs: mem.now().getTime(),
     workspace: mem.workspace,
@@ -122,15 +161,7 @@ export async function recall(
   const embed = opts.fetch && query.trim() ? embedConfig(mem.env) : undefined;
   if (embed && opts.fetch) {
     try {
-      hits = await blendedRecall(
-        mem,
-        embed,
-        opts.fetch,
-        query,
-        [...state.facts.values()],
-        hits,
-        limit,
-      );
+      hits = await blendedRecall(mem, embed, opts.fetch, query, index.facts, hits, limit);
     } catch (error) {
       mem.warn(`memory: embeddings unavailable (${(error as Error).message}); keyword recall only`);
     }

@@ -38,9 +38,11 @@ export interface MemoryPromptInput {
   /** Recent conversation text (last messages + current input) for keyword hints. */
   query: string;
   surface?: "agent" | "chat";
-  warn?: (line: string) => void;
+  warn?: (line: string, code?: string) => void;
   /** Count the returned facts as accesses (default true); false for a read-only preview (`bootstrap show`). */
   track?: boolean;
+  /** A run that only reads memory: no access counts, no migration, no write of any kind. */
+  readOnly?: boolean;
 }
 
 export interface MemoryPrompt {
@@ -145,7 +147,8 @@ export async function retrieveText(
   const hits = new FactIndex(state.facts.values()).search(hints.join(" "), {
     nowMs,
     workspace: mem.workspace,
-    limit: state.facts.size,
+    // The budget holds a few dozen lines at most; more candidates only cost time.
+    limit: Math.min(state.facts.size, 200),
   });
   const header = "## Long-term Memory\n\n";
   let used = bytes(header);

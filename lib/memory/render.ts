@@ -209,6 +209,7 @@ export function renderStats(s: MemoryStats): string {
     .map(([c, k]) => `${c} ${k}`);
   return panel("Memory System Stats", [
     `  Facts: ${s.facts}${cats.length ? ` (${cats.join(", ")})` : ""}`,
+    ...(s.archived > 0 ? [`  Archived: ${s.archived} (memory_archive.json)`] : []),
     `  Topics: ${s.topics}`,
     `  Projects: ${s.projects}`,
     `  Sessions: ${n(s.usage["session_count"])}`,

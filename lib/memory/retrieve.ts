@@ -1,14 +1,23 @@
 import type { Fact } from "./facts.ts";
-import { liveScore } from "./facts.ts";
 import { parseGoTime } from "./gotime.ts";
-import { jaccard, sameSubject, searchTerms, significantTokens, stem, wordRuns } from "./text.ts";
+import {
+  buildCorpus,
+  type Corpus,
+  liveAt,
+  prefixRange,
+  SPEAKER,
+  termId,
+  terms,
+} from "./recall-corpus.ts";
+import { type FactTokens, factTokens, reconcile } from "./reconcile.ts";
+import { wordRuns } from "./text.ts";
 
 /** One retrieved fact with the numbers that ranked it. */
 export interface Hit {
   fact: Fact;
   /** Final rank: relevance × live-score factor × workspace factor. */
   score: number;
-  /** BM25 relevance of the query to the fact (0 when there is no query). */
+  /** Lexical relevance of the query to the fact (0 when there is no query). */
   relevance: number;
   /** The fact's live score (§2.3). */
   live: number;
@@ -16,107 +25,418 @@ export interface Hit {
   fromOther: boolean;
 }
 
+export interface SearchOptions {
+  nowMs: number;
+  workspace?: string;
+  limit?: number;
+}
+
 const K1 = 1.2;
 const B = 0.75;
+/** Pseudo-relevance feedback: terms taken from the best first-pass hits, and their weight. */
+const FEEDBACK_DOCS = 4;
+const FEEDBACK_TERMS = 8;
+const FEEDBACK_WEIGHT = 0.2;
+const FEEDBACK_MIN_FACTS = 100;
+/** Facts by a speaker the query names, and by another speaker. */
+const SPEAKER_MATCH = 1.6;
+const SPEAKER_OTHER = 0.75;
+/** A fact from the month (or year) the query names. */
+const MONTH_BONUS = 2.5;
+const YEAR_BONUS = 0.4;
+/** Two query terms next to each other (window 3) in a fact. */
+const PROXIMITY = 0.6;
+
+const MONTHS: Record<string, number> = {};
+for (const [i, names] of [
+  ["january", "jan", "janeiro"],
+  ["february", "feb", "fevereiro"],
+  ["march", "mar", "março", "marco"],
+  ["april", "apr", "abril"],
+  ["may", "maio"],
+  ["june", "jun", "junho"],
+  ["july", "jul", "julho"],
+  ["august", "aug", "agosto"],
+  ["september", "sep", "sept", "setembro"],
+  ["october", "oct", "outubro"],
+  ["november", "nov", "novembro"],
+  ["december", "dec", "dezembro"],
+].entries())
+  for (const n of names) MONTHS[n] = i;
 
 /**
- * An inverted index over facts for BM25-style recall (stemmed terms, EN+PT stop words, tag field,
- * prefix matches for terms of ≥4 chars). Build once per loaded store; searches are cheap.
+ * Lexical recall over facts: BM25 over stemmed terms (EN+PT), prefix matches for words of ≥ 4
+ * letters, tags as a weaker field, speaker names and dates as fields (a dialog turn `Name: …` is
+ * Name's; "in May 2023" finds that month's facts), a bonus for query terms that stand together,
+ * and one round of pseudo-relevance feedback (the best first hits lend their distinctive terms) —
+ * then Go's factors: the live score (recency, access, confidence) and the workspace. Searches scan
+ * the corpus' flat arrays, so an index loads without building postings (see recall-cache.ts).
  */
 export class FactIndex {
-  readonly facts: Fact[];
-  private readonly postings = new Map<string, Array<[number, number]>>();
-  private readonly tagPostings = new Map<string, number[]>();
-  private readonly lengths: number[] = [];
+  readonly corpus: Corpus;
+  private speakerIds: Map<string, number> | undefined;
   private readonly avgLen: number;
-  private vocab: string[] | undefined;
 
-  constructor(facts: Iterable<Fact>) {
-    this.facts = [...facts];
-    let total = 0;
-    const memo = new Map<string, string>();
-    this.facts.forEach((fact, i) => {
-      const terms = searchTerms(fact.content, memo);
-      this.lengths.push(terms.length);
-      total += terms.length;
-      const tf = new Map<string, number>();
-      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-      for (const [t, n] of tf) {
-        const list = this.postings.get(t);
-        if (list) list.push([i, n]);
-        else this.postings.set(t, [[i, n]]);
-      }
-      for (const tag of new Set((fact.tags ?? []).flatMap((x) => wordRuns(x)).map(stem))) {
-        const list = this.tagPostings.get(tag);
-        if (list) list.push(i);
-        else this.tagPostings.set(tag, [i]);
-      }
-    });
-    this.avgLen = this.facts.length ? total / this.facts.length : 1;
+  constructor(facts: Iterable<Fact> | Corpus) {
+    this.corpus = isCorpus(facts) ? facts : buildCorpus([...facts]);
+    const c = this.corpus;
+    this.avgLen = c.n ? c.seq.length / c.n || 1 : 1;
   }
 
-  private expansions(term: string): string[] {
-    if (term.length < 4) return [];
-    this.vocab ??= [...this.postings.keys()];
-    return this.vocab.filter((v) => v !== term && v.startsWith(term));
+  /** The facts, materialised (tests, embeddings). */
+  get facts(): Fact[] {
+    return Array.from({ length: this.corpus.n }, (_, i) => this.corpus.fact(i));
+  }
+
+  private speakers(): Map<string, number> {
+    if (!this.speakerIds) {
+      this.speakerIds = new Map();
+      const c = this.corpus;
+      const [from, to] = prefixRange(c, "@");
+      for (let k = from; k < to; k++) {
+        const id = c.order[k] as number;
+        this.speakerIds.set((c.vocab[id] as string).slice(1), id);
+      }
+    }
+    return this.speakerIds;
+  }
+
+  private idf(df: number): number {
+    const n = this.corpus.n;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  /**
+   * BM25 of the weighted terms (term id → weight) into `rel`, over their postings, rarest first. A
+   * term in more than half the facts only adds to facts a rarer term found (unless it is all there
+   * is): alone it would make every fact a candidate for a score near zero.
+   */
+  private bm25(want: ReadonlyMap<number, number>, rel: Scores): void {
+    const c = this.corpus;
+    const list = [...want].filter(([, w]) => w > 0).sort(([a], [b]) => this.df(a) - this.df(b));
+    const common = c.n / 2;
+    for (const [t, w] of list) {
+      const from = c.postStart[t] as number;
+      const to = c.postStart[t + 1] as number;
+      const idf = this.idf(to - from);
+      const onlyFound = to - from > common && rel.size > 0;
+      for (let k = from; k < to; k++) {
+        const i = c.postDoc[k] as number;
+        if (onlyFound && !rel.has(i)) continue;
+        const tf = c.postTf[k] as number;
+        const len = (c.seqStart[i + 1] as number) - (c.seqStart[i] as number);
+        const norm = tf + K1 * (1 - B + (B * len) / this.avgLen);
+        rel.set(i, (rel.get(i) ?? 0) + (w * idf * tf * (K1 + 1)) / norm);
+      }
+    }
+  }
+
+  private df(t: number): number {
+    return (this.corpus.postStart[t + 1] as number) - (this.corpus.postStart[t] as number);
   }
 
   /** Ranks facts for a query; an empty query ranks every fact by live score. */
-  search(query: string, options: { nowMs: number; workspace?: string; limit?: number }): Hit[] {
+  search(query: string, options: SearchOptions): Hit[] {
     const { nowMs, workspace = "" } = options;
     const limit = options.limit ?? 20;
-    const terms = [...new Set(searchTerms(query))];
-    const n = this.facts.length;
-    const rel = new Map<number, number>();
-    const add = (i: number, s: number) => rel.set(i, (rel.get(i) ?? 0) + s);
-    for (const term of terms) {
-      const variants: Array<[string, number]> = [[term, 1]];
-      for (const v of this.expansions(term)) variants.push([v, 0.6]);
-      for (const [t, weight] of variants) {
-        const list = this.postings.get(t);
-        if (!list) continue;
-        const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));
-        for (const [i, tf] of list) {
-          const norm = tf + K1 * (1 - B + (B * (this.lengths[i] ?? 0)) / this.avgLen);
-          add(i, (weight * idf * tf * (K1 + 1)) / norm);
+    const c = this.corpus;
+    const speakers = this.speakers();
+    const q = parseQuery(query, (w) => speakers.has(w));
+    const speakerIds = new Set(q.speakers.map((s) => speakers.get(s) as number));
+    // Query terms → term ids (exact weight 1); a query word of ≥ 4 letters is also a prefix of the
+    // terms it begins (0.6), as in Go ("kube" finds "kubernetes"; a stem like "servic" does not
+    // expand to every "service17").
+    const want = new Map<number, number>();
+    const exact: Array<number | undefined> = q.terms.map((t) => termId(c, t));
+    for (const [k, t] of q.terms.entries()) {
+      for (const head of [q.raw[k] ?? t]) {
+        if (head.length < 4) continue;
+        const [from, to] = prefixRange(c, head);
+        for (let j = from; j < to; j++) {
+          const id = c.order[j] as number;
+          if (!want.has(id)) want.set(id, 0.6);
         }
       }
-      const tagged = this.tagPostings.get(term);
-      if (tagged) {
-        const idf = Math.log(1 + (n - tagged.length + 0.5) / (tagged.length + 0.5));
-        for (const i of tagged) add(i, 0.5 * idf);
-      }
     }
-    if (terms.length === 0 && query.trim() !== "") return [];
-    const candidates: number[] = terms.length ? [...rel.keys()] : this.facts.map((_, i) => i);
-    const hits: Hit[] = candidates.map((i) => {
-      const fact = this.facts[i] as Fact;
-      const live = liveScore(fact, nowMs);
-      const relevance = rel.get(i) ?? 0;
-      const source = fact.source_project ?? "";
+    for (const id of exact) if (id !== undefined) want.set(id, 1);
+    const rel = new Scores(c.n);
+    this.bm25(want, rel);
+    this.tagged(exact, rel);
+    this.proximity(exact, rel);
+    if (q.month !== undefined || q.year !== undefined) this.dates(q, rel);
+    const focus = (i: number) => {
+      const sp = c.speaker[i] as number;
+      if (speakerIds.size === 0 || sp < 0) return 1;
+      return speakerIds.has(sp) ? SPEAKER_MATCH : SPEAKER_OTHER;
+    };
+    // Feedback needs a store large enough to tell topic words from common ones.
+    if (rel.size > 0 && c.n >= FEEDBACK_MIN_FACTS) this.feedback(rel, want, focus);
+    if (q.terms.length === 0 && rel.size === 0 && query.trim() !== "" && speakerIds.size === 0)
+      return [];
+    const bare = q.terms.length === 0 && rel.size === 0;
+    const candidates = bare ? Array.from({ length: c.n }, (_, i) => i) : [...rel.keys()];
+    const ranked: Ranked[] = [];
+    for (const i of candidates) {
+      if (bare && speakerIds.size && focus(i) !== SPEAKER_MATCH) continue;
+      const live = liveAt(c, i, nowMs);
+      const relevance = (rel.get(i) ?? 0) * focus(i);
+      const source = c.projects[c.project[i] as number] as string;
       const fromOther = source !== "" && workspace !== "" && source !== workspace;
       const place = source === "" || workspace === "" ? 1 : fromOther ? 0.8 : 1.3;
-      const base = terms.length ? relevance * (1 + 0.35 * Math.log(1 + live)) : live;
-      return { fact, score: base * place, relevance, live, fromOther };
-    });
-    hits.sort((a, b) => b.score - a.score || (a.fact.id < b.fact.id ? -1 : 1));
-    return dropSuperseded(hits, limit);
+      const base = bare ? live : relevance * (1 + 0.35 * Math.log(1 + live));
+      ranked.push({ i, score: base * place, relevance, live });
+    }
+    // Ties: by id without a query (Go's order); by store order otherwise (no fact is decoded).
+    const order = bare
+      ? (a: Ranked, b: Ranked) => b.score - a.score || cmpId(c.fact(a.i).id, c.fact(b.i).id)
+      : (a: Ranked, b: Ranked) => b.score - a.score || a.i - b.i;
+    // Only the head is needed (the conflict drop may skip a few): sort it, the rest if it runs out.
+    const head = bare ? ranked : topOf(ranked, limit * 4 + 20, order);
+    const hits = dropSuperseded(this, head.sort(order), limit, workspace);
+    if (hits.length >= limit || head.length === ranked.length) return hits;
+    return dropSuperseded(this, ranked.sort(order), limit, workspace);
+  }
+
+  /** Tags: a weaker field (half an idf per matching query term). */
+  private tagged(exact: Array<number | undefined>, rel: Scores): void {
+    const c = this.corpus;
+    for (const t of new Set(exact)) {
+      if (t === undefined) continue;
+      const from = c.tagPostStart[t] as number;
+      const to = c.tagPostStart[t + 1] as number;
+      const idf = this.idf(to - from);
+      for (let k = from; k < to; k++) {
+        const i = c.tagDoc[k] as number;
+        rel.set(i, (rel.get(i) ?? 0) + 0.5 * idf);
+      }
+    }
+  }
+
+  /** Query terms that stand together (within 3 positions) in one of the best 200 facts add to it. */
+  private proximity(ids: Array<number | undefined>, rel: Scores): void {
+    const c = this.corpus;
+    const pairs: Array<[number, number, number]> = [];
+    for (let k = 0; k + 1 < ids.length; k++) {
+      const a = ids[k];
+      const b = ids[k + 1];
+      if (a !== undefined && b !== undefined && a !== b)
+        pairs.push([a, b, PROXIMITY * Math.min(this.idf(this.df(a)), this.idf(this.df(b)))]);
+    }
+    if (pairs.length === 0) return;
+    for (const [i, score] of rel.top(200)) {
+      const start = c.seqStart[i] as number;
+      const seq = c.seq.subarray(start, c.seqStart[i + 1] as number);
+      let bonus = 0;
+      for (const [a, b, w] of pairs) {
+        for (let p = 0; p < seq.length; p++) {
+          if (seq[p] !== a) continue;
+          if (seq.subarray(Math.max(0, p - 3), p + 4).includes(b)) {
+            bonus += w;
+            break;
+          }
+        }
+      }
+      if (bonus) rel.set(i, score + bonus);
+    }
+  }
+
+  /** Facts from the month (or year) the query names. */
+  private dates(q: ParsedQuery, rel: Scores): void {
+    const c = this.corpus;
+    for (let i = 0; i < c.n; i++) {
+      const m = c.month[i] as number;
+      if (m < 0) continue;
+      if (q.year !== undefined && Math.floor(m / 12) !== q.year) continue;
+      let bonus = 0;
+      if (q.month !== undefined && m % 12 === q.month) bonus = MONTH_BONUS;
+      else if (q.month === undefined && q.year !== undefined) bonus = YEAR_BONUS;
+      if (bonus && (rel.has(i) || q.terms.length === 0 || q.month !== undefined))
+        rel.set(i, (rel.get(i) ?? 0) + bonus);
+    }
+  }
+
+  /**
+   * Pseudo-relevance feedback: the distinctive terms of the best first-pass hits (after the speaker
+   * focus) are searched too, at a fraction of a query term's weight.
+   */
+  private feedback(
+    rel: Scores,
+    query: ReadonlyMap<number, number>,
+    focus: (i: number) => number,
+  ): void {
+    const c = this.corpus;
+    const top = rel.top(FEEDBACK_DOCS, focus);
+    if (top.length === 0) return;
+    const first = top[0]?.[1] ?? 1;
+    const share = new Map<number, number>();
+    for (const [i, s] of top) {
+      const seen = new Set<number>();
+      for (let p = c.seqStart[i] as number; p < (c.seqStart[i + 1] as number); p++) {
+        const t = c.seq[p] as number;
+        if (query.has(t) || seen.has(t)) continue;
+        seen.add(t);
+        share.set(t, (share.get(t) ?? 0) + s / first);
+      }
+    }
+    if (share.size === 0) return;
+    const cap = Math.max(3, c.n * 0.02); // unique ids and common words carry no topic
+    const chosen = [...share.entries()]
+      .filter(([t]) => this.df(t) >= 2 && this.df(t) <= cap)
+      .map(([t, w]) => [t, w * this.idf(this.df(t))] as const)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, FEEDBACK_TERMS);
+    if (chosen.length === 0) return;
+    const max = chosen[0]?.[1] ?? 1;
+    const weights = new Map<number, number>();
+    for (const [t, w] of chosen) weights.set(t, (FEEDBACK_WEIGHT * w) / max);
+    const extra = new Scores(c.n);
+    this.bm25(weights, extra);
+    // Feedback mostly finds facts the query missed; it only nudges the ones it already found.
+    for (const [i, s] of extra) rel.set(i, (rel.get(i) ?? 0) + (rel.has(i) ? 0.3 * s : s));
   }
 }
 
+/** Scores per fact: a Map's interface over a dense array (searches touch thousands of facts). */
+class Scores {
+  private readonly s: Float64Array;
+  private readonly seen: Uint8Array;
+  private readonly list: number[] = [];
+  constructor(n: number) {
+    this.s = new Float64Array(n);
+    this.seen = new Uint8Array(n);
+  }
+  get size(): number {
+    return this.list.length;
+  }
+  has(i: number): boolean {
+    return this.seen[i] === 1;
+  }
+  get(i: number): number | undefined {
+    return this.seen[i] ? this.s[i] : undefined;
+  }
+  set(i: number, v: number): this {
+    if (!this.seen[i]) {
+      this.seen[i] = 1;
+      this.list.push(i);
+    }
+    this.s[i] = v;
+    return this;
+  }
+  keys(): number[] {
+    return this.list;
+  }
+  /** The k best facts by score × `weight(i)` (a partial selection: no array of all entries). */
+  top(k: number, weight: (i: number) => number = () => 1): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    let floor = Number.NEGATIVE_INFINITY;
+    for (const i of this.list) {
+      const v = (this.s[i] as number) * weight(i);
+      if (out.length >= k && v <= floor) continue;
+      let j = out.length;
+      while (j > 0 && (out[j - 1] as [number, number])[1] < v) j--;
+      out.splice(j, 0, [i, v]);
+      if (out.length > k) out.pop();
+      floor = (out[out.length - 1] as [number, number])[1];
+    }
+    return out;
+  }
+  entries(): Array<[number, number]> {
+    return this.list.map((i) => [i, this.s[i] as number]);
+  }
+  [Symbol.iterator](): IterableIterator<[number, number]> {
+    return this.entries()[Symbol.iterator]();
+  }
+}
+
+interface Ranked {
+  i: number;
+  score: number;
+  relevance: number;
+  live: number;
+}
+
+/** The k first of `list` in `order` (unsorted), without sorting the whole list. */
+function topOf(list: Ranked[], k: number, order: (a: Ranked, b: Ranked) => number): Ranked[] {
+  if (list.length <= k) return [...list];
+  const out: Ranked[] = [];
+  for (const r of list) {
+    if (out.length >= k && order(r, out[k - 1] as Ranked) >= 0) continue;
+    let j = out.length;
+    while (j > 0 && order(r, out[j - 1] as Ranked) < 0) j--;
+    out.splice(j, 0, r);
+    if (out.length > k) out.pop();
+  }
+  return out;
+}
+
+const isCorpus = (x: Iterable<Fact> | Corpus): x is Corpus =>
+  (x as Corpus).seqStart instanceof Uint32Array;
+
+const cmpId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+interface ParsedQuery {
+  terms: string[];
+  /** The query word each term came from (prefix matching uses the unstemmed word). */
+  raw: string[];
+  speakers: string[];
+  month?: number;
+  year?: number;
+}
+
+/** Splits a query into search terms, speaker names (known to the index) and a month/year. */
+function parseQuery(query: string, isSpeaker: (word: string) => boolean): ParsedQuery {
+  const out: ParsedQuery = { terms: [], raw: [], speakers: [] };
+  const memo = new Map<string, string>();
+  const iso = /\b(\d{4})-(\d{2})\b/.exec(query);
+  if (iso) {
+    out.year = Number(iso[1]);
+    out.month = Number(iso[2]) - 1;
+  }
+  const words = wordRuns(query);
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k] as string;
+    if (isSpeaker(w)) {
+      if (!out.speakers.includes(w)) out.speakers.push(w);
+      continue;
+    }
+    const month = MONTHS[w];
+    const year = /^(19|20)\d\d$/.test(w) ? Number(w) : undefined;
+    const dated = month !== undefined && (w.length > 3 || /^(19|20)\d\d$/.test(words[k + 1] ?? ""));
+    if (dated && w !== "may") out.month = month;
+    else if (w === "may" && /^(19|20)\d\d$/.test(words[k + 1] ?? "")) out.month = 4;
+    if (year !== undefined) out.year = year;
+    if (dated || year !== undefined) continue;
+    for (const t of terms(w, memo)) {
+      if (out.terms.includes(t)) continue;
+      out.terms.push(t);
+      out.raw.push(w);
+    }
+  }
+  return out;
+}
+
 /** When two hits state conflicting versions of the same subject, keep only the newer one. */
-function dropSuperseded(hits: Hit[], limit: number): Hit[] {
+function dropSuperseded(
+  index: FactIndex,
+  ranked: readonly Ranked[],
+  limit: number,
+  workspace: string,
+): Hit[] {
   const out: Hit[] = [];
-  const tokens: string[][] = [];
-  for (const hit of hits) {
+  const tokens: FactTokens[] = [];
+  for (const r of ranked) {
     if (out.length >= limit) break;
-    const mine = significantTokens(hit.fact.content);
+    const fact = index.corpus.fact(r.i);
+    const source = fact.source_project ?? "";
+    const fromOther = source !== "" && workspace !== "" && source !== workspace;
+    const hit: Hit = { fact, score: r.score, relevance: r.relevance, live: r.live, fromOther };
+    const mine = factTokens(hit.fact.content);
     const clash = out.findIndex(
       (other, k) =>
         (other.fact.category || "general") === (hit.fact.category || "general") &&
         (other.fact.source_project ?? "") === (hit.fact.source_project ?? "") &&
-        sameSubject(mine, tokens[k] as string[]) &&
-        jaccard(mine, tokens[k] as string[]) >= 0.5,
+        mine.sig.length > 0 &&
+        conflicts(mine, tokens[k] as FactTokens, SPEAKER.test(hit.fact.content)),
     );
     if (clash < 0) {
       out.push(hit);
@@ -130,6 +450,16 @@ function dropSuperseded(hits: Hit[], limit: number): Hit[] {
     }
   }
   return out;
+}
+
+/**
+ * Two recalled facts state versions of one thing (§2.4's same fact or same-subject update). Dialog
+ * turns (`Ana: …`) all share their speaker as a subject ("Ana: I've been painting…" / "Ana: I've
+ * been hiking…"): for them only the same fact counts.
+ */
+function conflicts(a: FactTokens, b: FactTokens, dialog: boolean): boolean {
+  const v = reconcile(a, b);
+  return v.kind === "same" || (v.kind === "update" && !dialog);
 }
 
 function born(fact: Fact): number {

@@ -38,7 +38,10 @@ export interface MemoryOptions {
   /** The session workspace (source_project, `(from: …)` annotations). Defaults to the one detected from `cwd`. */
   workspace?: string;
   cwd?: string;
-  warn?: (line: string) => void;
+  /** One-line warnings; `code` names the structured ones (`memory_pruned`) for `--json` envelopes. */
+  warn?: (line: string, code?: string) => void;
+  /** A run that only reads memory (`--memory read`, CI): nothing is written, not even access counts. */
+  readOnly?: boolean;
 }
 
 /** An opened memory store (cheap: no IO until used). */
@@ -47,7 +50,8 @@ export interface Memory {
   env: Env;
   now: () => Date;
   workspace: string;
-  warn: (line: string) => void;
+  warn: (line: string, code?: string) => void;
+  readOnly: boolean;
 }
 
 /** Opens the store under `memoryDir(env)` (CHATCLI_HOME moves it). */
@@ -59,6 +63,7 @@ export function openMemory(options: MemoryOptions): Memory {
     now: typeof clock === "function" ? clock : clock ? () => clock : () => new Date(),
     workspace: options.workspace ?? (options.cwd ? detectWorkspaceRoot(options.cwd) : ""),
     warn: options.warn ?? (() => {}),
+    readOnly: options.readOnly === true,
   };
 }
 
@@ -156,6 +161,17 @@ export function mergeFact(a: Fact, b: Fact): Fact {
 async function writeState(mem: Memory, state: FactState, markdown: boolean): Promise<void> {
   const now = mem.now();
   enforceCap(state, now, mem.cfg.maxFacts);
+  const archived = state.archived ?? [];
+  if (archived.length > 0) {
+    // As Go's compaction: into the archive first; if that fails nothing is removed.
+    await appendArchive(mem, archived);
+    state.archived = [];
+    state.pruned = (state.pruned ?? 0) + archived.length;
+    mem.warn(
+      `memory: ${archived.length} fact(s) over the cap of ${mem.cfg.maxFacts} (CHATCLI_MEMORY_MAX_FACTS) moved to memory_archive.json`,
+      "memory_pruned",
+    );
+  }
   pruneTombstones(state, now.getTime());
   const tomb: Record<string, string> = {};
   for (const id of [...state.tombstones.keys()].sort())
@@ -186,6 +202,7 @@ export async function mutateFacts<T>(
   fn: (state: FactState) => T | Promise<T>,
   options: { markdown?: (result: T) => boolean } = {},
 ): Promise<T> {
+  if (mem.readOnly) throw new Error("memory is read-only in this run (--memory read)");
   await migrateLegacy(mem);
   return lockStore(mem, INDEX, async () => {
     const state = await readState(mem);
@@ -208,6 +225,7 @@ export async function appendArchive(mem: Memory, facts: readonly Fact[]): Promis
 /** §2.9: a MEMORY.md without memory_index.json becomes facts; the original is kept as MEMORY.md.bak. */
 export async function migrateLegacy(mem: Memory): Promise<number> {
   const mdPath = memPath(mem, "MEMORY.md");
+  if (mem.readOnly) return 0;
   if ((await exists(memPath(mem, INDEX))) || !(await exists(mdPath))) return 0;
   return lockStore(mem, INDEX, async () => {
     if (await exists(memPath(mem, INDEX))) return 0;

@@ -66,50 +66,6 @@ export function extractKeywords(texts: readonly string[], limit = 20): string[] 
     .map(([w]) => w);
 }
 
-/** Light stemmer for English and Portuguese: folds plurals and common suffixes, keeps ≥3 chars. */
-export function stem(token: string): string {
-  let t = /^[\x00-\x7f]*$/.test(token) ? token : token.normalize("NFD").replace(/\p{M}/gu, "");
-  if (t.length <= 3 || /^\d/.test(t)) return t;
-  const rules: Array<[RegExp, string]> = [
-    [/coes$/, "cao"],
-    [/oes$/, "ao"],
-    [/ies$/, "y"],
-    [/sses$/, "ss"],
-    [/ational$/, "ate"],
-    [/ization$/, "ize"],
-    [/ing$/, ""],
-    [/edly$/, ""],
-    [/ed$/, ""],
-    [/mente$/, ""],
-    [/ly$/, ""],
-    [/([^s])s$/, "$1"],
-  ];
-  for (const [re, rep] of rules) {
-    if (re.test(t)) {
-      const next = t.replace(re, rep);
-      if (next.length >= 3) t = next;
-      break;
-    }
-  }
-  return t;
-}
-
-/** Retrieval terms: word runs, stop words dropped, stemmed (`memo` caches stems across calls). */
-export function searchTerms(text: string, memo?: Map<string, string>): string[] {
-  const out: string[] = [];
-  for (const w of wordRuns(text)) {
-    if (STOP_WORDS.has(w)) continue;
-    if (w.length < 2 && !/\d/.test(w)) continue;
-    let s = memo?.get(w);
-    if (s === undefined) {
-      s = stem(w);
-      memo?.set(w, s);
-    }
-    out.push(s);
-  }
-  return out;
-}
-
 /** A leading `[category]` (known category, any case) split off; unknown tags stay in the content. */
 export function splitCategoryPrefix(line: string): { category?: Category; content: string } {
   const m = /^\s*\[([^\]]+)\]\s*/.exec(line);

@@ -1,8 +1,8 @@
 import { asText } from "../core/as-text.ts";
 import type { ToolSpec } from "../llm/types.ts";
-import { forget, markAccessed, profileSet, remember } from "./ops.ts";
+import { forget, markAccessed, profileSet, remember, selectFacts } from "./ops.ts";
 import { retrieveText } from "./prompt.ts";
-import { type MemoryOptions, openMemory } from "./store.ts";
+import { loadFacts, type MemoryOptions, openMemory } from "./store.ts";
 import { extractKeywords } from "./text.ts";
 import { neutralize } from "./threatscan.ts";
 
@@ -10,7 +10,7 @@ import { neutralize } from "./threatscan.ts";
 export const MEMORY_TOOL_SPEC: ToolSpec = {
   name: "memory",
   description:
-    "Long-term memory across sessions. cmd=recall {query} pulls relevant facts, profile, projects and notes; cmd=remember {content, category?} stores a durable fact; cmd=forget {match} removes facts containing the text; cmd=profile {fields} updates the user profile.",
+    "Long-term memory across sessions. cmd=recall {query} pulls relevant facts, profile, projects and notes; cmd=remember {content, category?} stores a durable fact; cmd=forget {id} removes one fact by its id (a {match} text only lists the matching facts with their ids); cmd=profile {fields} updates the user profile.",
   input_schema: {
     type: "object",
     properties: {
@@ -21,6 +21,7 @@ export const MEMORY_TOOL_SPEC: ToolSpec = {
           query: { type: "string" },
           content: { type: "string" },
           category: { type: "string" },
+          id: { type: "string" },
           match: { type: "string" },
           fields: { type: "object" },
         },
@@ -120,13 +121,23 @@ export async function runMemoryTool(options: MemoryOptions, input: unknown): Pro
       : { text: "Already in memory (no change).", isError: false, wrote: true };
   }
   if (cmd === "forget") {
-    const match = text(args["match"]) || text(args["_"]);
-    if (!match) return { text: '@memory forget: "match" is required', isError: true, wrote: false };
-    const removed = await forget(mem, match);
+    // The model forgets by id only: a text (`match`) lists the candidates and removes nothing.
+    const target = text(args["id"]) || text(args["match"]) || text(args["_"]);
+    if (!target) return { text: '@memory forget: "id" is required', isError: true, wrote: false };
+    const r = await forget(mem, target, { byId: true });
+    if (r.removed.length > 0)
+      return { text: `Removed 1 fact (${target}).`, isError: false, wrote: true };
+    const state = await loadFacts(mem);
+    const like = selectFacts(state.facts.values(), target, mem.now().getTime()).slice(0, 10);
+    const list = like.map(
+      (f) => `- ${f.id}: [${f.category || "general"}] ${neutralize(f.content)}`,
+    );
     return {
-      text: `Removed ${removed.length} matching fact(s).`,
-      isError: false,
-      wrote: removed.length > 0,
+      text: like.length
+        ? `@memory forget: nothing removed — forget takes a fact id. Facts matching "${target}":\n${list.join("\n")}\nCall forget with {"id":"<id>"} for each fact to remove.`
+        : `@memory forget: no fact has the id "${target}" (nothing removed).`,
+      isError: true,
+      wrote: false,
     };
   }
   if (cmd === "profile") {

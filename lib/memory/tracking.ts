@@ -96,7 +96,8 @@ export async function upsertProject(mem: Memory, kv: Record<string, string>): Pr
     let row = list.find((r) => str(r["name"]) === name);
     const created = !row;
     if (!row) {
-      row = { name };
+      // As Go's projects.go: a new project is active until told otherwise.
+      row = { name, status: "active" };
       list.push(row);
     }
     const before = JSON.stringify(row);

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { UsageError } from "../core/errors.ts";
 import { createFileAtomic, readTextIfExists } from "../core/fs.ts";
 import { redactDeep } from "../core/redact.ts";
-import { factToJson, isBuried, normalizeFact, rankedFacts } from "./facts.ts";
+import { enforceCap, type Fact, factToJson, isBuried, rankedFacts } from "./facts.ts";
 import { listDailyFiles } from "./notes.ts";
 import { loadProfile, profileToJson } from "./profile.ts";
 import {
@@ -17,6 +17,7 @@ import {
 } from "./store.ts";
 import { scanThreat } from "./threatscan.ts";
 import { loadProjects, loadTopics, loadUsage, type Row } from "./tracking.ts";
+import { checkFact, checkProfile, checkRow, PROJECT_SHAPE, TOPIC_SHAPE } from "./validate.ts";
 
 /** One JSON document holding the whole store (`chatcli memory export`). */
 export async function exportMemory(mem: Memory): Promise<Record<string, unknown>> {
@@ -40,9 +41,21 @@ export async function exportMemory(mem: Memory): Promise<Record<string, unknown>
 }
 
 export interface ImportSummary {
+  /** Facts in the document. */
+  facts_read: number;
   facts_added: number;
   facts_merged: number;
+  /** Facts refused: unsafe text, or a value that cannot be a Go type (see `rejected`). */
   facts_rejected: number;
+  /** Of the added facts, how many are in the index afterwards (the cap may archive some). */
+  facts_kept: number;
+  /** Facts the cap (`max_facts`) moved to memory_archive.json during the import. */
+  facts_pruned: number;
+  max_facts: number;
+  /** Values brought to Go's types (times as RFC 3339, integers…), counted per kind of fix. */
+  normalized: Record<string, number>;
+  /** What was refused and why (at most 20 entries). */
+  rejected: Array<{ what: string; reason: string }>;
   profile_fields: number;
   topics_added: number;
   projects_added: number;
@@ -54,65 +67,125 @@ const rows = (v: unknown): Row[] =>
     ? v.filter((x): x is Row => !!x && typeof x === "object" && !Array.isArray(x))
     : [];
 
-/** Merges an export document into the store: facts deduped by id, absent entries added. */
+/**
+ * Merges an export document into the store: every value brought to the Go types (or refused, and
+ * said so), facts deduped by id, absent entries added, the fact cap enforced through the archive.
+ */
 export async function importMemory(
   mem: Memory,
   doc: Record<string, unknown>,
 ): Promise<ImportSummary> {
   const clean = redactDeep(doc, mem.cfg.secrets);
   const out: ImportSummary = {
+    facts_read: 0,
     facts_added: 0,
     facts_merged: 0,
     facts_rejected: 0,
+    facts_kept: 0,
+    facts_pruned: 0,
+    max_facts: mem.cfg.maxFacts,
+    normalized: {},
+    rejected: [],
     profile_fields: 0,
     topics_added: 0,
     projects_added: 0,
     notes_added: 0,
   };
-  const incoming = (Array.isArray(clean["facts"]) ? clean["facts"] : [])
-    .map(normalizeFact)
-    .filter((f) => f !== undefined);
+  const note = (fixed: string[]) => {
+    for (const f of fixed) {
+      const kind = f.replace(/"[^"]*"/g, "…");
+      out.normalized[kind] = (out.normalized[kind] ?? 0) + 1;
+    }
+  };
+  const refuse = (what: string, reason: string) => {
+    if (out.rejected.length < 20) out.rejected.push({ what, reason });
+  };
+  const rawFacts = Array.isArray(clean["facts"]) ? clean["facts"] : [];
+  out.facts_read = rawFacts.length;
+  const incoming: Fact[] = [];
+  for (const [i, raw] of rawFacts.entries()) {
+    const c = checkFact(raw, mem.now());
+    if (!c.ok) {
+      out.facts_rejected++;
+      refuse(`facts[${i}]`, c.reason);
+      continue;
+    }
+    if (mem.cfg.threatscan && scanThreat(c.value.content)) {
+      out.facts_rejected++;
+      refuse(`facts[${i}]`, "unsafe text (threatscan)");
+      continue;
+    }
+    note(c.fixed);
+    incoming.push(c.value);
+  }
   if (incoming.length) {
     await mutateFacts(
       mem,
       (state) => {
+        const added = new Set<string>();
         for (const f of incoming) {
-          if (mem.cfg.threatscan && scanThreat(f.content)) {
-            out.facts_rejected++;
-            continue;
-          }
           const have = state.facts.get(f.id);
           if (have) {
             state.facts.set(f.id, mergeFact(have, f));
             out.facts_merged++;
           } else if (!isBuried(f, state.tombstones)) {
             state.facts.set(f.id, f);
-            out.facts_added++;
+            added.add(f.id);
           }
         }
+        out.facts_added = added.size;
+        const pruned = enforceCap(state, mem.now(), mem.cfg.maxFacts);
+        out.facts_pruned = pruned.length;
+        out.facts_kept = [...added].filter((id) => state.facts.has(id)).length;
       },
       { markdown: () => true },
     );
   }
   const profile = clean["profile"];
-  if (profile && typeof profile === "object" && !Array.isArray(profile)) {
-    await lockStore(mem, "user_profile.json", async () => {
-      const current = await loadProfile(mem);
-      for (const [k, v] of Object.entries(profile)) {
-        if (k === "last_updated" || v === null || v === "" || k in current) continue;
-        current[k] = v;
-        out.profile_fields++;
-      }
-      if (out.profile_fields)
-        await writeStoreJson(mem, "user_profile.json", profileToJson(current));
-    });
+  if (profile !== undefined && profile !== null) {
+    const c = checkProfile(profile);
+    if (!c.ok) refuse("profile", c.reason);
+    else {
+      note(c.fixed);
+      await lockStore(mem, "user_profile.json", async () => {
+        const current = await loadProfile(mem);
+        for (const [k, v] of Object.entries(c.value)) {
+          if (k === "last_updated" || v === null || v === "" || k in current) continue;
+          current[k] = v;
+          out.profile_fields++;
+        }
+        if (out.profile_fields)
+          await writeStoreJson(mem, "user_profile.json", profileToJson(current));
+      });
+    }
   }
-  out.topics_added = await mergeRows(mem, "topics.json", rows(clean["topics"]));
-  out.projects_added = await mergeRows(mem, "projects.json", rows(clean["projects"]));
+  const checked = (key: string, shape: typeof TOPIC_SHAPE): Row[] => {
+    const list: Row[] = [];
+    for (const [i, raw] of rows(clean[key]).entries()) {
+      const c = checkRow(raw, shape, `${key}[${i}]`);
+      if (!c.ok || typeof c.value["name"] !== "string" || !c.value["name"].trim()) {
+        refuse(`${key}[${i}]`, c.ok ? "name is empty" : c.reason);
+        continue;
+      }
+      note(c.fixed);
+      list.push(c.value);
+    }
+    return list;
+  };
+  out.topics_added = await mergeRows(mem, "topics.json", checked("topics", TOPIC_SHAPE));
+  const projects = checked("projects", PROJECT_SHAPE).map((r) => {
+    if (typeof r["status"] === "string" && r["status"].trim()) return r;
+    note(["project status missing → active"]);
+    return { ...r, status: "active" };
+  });
+  out.projects_added = await mergeRows(mem, "projects.json", projects);
   const notes = clean["daily_notes"];
   if (notes && typeof notes === "object") {
     for (const [rel, text] of Object.entries(notes)) {
-      if (!/^\d{6}\/\d{8}\.md$/.test(rel) || typeof text !== "string") continue;
+      if (!/^\d{6}\/\d{8}\.md$/.test(rel) || typeof text !== "string") {
+        refuse(`daily_notes[${JSON.stringify(rel).slice(0, 40)}]`, "not YYYYMM/YYYYMMDD.md text");
+        continue;
+      }
       // Never replaces a note that is there (or appears meanwhile); a failed write is reported.
       if (await createFileAtomic(join(mem.cfg.dir, rel), text)) out.notes_added++;
     }
@@ -151,7 +224,18 @@ export function parseExportDocument(text: string): Record<string, unknown> {
   return doc as Record<string, unknown>;
 }
 
-/** One line summarising an import. */
+/** A summary of an import: what was added, kept, archived by the cap, normalised and refused. */
 export function importSummaryText(r: ImportSummary): string {
-  return `Imported: ${r.facts_added} fact(s) added, ${r.facts_merged} merged, ${r.facts_rejected} rejected; ${r.profile_fields} profile field(s), ${r.topics_added} topic(s), ${r.projects_added} project(s), ${r.notes_added} daily note(s).\n`;
+  const lines = [
+    `Imported: ${r.facts_added} fact(s) added, ${r.facts_merged} merged, ${r.facts_rejected} rejected; ${r.profile_fields} profile field(s), ${r.topics_added} topic(s), ${r.projects_added} project(s), ${r.notes_added} daily note(s).`,
+  ];
+  if (r.facts_pruned > 0)
+    lines.push(
+      `Kept ${r.facts_kept} of the ${r.facts_added} added fact(s): the cap of ${r.max_facts} facts (CHATCLI_MEMORY_MAX_FACTS) moved ${r.facts_pruned} lowest-scored fact(s) to memory_archive.json.`,
+    );
+  const fixes = Object.entries(r.normalized);
+  if (fixes.length)
+    lines.push(`Normalised to the Go types: ${fixes.map(([k, n]) => `${k} (${n})`).join(", ")}.`);
+  for (const x of r.rejected) lines.push(`Rejected ${x.what}: ${x.reason}`);
+  return `${lines.join("\n")}\n`;
 }

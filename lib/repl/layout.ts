@@ -44,8 +44,11 @@ export function fitWidth(text: string, width: number): string {
   return `${out}…`;
 }
 
+/** A line break that first clears the rest of the row (an earlier draw may have been longer). */
+const EOL = "\u001b[K\r\n";
+
 export interface PromptLayout {
-  /** Bytes to write after clearing from the prompt's first row. */
+  /** Bytes to write from the start of the prompt's first row (they clear what they replace). */
   output: string;
   /** Row of the cursor, counted from the prompt's first row, once `output` is written. */
   cursorRow: number;
@@ -74,7 +77,7 @@ export function layoutPrompt(
   for (const ch of text) {
     if (ch === "\n") {
       if (index === cursor) cursorAt = [row, col];
-      output += `\r\n${cont}`;
+      output += `${EOL}${cont}`;
       row += 1;
       col = visibleWidth(cont);
     } else if (ch === "\t") {
@@ -108,9 +111,13 @@ export function layoutPrompt(
   const [cursorRow, cursorCol] = cursorAt ?? [row, col];
   if (footer) {
     // One row under the input (cut to fit, so it never wraps); the cursor goes back up to the input.
-    output += `\r\n${fitWidth(footer, width - 1)}`;
+    output += `${EOL}${fitWidth(footer, width - 1)}`;
     row += 1;
   }
+  // Clears what an earlier, longer draw left below — from after the text, never from the top-left
+  // corner: terminals (tmux) treat "erase below" at (0,0) as a full clear and scroll the screen into
+  // the scrollback, one copy of the input per keystroke after a /clear.
+  output += "\u001b[J";
   if (row > cursorRow) output += `\u001b[${row - cursorRow}A`;
   output += "\r";
   if (cursorCol > 0) output += `\u001b[${cursorCol}C`;

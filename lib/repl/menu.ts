@@ -63,7 +63,8 @@ export async function chooseCheckpoint(
       ),
     );
     const up = drawn > 1 ? `\u001b[${drawn - 1}A` : "";
-    screen.write(`${up}\r\u001b[J${lines.join("\n")}`);
+    // each row clears its own rest, and "erase below" comes after the text (never from (0,0))
+    screen.write(`${up}\r${lines.join("\u001b[K\n")}\u001b[K\u001b[J`);
     drawn = lines.length;
   };
   draw();

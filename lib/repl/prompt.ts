@@ -101,7 +101,7 @@ class PromptEditor {
     const cursor = search ? Array.from(shown).length : this.buffer.cursor;
     const { output, cursorRow } = layout(shown, cursor);
     const up = this.cursorRow > 0 ? `\u001b[${this.cursorRow}A` : "";
-    this.screen.write(`${up}\r\u001b[J${output}`);
+    this.screen.write(`${up}\r${output}`);
     this.cursorRow = cursorRow;
     this.drawn = { text: shown, cursor, columns };
   }

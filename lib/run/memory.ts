@@ -44,7 +44,10 @@ export class RunMemory {
       cwd: ctx.cwd,
       workspace,
       now: ctx.now,
-      warn: (line: string) => memoryNotice(reporter, line),
+      warn: (line: string, code?: string) =>
+        code ? reporter.warn(code, line) : memoryNotice(reporter, line),
+      // CONTRACT §7: a run that reads memory never writes it (no access counts, no cap pruning).
+      readOnly: this.input.access !== "write",
     };
   }
 

@@ -4,4 +4,6 @@ function unsupported(): never {
   throw new Error("chatcli does not run executable subcommands");
 }
 
-export default { spawn: unsupported, execFileSync: unsupported };
+export const spawn = unsupported;
+export const execFileSync = unsupported;
+export default { spawn, execFileSync };

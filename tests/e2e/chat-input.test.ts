@@ -263,4 +263,24 @@ describe("chatcli chat: input", () => {
       t.sendKeys("Enter");
     },
   );
+
+  tmuxTest(
+    "typing right after /clear draws the line once: nothing piles up in the scrollback",
+    async () => {
+      await using home = await tempDir();
+      await using t = chatTerm(home.path, llm, { height: 10 });
+      await t.waitForText(PROMPT_READY);
+      submit(t, "/help");
+      await t.waitForText(/Ctrl\+D exit\n❯$/m);
+      submit(t, "/clear");
+      await t.waitForText(/^❯$/m);
+      for (let n = 1; n <= 5; n++) {
+        t.type("hello"[n - 1] as string);
+        await t.waitForText(new RegExp(`^❯ ${"hello".slice(0, n)}$`, "m"));
+      }
+      expect(t.captureHistory().match(/❯ h/g)?.length).toBe(1);
+      t.sendKeys("C-u", "C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
 });

@@ -10,6 +10,20 @@ beforeAll(async () => {
 });
 afterAll(() => llm.close());
 
+/**
+ * Notices print between turns: presses Enter on the empty prompt, each time waiting for the next
+ * empty prompt line, until `notice` shows.
+ */
+async function waitForNotice(t: ReturnType<typeof chatTerm>, notice: RegExp): Promise<void> {
+  const emptyPrompts = () => (t.capturePane().match(/^❯$/gm) ?? []).length;
+  while (!notice.test(t.capturePane())) {
+    const n = emptyPrompts();
+    expect(n).toBeLessThan(40);
+    t.sendKeys("Enter");
+    await t.waitForText(new RegExp(`(^❯$[\\s\\S]*){${n + 1}}`, "m"));
+  }
+}
+
 describe("chatcli chat: memory worker", () => {
   tmuxTest(
     "after two turns facts are extracted in the background; the notice prints between turns",
@@ -35,15 +49,8 @@ describe("chatcli chat: memory worker", () => {
       await llm.waitForHits(3);
       const prompt = JSON.stringify(llm.requests[2]!.body);
       expect(prompt).toContain("I always indent with tabs");
-      // Notices print between turns (never over the line being typed): press Enter on the empty
-      // prompt, each time waiting for the next empty prompt line, until the notice shows.
-      const emptyPrompts = () => (t.capturePane().match(/^❯$/gm) ?? []).length;
-      while (!/memory: \+1 fact\(s\)/.test(t.capturePane())) {
-        const n = emptyPrompts();
-        expect(n).toBeLessThan(40);
-        t.sendKeys("Enter");
-        await t.waitForText(new RegExp(`(^❯$[\\s\\S]*){${n + 1}}`, "m"));
-      }
+      // Notices print between turns (never over the line being typed)
+      await waitForNotice(t, /memory: \+1 fact\(s\)/);
       submit(t, "/memory facts");
       await t.waitForText(/The user indents with tabs \[preference\]/);
       t.sendKeys("C-d");
@@ -75,13 +82,7 @@ describe("chatcli chat: memory worker", () => {
       await t.waitForText(/^a2\n❯$/m);
       await llm.waitForHits(before + 3);
       // the extraction's usage is counted once its answer is in, before its notice prints
-      const emptyPrompts = () => (t.capturePane().match(/^❯$/gm) ?? []).length;
-      while (!/memory: \+1 fact\(s\)/.test(t.capturePane())) {
-        const n = emptyPrompts();
-        expect(n).toBeLessThan(40);
-        t.sendKeys("Enter");
-        await t.waitForText(new RegExp(`(^❯$[\\s\\S]*){${n + 1}}`, "m"));
-      }
+      await waitForNotice(t, /memory: \+1 fact\(s\)/);
       submit(t, "/cost");
       await t.waitForText(/By purpose:\n(?:.*\n)*?\s+memory .*\n(?:.*\n)*?❯$/m);
       const screen = t.capturePane();

@@ -39,6 +39,7 @@ const COMMANDS = [
   "bootstrap",
   "bootstrap show",
   "bootstrap path",
+  "config",
 ].map((c) => c.split(" "));
 
 describe("contract sweep (spawned binary)", () => {

@@ -55,6 +55,7 @@ describe("the memory of a Go ChatCLI user (spawned binary)", () => {
         "Memory System Stats",
         "─────────────────────────────────────────",
         "  Facts: 2 (general 1, preference 1)",
+        "  Archived: 1 (memory_archive.json)",
         "  Topics: 1",
         "  Projects: 1",
         "  Sessions: 12",
@@ -77,7 +78,7 @@ describe("the memory of a Go ChatCLI user (spawned binary)", () => {
     );
   });
 
-  test("recall records the access in the index and writes nothing else (no tombstones file Go never wrote)", async () => {
+  test("recall is a look-up: no file Go reads changes, only chatcli's own recall index appears", async () => {
     await using home = await tempDir();
     const { chatcli, project } = await writeGoHome(home.path);
     // Go writes memory_tombstones.json on a deletion only; a user who never forgot a fact has none.
@@ -87,7 +88,7 @@ describe("the memory of a Go ChatCLI user (spawned binary)", () => {
     const r = await runChatcli(["memory", "recall", "go cli tools"], { env, cwd: project });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("User prefers Go for CLI tools");
-    expect(await changed(before, chatcli)).toEqual(["memory/memory_index.json"]);
+    expect(await changed(before, chatcli)).toEqual(["memory/.chatcli-recall-index"]);
   });
 
   test("remember, profile set and forget: files Go can read back, unknown keys and zero times kept", async () => {

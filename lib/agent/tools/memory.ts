@@ -37,13 +37,14 @@ export function isMemoryWrite(args: Record<string, unknown>): boolean {
 export const memoryTool: Tool = {
   name: "memory",
   description:
-    "Long-term memory across sessions: remember {content, category?} a durable fact; recall {query?}; forget {match} facts containing it; profile {fields} of the user.",
+    "Long-term memory across sessions: remember {content, category?} a durable fact; recall {query?}; forget {id} one fact by its id (a {match} text only lists matching facts with their ids); profile {fields} of the user.",
   input_schema: {
     type: "object",
     properties: {
       cmd: { type: "string", description: "remember | recall | forget | profile" },
       content: { type: "string" },
       category: { type: "string" },
+      id: { type: "string", description: "forget: the fact's id" },
       match: { type: "string" },
       query: { type: "string" },
       fields: { type: "object" },
@@ -73,12 +74,12 @@ export const memoryTool: Tool = {
         return { output: await ctx.memory.profile(fields) };
       }
       case "forget": {
-        const match = str(args, "match")?.trim();
-        if (!match) return toolError('memory forget: "match" is required');
-        // A one- or two-letter match would wipe almost every fact.
-        if (match.length < 3)
-          return toolError('memory forget: "match" must be at least 3 characters of the fact');
-        return { output: await ctx.memory.forget(match) };
+        // By id only: a text never removes facts (it lists the candidates and their ids).
+        const target = (str(args, "id") ?? str(args, "match"))?.trim();
+        if (!target) return toolError('memory forget: "id" is required');
+        if (target.length < 3)
+          return toolError('memory forget: "id" must be a fact id (24 hex characters)');
+        return { output: await ctx.memory.forget(target) };
       }
       default:
         return { output: await ctx.memory.recall(str(args, "query")) };

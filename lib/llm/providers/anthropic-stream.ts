@@ -1,7 +1,8 @@
 /**
- * The Messages API event stream → chatcli events, for Anthropic models served elsewhere (Bedrock):
- * text, thinking (streamed as reasoning, kept with its signature for the tool loop), tool_use blocks,
- * cumulative usage, and a stream that ends without message_stop treated as cut off.
+ * The Messages API event stream → chatcli events, for Anthropic and for Anthropic models served
+ * elsewhere (Bedrock): text, thinking (streamed as reasoning, kept with its signature for the tool
+ * loop), tool_use blocks, cumulative usage; a stream that ends without message_stop is cut off
+ * (`truncated`), `stop_reason: "refusal"` is `refused` with the provider's explanation.
  */
 import { ProviderError } from "../errors.ts";
 import type { LlmEvent, StopReason, ThinkingBlock, ToolCall } from "../types.ts";
@@ -26,6 +27,7 @@ export async function* anthropicEvents(
   stream: AsyncIterable<StreamEvent>,
   provider: string,
   touch: () => void,
+  signal?: AbortSignal,
 ): AsyncIterable<LlmEvent> {
   const blocks = new Map<number, OpenBlock>();
   const calls: ToolCall[] = [];
@@ -33,6 +35,8 @@ export async function* anthropicEvents(
   let thinkingChars = 0;
   let usage: AnthropicUsageWire = {};
   let stop: StopReason | undefined;
+  let stopReason: string | undefined;
+  let stopDetails: unknown;
   let finished = false;
   for await (const event of stream) {
     if (event.type === "message_start") {
@@ -80,7 +84,9 @@ export async function* anthropicEvents(
         thinking.push({ type: "redacted_thinking", data: open.data });
       }
     } else if (event.type === "message_delta") {
-      stop = mapStopReason(event.delta?.stop_reason);
+      stopReason = event.delta?.stop_reason ?? undefined;
+      stopDetails = event.delta?.stop_details;
+      stop = mapStopReason(stopReason ?? null);
       for (const [key, value] of Object.entries(event.usage ?? {})) {
         if (typeof value === "number") (usage as Record<string, number>)[key] = value;
       }
@@ -88,17 +94,38 @@ export async function* anthropicEvents(
       finished = true;
     }
   }
+  // the SDKs end a stream quietly when it is aborted: that is a cancel or a stall, not an answer
+  if (signal?.aborted) throw signal.reason;
   if (!finished) {
-    throw new ProviderError("network", `${provider}: the stream ended before message_stop`, {
-      provider,
-    });
+    throw new ProviderError(
+      "truncated",
+      `${provider}: the stream ended without message_stop (the connection dropped mid-answer)`,
+      { provider, hint: "the answer is incomplete; ask again" },
+    );
+  }
+  const total = usageFromAnthropic(usage);
+  // the API counts thinking inside output_tokens without a separate figure: estimate it (chars/4)
+  total.reasoning_tokens = Math.min(total.output_tokens, Math.ceil(thinkingChars / 4));
+  if (stopReason === "refusal") {
+    // a refused answer is still billed (output tokens up to the refusal)
+    yield { type: "usage", usage: total };
+    throw new ProviderError("refused", `${provider}: ${refusalText(stopDetails)}`, { provider });
   }
   const first = calls[0];
   if (first && thinking.length) first.thinking = thinking;
   for (const call of calls) yield { type: "tool_call", call };
-  const total = usageFromAnthropic(usage);
-  // the API counts thinking inside output_tokens without a separate figure: estimate it (chars/4)
-  total.reasoning_tokens = Math.min(total.output_tokens, Math.ceil(thinkingChars / 4));
   yield { type: "usage", usage: total };
   yield { type: "done", stop: stop ?? (calls.length > 0 ? "tool_use" : "end") };
+}
+
+/** The refusal's explanation from `stop_details` ({type: "refusal", category, explanation}), if sent. */
+function refusalText(details: unknown): string {
+  const d = (typeof details === "object" && details !== null ? details : {}) as Record<
+    string,
+    unknown
+  >;
+  const explanation = typeof d["explanation"] === "string" ? d["explanation"].trim() : "";
+  const category = typeof d["category"] === "string" ? d["category"] : "";
+  const head = `the model refused to answer (stop_reason refusal${category ? `, category ${category}` : ""})`;
+  return explanation ? `${head}: ${explanation}` : head;
 }

@@ -1,5 +1,4 @@
 /** OpenAI Chat Completions (and every OpenAI-compatible endpoint) through the `openai` SDK. */
-import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { chatReasoningEffort } from "../effort.ts";
 import { kindFromStatus, ProviderError } from "../errors.ts";
@@ -7,6 +6,7 @@ import type { ModelRef } from "../models.ts";
 import { providerInfo } from "../provider-table.ts";
 import type { ProviderDeps } from "../registry.ts";
 import type { LlmEvent, LlmRequest, Provider } from "../types.ts";
+import { OpenAICompatible } from "./openai-client.ts";
 import { toOpenAIBody } from "./openai-format.ts";
 import { OpenAIStreamReader } from "./openai-stream.ts";
 import { guardRequest } from "./request-guard.ts";
@@ -54,7 +54,7 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
         authHint: authHint(ref),
         warn: deps.warn,
       });
-      const client = new OpenAI({
+      const client = new OpenAICompatible({
         apiKey: ref.apiKey ?? "none",
         baseURL: endpoint.baseURL,
         organization: null,

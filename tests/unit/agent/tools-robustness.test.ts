@@ -129,7 +129,7 @@ describe("memory tool", () => {
     const ctx = toolCtx("/tmp", { memory, memoryMode: "write" });
     const short = await memoryTool.execute({ cmd: "forget", match: " e " }, ctx);
     expect(short).toMatchObject({ isError: true });
-    expect(short.output).toContain("at least 3 characters");
+    expect(short.output).toContain("must be a fact id");
     const ok = await memoryTool.execute({ cmd: "forget", match: "old email" }, ctx);
     expect(ok.output).toBe("forgot facts containing old email");
     expect(forgotten).toEqual(["old email"]);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { factId } from "../../../lib/memory/facts.ts";
 import { run } from "../../support/ctx.ts";
 import { memFile, memoryHome } from "./support.ts";
 
@@ -9,17 +10,12 @@ const WORKTREE = join(import.meta.dir, "../../..");
 describe("chatcli memory", () => {
   test("read-only subcommands print [] / {} as JSON on an empty store, exit 0", async () => {
     await using home = await memoryHome();
-    for (const argv of [
-      ["facts"],
-      ["recall", "anything"],
-      ["topics"],
-      ["projects"],
-      ["week"],
-      ["forget", "x", "--dry-run"],
-    ]) {
+    for (const argv of [["facts"], ["recall", "anything"], ["topics"], ["projects"], ["week"]]) {
       const r = await run(["memory", ...argv, "--json"], { env: home.env });
       expect({ argv, code: r.code, out: r.out }).toEqual({ argv, code: 0, out: "[]\n" });
     }
+    const none = await run(["memory", "forget", "x", "--dry-run", "--json"], { env: home.env });
+    expect([none.code, JSON.parse(none.out)]).toEqual([0, []]);
     expect((await run(["memory", "profile", "--json"], { env: home.env })).out).toBe("{}\n");
     const path = await run(["memory", "path", "--json"], { env: home.env });
     expect(JSON.parse(path.out)).toEqual({ path: join(home.path, "memory") });
@@ -104,9 +100,12 @@ describe("chatcli memory", () => {
     expect(hits[0].score).toBeGreaterThan(0);
 
     const dry = await run(["memory", "forget", "tabs", "--dry-run"], { env });
-    expect(dry.out).toBe("Would remove 1 fact(s):\n  - [preference] User prefers tabs\n");
+    const tabs = factId("User prefers tabs");
+    expect(dry.out).toBe(
+      `Would remove 1 fact(s):\n  - [preference] User prefers tabs (id ${tabs})\n`,
+    );
     const gone = await run(["memory", "forget", "tabs"], { env });
-    expect(gone.out).toBe("Removed 1 fact(s):\n  - [preference] User prefers tabs\n");
+    expect(gone.out).toBe(`Removed 1 fact(s):\n  - [preference] User prefers tabs (id ${tabs})\n`);
     expect((await run(["memory", "forget", "tabs"], { env })).out).toBe(
       "No matching fact found.\n",
     );

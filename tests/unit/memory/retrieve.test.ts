@@ -3,7 +3,8 @@ import { readFile } from "node:fs/promises";
 import { addFact, type FactState, factId } from "../../../lib/memory/facts.ts";
 import { recall, remember } from "../../../lib/memory/ops.ts";
 import { FactIndex } from "../../../lib/memory/retrieve.ts";
-import { extractKeywords, stem } from "../../../lib/memory/text.ts";
+import { stem } from "../../../lib/memory/stem.ts";
+import { extractKeywords } from "../../../lib/memory/text.ts";
 import { memFile, memoryHome, testMemory } from "./support.ts";
 
 const T0 = new Date("2026-08-01T12:00:00Z");
@@ -22,7 +23,11 @@ const search = (state: FactState, q: string, workspace = "") =>
 
 describe("retriever", () => {
   test("stems plurals and -ing, ignores EN/PT stop words", () => {
-    expect(stem("deployments")).toBe("deployment");
+    expect(stem("deployments")).toBe("deploy");
+    expect(["painting", "painted", "paints", "paint"].map(stem)).toEqual(Array(4).fill("paint"));
+    expect(["hiking", "hiked", "hike"].map(stem)).toEqual(["hik", "hik", "hik"]);
+    expect(["running", "runs"].map(stem)).toEqual(["run", "run"]);
+    expect(["viajando", "viajavam"].map(stem)).toEqual(["viaj", "viaj"]);
     expect(stem("caching")).toBe("cach");
     expect(stem("configurações")).toBe("configuracao");
     const s = store([

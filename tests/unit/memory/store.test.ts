@@ -129,7 +129,7 @@ describe("store: files written by the Go ChatCLI", () => {
     const mem = testMemory(home.env);
     const stale = await readFile(memFile(home, "memory_index.json"), "utf8");
     const removed = await forget(mem, "EMBED.fs");
-    expect(removed.map((f) => f.id)).toEqual(["aaaaaaaaaaaaaaaaaaaaaaaa"]);
+    expect(removed.removed.map((f) => f.id)).toEqual(["aaaaaaaaaaaaaaaaaaaaaaaa"]);
     // a Go process writes back its stale copy of the index
     await writeFile(memFile(home, "memory_index.json"), stale);
     const facts = await listFacts(mem);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { factId } from "../../../lib/memory/facts.ts";
 import { parseToolInput, runMemoryTool } from "../../../lib/memory/tool.ts";
 import { memoryHome } from "./support.ts";
 
@@ -56,8 +57,21 @@ describe("memory tool", () => {
     expect(
       (await runMemoryTool(o, { cmd: "profile", args: { fields: { name: "Ana" } } })).text,
     ).toStartWith("No profile change");
-    expect((await runMemoryTool(o, { cmd: "forget", args: { match: "fly.io" } })).text).toBe(
-      "Removed 1 matching fact(s).",
+    // The model forgets by id only: a text lists the candidates with their ids, removes nothing.
+    const id = factId("The app deploys with fly.io");
+    const listed = await runMemoryTool(o, { cmd: "forget", args: { match: "fly.io" } });
+    expect(listed).toEqual({
+      text: `@memory forget: nothing removed — forget takes a fact id. Facts matching "fly.io":\n- ${id}: [general] The app deploys with fly.io\nCall forget with {"id":"<id>"} for each fact to remove.`,
+      isError: true,
+      wrote: false,
+    });
+    expect(await runMemoryTool(o, { cmd: "forget", args: { id } })).toEqual({
+      text: `Removed 1 fact (${id}).`,
+      isError: false,
+      wrote: true,
+    });
+    expect((await runMemoryTool(o, { cmd: "forget", args: { id } })).text).toBe(
+      `@memory forget: no fact has the id "${id}" (nothing removed).`,
     );
     expect((await runMemoryTool(o, { cmd: "dance" })).isError).toBe(true);
   });

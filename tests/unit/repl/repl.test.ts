@@ -5,7 +5,7 @@ import { FakeServices, type FakeTty, fakeTty } from "./fakes.ts";
 
 /** The empty prompt drawn on a fresh line (cursor moved back after the prompt). */
 /** The empty prompt, with or without the status row drawn under it (cursor moved back up). */
-const PROMPT = /\r\u001b\[J❯ (?:\r\n[^\n]*\u001b\[1A)?\r\u001b\[2C$/;
+const PROMPT = /\r❯ (?:\u001b\[K\r\n[^\n]*)?\u001b\[J(?:\u001b\[1A)?\r\u001b\[2C$/;
 const ESC = "\u001b";
 const CTRL_C = "\u0003";
 const CTRL_D = "\u0004";
@@ -27,7 +27,9 @@ function start(options: { color?: boolean; history?: string[] } = {}) {
 /** Types `keys` and waits until the prompt is back. */
 async function send(tty: FakeTty, ...keys: string[]): Promise<string> {
   const mark = tty.screen.mark();
-  const back = tty.screen.waitFor(/\n\r\u001b\[J❯ (?:\r\n[^\n]*\u001b\[1A)?\r\u001b\[2C$/);
+  const back = tty.screen.waitFor(
+    /\n\r❯ (?:\u001b\[K\r\n[^\n]*)?\u001b\[J(?:\u001b\[1A)?\r\u001b\[2C$/,
+  );
   void tty.keyboard.type(...keys);
   await back;
   return tty.screen.since(mark);
@@ -56,7 +58,7 @@ describe("REPL", () => {
     await tty.screen.waitFor(/❯ /, true);
     services.replies.push({ deltas: ["**b**\n"] });
     const mark = tty.screen.mark();
-    const back = tty.screen.waitFor(/\n\r\u001b\[J\u001b\[1m\u001b\[36m❯ /);
+    const back = tty.screen.waitFor(/\n\r\u001b\[1m\u001b\[36m❯ /);
     void tty.keyboard.type("x\r");
     await back;
     expect(tty.screen.raw().slice(mark)).toContain("\u001b[1mb");
