@@ -40,6 +40,8 @@ export interface ToolContext {
   memoryMode?: "off" | "read" | "write";
   /** Called before a file is created or modified (checkpoint snapshot). */
   beforeFileChange?: (absPath: string) => Promise<void> | void;
+  /** The id of the tool call being executed (delegate: the sub-agent's parent_id in events). */
+  callId?: string;
 }
 
 export interface FileChange {
