@@ -25,10 +25,10 @@ export class WordWrapper {
   write(text: string): void {
     let i = 0;
     while (i < text.length) {
-      const escape = text[i] === "\u001b" ? ESCAPE.exec(text.slice(i)) : null;
-      if (escape) {
-        this.word += escape[0];
-        i += escape[0].length;
+      const sequence = text[i] === "\u001b" ? ESCAPE.exec(text.slice(i)) : null;
+      if (sequence) {
+        this.word += sequence[0];
+        i += sequence[0].length;
         continue;
       }
       const ch = String.fromCodePoint(text.codePointAt(i) as number);
