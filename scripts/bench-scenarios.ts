@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { startMockLlm } from "../tests/support/mock-llm.ts";
 import { setupBootstrapBench } from "./bench-bootstrap.ts";
 import { benchCompact } from "./bench-compact.ts";
+import { delegationSection } from "./bench-delegate.ts";
 import type { RunSpec } from "./bench-lib.ts";
 import { benchColdRecall, runMemoryBench, storeWithFacts } from "./bench-memory.ts";
 import { level1Section, microcompactSection } from "./bench-microcompact.ts";
@@ -186,5 +187,6 @@ export async function inProcessSections(input: BenchInput): Promise<string[]> {
   }
   out.push("", "Budget: ≥ 50 MB/s, linear in size.");
   out.push("", ...microcompactSection(), "", ...(await level1Section(input.bin, input.work)));
+  out.push("", ...(await delegationSection(input.bin, input.env, input.work)));
   return out;
 }

@@ -19,9 +19,14 @@ import { denialSummary } from "./denials.ts";
 import { runAgent } from "./loop.ts";
 import { invalidRules, resolvePermissionMode } from "./permissions.ts";
 import { protectedPaths } from "./protected-paths.ts";
+import { loadRoles, roleOfTask } from "./roles.ts";
 import { openRunSandbox } from "./run-sandbox.ts";
+import { addSubagentTotals, roleBlock, subagentTools } from "./subagent.ts";
+import { createDelegation, DELEGATE_ALIAS, delegationEnabled } from "./tools/delegate.ts";
 import { offeredTools, toolsFor } from "./tools/registry.ts";
+import { withoutWebResults } from "./tools/web-search.ts";
 import { createTtyAsk } from "./tty-ask.ts";
+import type { AgentInput } from "./types.ts";
 import * as wiring from "./wiring.ts";
 
 /** The parsed flags of `agent` / `coder` (commands/agent.ts builds them). */
@@ -119,12 +124,7 @@ export async function runAgentCli(
       if (opts.permissionMode) throw new UsageError(resolved.error);
       throw new ConfigError(`config.json permissions.mode: ${resolved.error}`);
     }
-    const permissionMode = resolved.mode;
     if (resolved.warning) reporter.warn("config_bypass_ignored", resolved.warning);
-    // The process env only: a checkout's .env or config does not choose its own sandbox.
-    const sandbox = await openRunSandbox(ctx, opts, permissionMode, workspaceRoot, reporter);
-    disposeSandbox = () => sandbox.dispose();
-    envelope.sandbox = sandbox.info;
     const onAsk = opts.onAsk ?? "deny";
     if (onAsk !== "deny" && onAsk !== "fail") throw new UsageError("--on-ask must be deny or fail");
     const memoryMode = (
@@ -134,17 +134,32 @@ export async function runAgentCli(
       throw new UsageError("--memory must be off, read or write");
     // SIGINT/SIGTERM and --timeout also end a wait on a producer that never closes stdin
     const stdinStop = readStopSignal(ctx, opts.timeoutMs);
-    const { text: task, warnings: stdinWarnings } = await readPromptInput(ctx.stdin, opts.prompt, {
-      noStdin: opts.noStdin,
-      firstByteTimeoutMs: opts.stdinTimeoutMs,
-      maxBytes: opts.maxInputBytes,
-      truncate: opts.truncateInput,
-      what: "task",
-      signal: stdinStop.signal,
-    }).finally(() => stdinStop.dispose());
+    const { text: rawTask, warnings: stdinWarnings } = await readPromptInput(
+      ctx.stdin,
+      opts.prompt,
+      {
+        noStdin: opts.noStdin,
+        firstByteTimeoutMs: opts.stdinTimeoutMs,
+        maxBytes: opts.maxInputBytes,
+        truncate: opts.truncateInput,
+        what: "task",
+        signal: stdinStop.signal,
+      },
+    ).finally(() => stdinStop.dispose());
     for (const w of stdinWarnings) reporter.warn(w.code, w.message);
+    // `agent @role TASK` runs an AGENTS.md role directly: its instructions, tools, model, read_only
+    const roleSet = loadRoles(env, workspaceRoot, opts.bare);
+    for (const w of roleSet.warnings) reporter.warn(w.code, w.message);
+    const direct = roleOfTask(rawTask, roleSet.roles);
+    if (direct && !direct.task) throw new UsageError(`@${direct.role.name} needs a task after it`);
+    const task = direct ? direct.task : rawTask;
+    const permissionMode = direct?.role.readOnly ? "read-only" : resolved.mode;
+    // The process env only: a checkout's .env or config does not choose its own sandbox.
+    const sandbox = await openRunSandbox(ctx, opts, permissionMode, workspaceRoot, reporter);
+    disposeSandbox = () => sandbox.dispose();
+    envelope.sandbox = sandbox.info;
 
-    const ref = resolveModel(opts.model, env, settings.config.model);
+    const ref = resolveModel(opts.model ?? direct?.role.model, env, settings.config.model);
     const effort = resolveEffort(opts.effort, env);
     envelope.model = modelLabel(ref);
     // the same chain as ask: retries, CHATCLI_FALLBACK_PROVIDERS, idle timeout, retry events
@@ -192,14 +207,34 @@ export async function runAgentCli(
       facts_loaded: w.memory?.factsLoaded ?? 0,
       facts_written: 0,
     };
-    const tools = toolsFor(mode, { memory: memoryMode !== "off" });
+    const providerFor = async (model: string) => {
+      const r = resolveModel(model, env, undefined);
+      const p = await buildProviderChain(r, {
+        env,
+        fetch: ctx.fetch,
+        fakeResponsesPath: opts.fakeResponses,
+        maxRetries: opts.maxRetries,
+        reporter,
+      });
+      const price = wiring.costFunction(r) && ((u: Usage) => priceOf(answeredBy(p), u));
+      return { provider: p, model: modelLabel(r), costOf: price };
+    };
+    const delegation = createDelegation(roleSet.roles, providerFor);
+    const all = [
+      ...toolsFor(mode, { memory: memoryMode !== "off", env }),
+      ...(delegationEnabled(env, roleSet.roles) ? delegation.tools : []),
+    ];
+    // a role run directly keeps its tools only (read_only: no edit tools)
+    const tools = subagentTools(all, { role: direct?.role }).tools;
     const offered = offeredTools(tools, {
       mode: permissionMode,
       allow: [...(settings.config.permissions?.allow ?? []), ...opts.allowTool],
       deny: [...(settings.config.permissions?.deny ?? []), ...opts.denyTool],
       attended: opts.ask !== undefined || opts.interactive,
-    }).map((t) => t.name);
-    const maxTurns = opts.maxTurns ?? defaultMaxTurns(env);
+    })
+      .map((t) => t.name)
+      .filter((name) => name !== DELEGATE_ALIAS);
+    const maxTurns = opts.maxTurns ?? direct?.role.maxTurns ?? defaultMaxTurns(env);
     // priced per request by the model that answered it (a fallback's price after a fallback)
     const costOf = wiring.costFunction(ref) && ((u: Usage) => priceOf(answeredBy(provider), u));
     if (!costOf)
@@ -215,6 +250,7 @@ export async function runAgentCli(
       workspace: workspaceRoot,
       permission_mode: permissionMode,
       workspace_trust: settings.trust,
+      ...(direct ? { role: direct.role.name } : {}),
       tools: offered,
       bootstrap_files: bootstrapFiles,
       memory: envelope.memory,
@@ -233,13 +269,13 @@ export async function runAgentCli(
         "bypass_mode",
         "--permission-mode bypass: every tool call is allowed, including dangerous ones",
       );
-    const result = await runAgent({
+    const input: AgentInput = {
       provider,
       model: envelope.model,
       mode,
       task,
       history: session.history,
-      system: blocks,
+      system: direct ? [...blocks, roleBlock(direct.role, true)] : blocks,
       tools,
       offered,
       policy: {
@@ -270,15 +306,19 @@ export async function runAgentCli(
       sandbox,
       effort,
       showReasoning: opts.showReasoning,
-    });
+    };
+    delegation.bind(input);
+    const result = await runAgent(input);
     if (!opts.ephemeral) await wiring.saveSessionHistory(w, result.messages);
     envelope.result = stripControl(result.finalText) || null;
     envelope.num_turns = result.numTurns;
     if (result.numTurns > 0) envelope.model = answeredBy(provider).label;
-    envelope.usage = result.usage;
+    // sub-agents' usage and cost are part of the run's
+    const totals = addSubagentTotals(result.usage, result.costUsd, delegation.records);
+    envelope.usage = totals.usage;
+    envelope.subagents = delegation.records;
     envelope.duration_api_ms = result.durationApiMs;
-    envelope.total_cost_usd =
-      result.costUsd === null ? null : Math.round(result.costUsd * 1e6) / 1e6;
+    envelope.total_cost_usd = totals.cost === null ? null : Math.round(totals.cost * 1e6) / 1e6;
     envelope.tools = result.tools;
     envelope.permission_denials = result.permissionDenials;
     envelope.files_changed = result.filesChanged;
@@ -286,7 +326,10 @@ export async function runAgentCli(
     if (w.memory && result.terminalReason !== "cancelled") {
       // Only this run's messages: earlier runs of the session were extracted when they ended.
       const start = result.messages.findLastIndex((m) => m.role === "user" && m.content === task);
-      const thisRun = start >= 0 ? result.messages.slice(start) : result.messages;
+      // web results are untrusted: never a source of memory facts
+      const thisRun = withoutWebResults(
+        start >= 0 ? result.messages.slice(start) : result.messages,
+      );
       envelope.memory.facts_written += await w.memory.extract(thisRun, {
         model: opts.model,
         configModel: settings.config.model,

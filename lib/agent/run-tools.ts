@@ -124,8 +124,8 @@ async function execute(
   const started = performance.now();
   let outcome: ToolOutcome;
   try {
-    const ctx = p.allowedBy === "user" ? { ...state.toolCtx, humanApproved: true } : state.toolCtx;
-    const run = () => tool.execute(p.args, ctx);
+    const base = p.allowedBy === "user" ? { ...state.toolCtx, humanApproved: true } : state.toolCtx;
+    const run = () => tool.execute(p.args, { ...base, callId: p.call.id });
     outcome =
       tool.kind === "shell" ? await withTreeChanges(state.toolCtx, run, targets) : await run();
   } catch (error) {

@@ -226,6 +226,7 @@ const CODER_CMDS: Record<string, string> = {
   read: "read_file",
   write: "write_file",
   patch: "patch_file",
+  multipatch: "multipatch",
   tree: "list_directory",
   search: "search_files",
   exec: "run_command",

@@ -46,6 +46,8 @@ export interface ToolContext {
   protectedPaths?: ProtectedPaths;
   /** This run's tool outputs and the user's task: a remembered fact lifted from them says so. */
   origins?: { list: Array<{ label: string; text: string }>; userText: string };
+  /** The id of the tool call being executed (delegate: the sub-agent's parent_id in events). */
+  callId?: string;
 }
 
 export interface FileChange {

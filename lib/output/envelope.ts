@@ -54,6 +54,16 @@ export interface Envelope {
   /** The OS sandbox of agent/coder runs (CONTRACT §5); null for commands that run no tools. */
   sandbox: { kind: string; available: boolean; network: boolean } | null;
   warnings: Warning[];
+  /** agent/coder: each sub-agent run (delegate tool), in completion order. */
+  subagents?: Array<{
+    id: string;
+    role: string | null;
+    turns: number;
+    total_tokens: number;
+    usage: Usage;
+    cost_usd: number | null;
+    status: "success" | "error";
+  }>;
   error: { code: string; message: string; retryable: boolean; hint?: string } | null;
 }
 

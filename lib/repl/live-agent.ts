@@ -2,9 +2,12 @@ import { defaultMaxTurns } from "../agent/headless.ts";
 import { runAgent } from "../agent/loop.ts";
 import { type PermissionMode, resolvePermissionMode } from "../agent/permissions.ts";
 import { protectedPaths } from "../agent/protected-paths.ts";
+import { loadRoles, roleOfTask } from "../agent/roles.ts";
 import { openRunSandbox } from "../agent/run-sandbox.ts";
+import { addSubagentTotals, roleBlock, subagentTools } from "../agent/subagent.ts";
+import { createDelegation, DELEGATE_ALIAS, delegationEnabled } from "../agent/tools/delegate.ts";
 import { toolsFor } from "../agent/tools/registry.ts";
-import type { MemoryBackend } from "../agent/types.ts";
+import type { AgentInput, MemoryBackend } from "../agent/types.ts";
 import * as wiring from "../agent/wiring.ts";
 import type { Ctx, Env } from "../core/ctx.ts";
 import type { Session } from "../history/session.ts";
@@ -102,17 +105,28 @@ async function runLoop(
   const resolved = resolvePermissionMode(undefined, input.config.permissions?.mode);
   if ("warning" in resolved && resolved.warning)
     reporter.warn("config_bypass_ignored", resolved.warning);
-  const permissionMode: PermissionMode = "error" in resolved ? "read-only" : resolved.mode;
+  // `/agent @dba …` runs an AGENTS.md role; the delegate tool offers every role to the model
+  const roles = loadRoles(env, input.workspaceRoot, false).roles;
+  const direct = roleOfTask(task, roles);
+  const delegation = createDelegation(roles);
+  const all = [
+    ...toolsFor(mode, { memory: input.memoryMode !== "off", env }),
+    ...(delegationEnabled(env, roles) ? delegation.tools : []),
+  ];
+  const tools = subagentTools(all, { role: direct?.role }).tools;
+  const permissionMode: PermissionMode =
+    "error" in resolved || direct?.role.readOnly ? "read-only" : resolved.mode;
   // the same OS sandbox as `chatcli agent` (CHATCLI_SANDBOX from the process env)
   const sandbox = await openRunSandbox(ctx, {}, permissionMode, input.workspaceRoot, reporter);
-  const result = await runAgent({
+  const agentInput: AgentInput = {
     provider: input.provider,
     model: modelLabel(input.ref),
     mode,
-    task,
+    task: direct?.task || task,
     history: session.messages.filter((m) => m.role !== "system"),
-    system: blocks,
-    tools: toolsFor(mode, { memory: input.memoryMode !== "off" }),
+    system: direct ? [...blocks, roleBlock(direct.role, true)] : blocks,
+    tools,
+    offered: tools.map((t) => t.name).filter((n) => n !== DELEGATE_ALIAS),
     policy: {
       mode: permissionMode,
       allow: input.config.permissions?.allow ?? [],
@@ -124,7 +138,7 @@ async function runLoop(
       denylist: env["CHATCLI_AGENT_DENYLIST"],
       protectedPaths: protectedPaths(env, input.config),
     },
-    limits: { maxTurns: defaultMaxTurns(env) },
+    limits: { maxTurns: direct?.role.maxTurns ?? defaultMaxTurns(env) },
     costOf: (usage) => costOf(input.ref, usage),
     hooks: wiring.agentHooks(w, reporter),
     reporter,
@@ -150,12 +164,16 @@ async function runLoop(
     memoryMode: input.memoryMode,
     scratchDir: wiring.scratchDirFor(w),
     sandbox,
-  }).finally(() => sandbox.dispose());
+  };
+  delegation.bind(agentInput);
+  const result = await runAgent(agentInput).finally(() => sandbox.dispose());
   if (signal.aborted) throw new Error("cancelled");
   const text = stripControl(result.finalText);
   if (text) callbacks.onText(text);
   if (result.error && result.terminalReason !== "completed") {
     callbacks.onActivity(`⚠ ${result.error.message}`);
   }
-  return { text, usage: result.usage, requests: result.numTurns, messages: result.messages };
+  const usage = addSubagentTotals(result.usage, null, delegation.records).usage;
+  const requests = result.numTurns + delegation.records.reduce((n, r) => n + r.turns, 0);
+  return { text, usage, requests, messages: result.messages };
 }

@@ -26,6 +26,7 @@ import { SessionBinding } from "./live-binding.ts";
 import { compactConversation, guidedTooFew } from "./live-compact.ts";
 import type { ReplMemory } from "./live-memory.ts";
 import { contextSummary, UsageMeter } from "./live-meter.ts";
+import { runReplShell } from "./live-shell.ts";
 import { replReporter } from "./live-sink.ts";
 import { streamChatTurn } from "./live-turn.ts";
 import type * as S from "./services.ts";
@@ -270,6 +271,22 @@ class LiveServices implements S.ReplServices {
     await this.binding.persist();
     await this.binding.refresh();
     return { index, time: target.time, messages: target.messages, label: target.label };
+  }
+
+  shell(
+    command: string,
+    signal: AbortSignal,
+    hooks: { confirmDangerous(reason: string): Promise<boolean>; onNotice(line: string): void },
+  ) {
+    return runReplShell({
+      ctx: this.ctx,
+      env: this.env,
+      config: this.settings.config,
+      workspaceRoot: this.workspaceRoot,
+      command,
+      signal,
+      ...hooks,
+    });
   }
 
   async memory(args: string, signal: AbortSignal): Promise<string> {

@@ -1,10 +1,12 @@
 import { createStreamStripper } from "../output/terminal.ts";
 import { renderTable } from "./markdown-table.ts";
+import { WordWrapper } from "./word-wrap.ts";
 
 /**
- * Light markdown for streamed answers: headers, bold, inline code, lists, quotes and fenced code
- * blocks, rendered as text arrives (a character is held back only while its meaning is unknown,
- * e.g. the `*` that may open `**`). Without colour the text passes through as written. Escape
+ * Light markdown for streamed answers: headers, bold, italic, inline code, lists, quotes, tables and
+ * fenced code blocks, rendered as text arrives (a character is held back only while its meaning is
+ * unknown, e.g. the `*` that may open `**`; prose is wrapped at word boundaries, so the word being
+ * written waits for its end). Without colour the text passes through as written. Escape
  * sequences from the model are always stripped.
  */
 export interface MarkdownStream {
@@ -68,10 +70,20 @@ class ColorRenderer {
   private tableRows: string[] | undefined;
   private tableLine: string | undefined;
 
+  private readonly wrap: WordWrapper;
+
   constructor(
-    private readonly write: (text: string) => void,
+    write: (text: string) => void,
     private readonly columns: () => number,
-  ) {}
+  ) {
+    this.wrap = new WordWrapper(write, columns);
+  }
+
+  /** Prose is wrapped at word boundaries; code is written as it is. */
+  private write(text: string): void {
+    if (this.inCodeBlock) this.wrap.raw(text);
+    else this.wrap.write(text);
+  }
 
   feed(text: string): void {
     for (const ch of text) this.char(ch);
@@ -85,6 +97,7 @@ class ColorRenderer {
     this.flushTable();
     this.flushHeld();
     this.closeLine();
+    this.wrap.flush();
     this.head = "";
   }
 
@@ -180,18 +193,21 @@ class ColorRenderer {
     const bullet = /^[-*+] (.*)$/s.exec(t);
     if (bullet) {
       this.write(`${indent}• `);
+      this.wrap.indent = indent.length + 2;
       this.inlineText(bullet[1]!);
       return;
     }
     const quote = /^> ?(.*)$/s.exec(t);
     if (quote) {
       this.write(`${indent + DIM}│ ${RESET}`);
+      this.wrap.indent = indent.length + 2;
       this.inlineText(quote[1]!);
       return;
     }
     const numbered = /^(\d{1,3}[.)]) (.*)$/s.exec(t);
     if (numbered) {
       this.write(`${indent + BOLD + numbered[1]!}${RESET} `);
+      this.wrap.indent = indent.length + numbered[1]!.length + 1;
       this.inlineText(numbered[2]!);
       return;
     }
@@ -215,7 +231,7 @@ class ColorRenderer {
           .trim()
       : "";
     if (!lang) return false;
-    this.write(`${DIM}  ${lang}${RESET}`);
+    this.wrap.raw(`${DIM}  ${lang}${RESET}`);
     return true;
   }
 
@@ -224,7 +240,7 @@ class ColorRenderer {
     const rows = this.tableRows;
     this.tableRows = undefined;
     if (!rows || rows.length === 0) return;
-    this.write(renderTable(rows, this.columns(), formatInline));
+    this.wrap.raw(renderTable(rows, this.columns(), formatInline));
   }
 
   private inlineText(text: string): void {

@@ -7,15 +7,11 @@ import { type Cancellable, type CancellableFn, runCancellable } from "./cancel.t
 import { formatUsd, handleSlash } from "./handlers.ts";
 import { createMarkdownStream } from "./markdown.ts";
 import { completeMention, expandMentions } from "./mentions.ts";
-import { askApproval, askYesNo, chooseCheckpoint, chooseOne, clockTime } from "./menu.ts";
+import { askApproval, askYesNo } from "./menu.ts";
 import { readLine } from "./prompt.ts";
-import type {
-  ApprovalRequest,
-  ReplServices,
-  RewindFile,
-  RewindScopeChoice,
-  TurnCallbacks,
-} from "./services.ts";
+import { openRewindMenu } from "./repl-rewind.ts";
+import { runShellCommand } from "./repl-shell.ts";
+import type { ApprovalRequest, ReplServices, TurnCallbacks } from "./services.ts";
 import { looksLikePath, parseSlash, type SlashInput } from "./slash.ts";
 import { CommandTicker, compactCount, SPINNER } from "./ticker.ts";
 import { KeyReader, Screen } from "./tty.ts";
@@ -38,6 +34,8 @@ export class Repl {
   /** Input-history writes, in submission order; awaited at exit. */
   private saving: Promise<void> = Promise.resolve();
   private historyWarned = false;
+  /** `!command` outputs the user chose to send with the next message. */
+  readonly pendingContext: string[] = [];
   /** The status row under the prompt (model, context used, session cost), set after each turn. */
   private footer: string | undefined;
   /** Approvals answered `a` (always): tool names or `run_command npm …` scopes, for this session. */
@@ -140,6 +138,10 @@ export class Repl {
    */
   private async dispatch(text: string, pasted: boolean): Promise<"exit" | undefined> {
     try {
+      if (!pasted && /^![^\s!]/.test(text.trimStart()) && this.services.shell) {
+        await this.shellCommand(text.trimStart().slice(1).trim());
+        return undefined;
+      }
       const slash = pasted ? undefined : parseSlash(text);
       if (slash) {
         const route = await this.slashOrMessage(slash);
@@ -184,9 +186,18 @@ export class Repl {
     return EXIT.ok;
   }
 
+  /** `!command` (see repl-shell.ts). */
+  private shellCommand(command: string): Promise<void> {
+    return runShellCommand(this, command);
+  }
+
   /** One chat turn, streamed and rendered; Esc or Ctrl+C cancels it and nothing is added. */
   async chatTurn(typed: string): Promise<void> {
-    const { text: input, attached, skipped } = expandMentions(typed, this.ctx.cwd);
+    const mentioned = expandMentions(typed, this.ctx.cwd);
+    const { attached, skipped } = mentioned;
+    const context = this.pendingContext.splice(0);
+    const input =
+      context.length > 0 ? `${mentioned.text}\n\n${context.join("\n\n")}` : mentioned.text;
     for (const path of attached) this.say(this.style.dim(`📎 ${path} attached`));
     for (const s of skipped) this.say(this.style.yellow(`📎 ${s.path} not attached: ${s.reason}`));
     const out = this.answerWriter();
@@ -289,52 +300,9 @@ export class Repl {
     }
   }
 
-  /** Opens the rewind menu and restores the chosen checkpoint. */
-  async rewindMenu(): Promise<void> {
-    const items = this.services.listCheckpoints();
-    if (items.length === 0) {
-      this.say("No checkpoints available yet.");
-      return;
-    }
-    const choice = await chooseCheckpoint(this.keys, this.screen, items, this.menuOptions());
-    if (choice.kind === "cancelled") return this.say("Rewind cancelled.");
-    if (choice.kind === "invalid") return this.say("Invalid selection.");
-    try {
-      const files = (await this.services.rewindFiles?.(choice.index)) ?? [];
-      const scope = files.length === 0 ? "conversation" : await this.rewindScope(files);
-      if (scope === "cancel") return this.say("Rewind cancelled.");
-      const cp = await this.services.rewind(choice.index, scope);
-      const what =
-        scope === "code"
-          ? `the code only, ${files.length} file(s) restored`
-          : scope === "both"
-            ? `${cp.messages} messages, ${files.length} file(s) restored`
-            : `${cp.messages} messages`;
-      this.say(
-        this.style.green(
-          `↩ Rewound to checkpoint [${choice.index}] (${clockTime(cp.time)}, ${what})`,
-        ),
-      );
-    } catch (error) {
-      this.say(this.style.red(`Rewind failed: ${(error as Error).message}`));
-    }
-  }
-
-  /** Tools changed files since the checkpoint: restore the conversation, the code, or both? */
-  private async rewindScope(files: readonly RewindFile[]): Promise<RewindScopeChoice | "cancel"> {
-    this.say("Tools changed files since this checkpoint; a code rewind would do this:");
-    for (const f of files.slice(0, 8)) {
-      this.say(
-        `  ${f.change.padEnd(8)} ${f.path}${f.conflict ? this.style.yellow("  (edited since)") : ""}`,
-      );
-    }
-    if (files.length > 8) this.say(`  … ${files.length - 8} more`);
-    return chooseOne(this.keys, this.screen, "Restore (c)onversation, co(d)e or (b)oth? ", {
-      color: this.options.color,
-      signal: this.ctx.signal,
-      choices: { c: "conversation", d: "code", b: "both" },
-      nag: "(type c, d or b; Esc cancels) ",
-    });
+  /** Opens the rewind menu and restores the chosen checkpoint (see repl-rewind.ts). */
+  rewindMenu(): Promise<void> {
+    return openRewindMenu(this);
   }
 
   menuOptions(signal?: AbortSignal) {

@@ -120,6 +120,13 @@ export interface ReplServices {
    */
   rewind(index: number, scope?: RewindScopeChoice): Promise<CheckpointInfo>;
 
+  /** `!command`: runs it through the permission policy and the OS sandbox (see live-shell.ts). */
+  shell?(
+    command: string,
+    signal: AbortSignal,
+    hooks: { confirmDangerous(reason: string): Promise<boolean>; onNotice(line: string): void },
+  ): Promise<{ denied?: string; output: string; exitCode: number | null }>;
+
   /** `/memory <args>`: the printable output of the memory subcommand. */
   memory(args: string, signal: AbortSignal): Promise<string>;
   /** `/agent` and `/coder`: the one agent loop, sharing this history. */

@@ -136,6 +136,28 @@ describe("chatcli chat: starting and leaving", () => {
     },
   );
 
+  tmuxTest(
+    "--color always: long prose wraps at word boundaries to the terminal's width",
+    async () => {
+      await using home = await tempDir();
+      const prose =
+        "the quick brown fox jumps over the lazy dog while seventeen curious onlookers watch the whole spectacle unfold";
+      llm.push({ text: `${prose}\n` });
+      await using t = chatTerm(home.path, llm, { args: ["--color", "always"], width: 40 });
+      await t.waitForText(PROMPT_READY);
+      submit(t, "tell me");
+      const screen = await t.waitForText(/unfold\n❯/);
+      const rows = screen
+        .slice(screen.indexOf("the quick"), screen.indexOf("\n❯", screen.indexOf("unfold")))
+        .split("\n");
+      expect(rows.length).toBeGreaterThan(2);
+      for (const row of rows) expect(Array.from(row).length).toBeLessThanOrEqual(40);
+      expect(rows.map((r) => r.trim()).join(" ")).toBe(prose);
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
+
   tmuxTest("bare chatcli on a TTY opens the chat", async () => {
     await using home = await tempDir();
     await using t = chatTerm(home.path, llm, { command: [] });

@@ -283,4 +283,34 @@ describe("chatcli chat: input", () => {
       expect(await t.waitForExit()).toBe(0);
     },
   );
+
+  tmuxTest(
+    "!cmd runs a shell command in the sandbox, shows its output and offers it as context; a protected read is refused",
+    async () => {
+      await using home = await tempDir();
+      mkdirSync(join(home.path, "work"));
+      writeFileSync(join(home.path, "work", "notes.txt"), "line one\nline two\n");
+      mkdirSync(join(home.path, ".ssh"));
+      writeFileSync(join(home.path, ".ssh", "id_rsa"), "PRIVATE-KEY-CANARY\n");
+      llm.push({ text: "two lines" });
+      await using t = chatTerm(join(home.path, "work"), llm, { env: { HOME: home.path } });
+      await t.waitForText(PROMPT_READY);
+      submit(t, "!wc -l notes.txt");
+      await t.waitForText(
+        /^2 notes\.txt\n\(exit 0\)\nSend this output with your next message\? \[y\/N\]/m,
+      );
+      t.type("y");
+      await t.waitForText(/\[y\/N\] y\n❯$/m);
+      submit(t, "how many lines?");
+      await t.waitForText(/^two lines\n❯$/m);
+      expect(sentMessages(llm.requests.at(-1)!.body).at(-1)?.content).toBe(
+        'how many lines?\n\n<shell command="wc -l notes.txt" exit="0">\n2 notes.txt\n</shell>',
+      );
+      submit(t, `!cat ${join(home.path, ".ssh", "id_rsa")}`);
+      await t.waitForText(/✗ not run: .*\n❯$/m);
+      expect(t.capturePane()).not.toContain("PRIVATE-KEY-CANARY");
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
 });

@@ -86,7 +86,7 @@ export function refusedUrl(url: URL): string | undefined {
 }
 
 /** GETs a URL following at most MAX_REDIRECTS redirects, checking every hop's address. */
-async function fetchChecked(
+export async function fetchChecked(
   ctx: ToolContext,
   url: string,
   signal: AbortSignal,

@@ -12,8 +12,9 @@ test("no human to approve a read-only run: the edit tools are not offered", () =
   const ci = names(base);
   expect(ci).not.toContain("write_file");
   expect(ci).not.toContain("patch_file");
+  expect(ci).not.toContain("multipatch");
   // what read-only mode can still run stays: reads, read-only commands, the web, memory
-  expect(ci).toEqual(all.filter((n) => n !== "write_file" && n !== "patch_file"));
+  expect(ci).toEqual(all.filter((n) => !["write_file", "patch_file", "multipatch"].includes(n)));
 });
 
 test("edit tools stay when they can be allowed: a TTY, an edit mode, or an allow rule naming them", () => {

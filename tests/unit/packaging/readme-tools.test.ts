@@ -2,12 +2,20 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { delegateTools } from "../../../lib/agent/tools/delegate.ts";
 import { toolsFor } from "../../../lib/agent/tools/registry.ts";
 
 const README = readFileSync(join(resolve(import.meta.dir, "../../.."), "README.md"), "utf8");
 
 test("every tool has a README row naming each argument, the required ones in bold", () => {
-  for (const tool of toolsFor("agent")) {
+  // with the optional tools on: a search backend, and AGENTS.md roles (delegate's `role`)
+  const role = { name: "r", instructions: "", summary: "" };
+  const deps = { parent: undefined as never, tools: [], roles: [role], records: [] };
+  const optional = delegateTools(deps).slice(0, 1);
+  for (const tool of [
+    ...toolsFor("agent", { env: { CHATCLI_SEARXNG_URL: "http://s" } }),
+    ...optional,
+  ]) {
     const schema = tool.input_schema as {
       properties?: Record<string, unknown>;
       required?: string[];

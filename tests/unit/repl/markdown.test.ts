@@ -110,6 +110,26 @@ describe("markdown stream", () => {
       out += t;
     }, true);
     md.push("Hello wor");
-    expect(out).toBe("Hello wor");
+    // only the word being written waits (it may have to start the next line)
+    expect(out).toBe("Hello");
+    md.push("ld and more");
+    expect(out).toBe("Hello world and");
+  });
+
+  test("colour mode: long lines wrap at word boundaries, list items keep their indent; code does not", () => {
+    let out = "";
+    const md = createMarkdownStream(
+      (t) => (out += t),
+      true,
+      () => 20,
+    );
+    md.push(
+      "one two three four five six seven\n- alpha beta gamma delta epsilon\n```\nconst averyveryverylongname = 1;\n```\n",
+    );
+    md.end();
+    const plain = out.replace(/\u001b\[[0-9;]*m/g, "");
+    expect(plain).toBe(
+      "one two three four\nfive six seven\n• alpha beta gamma\n  delta epsilon\n  const averyveryverylongname = 1;\n",
+    );
   });
 });

@@ -1,0 +1,83 @@
+import { decide, resolvePermissionMode } from "../agent/permissions.ts";
+import { protectedPaths } from "../agent/protected-paths.ts";
+import { openRunSandbox } from "../agent/run-sandbox.ts";
+import { runCommandTool, runShell } from "../agent/tools/run-command.ts";
+import type { Ctx, Env } from "../core/ctx.ts";
+import { stripControl } from "../output/terminal.ts";
+import { replReporter } from "./live-sink.ts";
+
+/** How long a `!command` may run before it is stopped. */
+const SHELL_TIMEOUT_S = 600;
+
+export interface ShellResult {
+  /** Why the policy refused it (nothing ran). */
+  denied?: string;
+  output: string;
+  exitCode: number | null;
+}
+
+export interface ReplShellInput {
+  ctx: Ctx;
+  env: Env;
+  config: { permissions?: { allow?: string[]; deny?: string[]; mode?: string } };
+  workspaceRoot: string;
+  command: string;
+  signal: AbortSignal;
+  /** A dangerous command runs only when the human types the word yes. */
+  confirmDangerous(reason: string): Promise<boolean>;
+  /** Warnings about the sandbox (unavailable, off). */
+  onNotice(line: string): void;
+}
+
+/**
+ * `!command` in the REPL: the human typed it, so what the policy would ask about runs — but deny rules
+ * and protected paths still refuse it, a dangerous command still needs a typed yes, and it runs in the
+ * same OS sandbox as the agent's commands (its one approved write in read-only mode included).
+ */
+export async function runReplShell(input: ReplShellInput): Promise<ShellResult> {
+  const { ctx, env } = input;
+  const resolved = resolvePermissionMode(undefined, input.config.permissions?.mode);
+  const mode = "error" in resolved ? "read-only" : resolved.mode;
+  const args = { cmd: input.command };
+  const decision = decide(
+    {
+      mode,
+      allow: input.config.permissions?.allow ?? [],
+      deny: input.config.permissions?.deny ?? [],
+      onAsk: "deny",
+      workspaceRoot: input.workspaceRoot,
+      cwd: ctx.cwd,
+      home: env["HOME"],
+      denylist: env["CHATCLI_AGENT_DENYLIST"],
+      // its output is offered to the model: credential stores stay out of it
+      protectedPaths: protectedPaths(env, input.config),
+    },
+    runCommandTool,
+    args,
+  );
+  if (decision.verdict === "deny" && !decision.dangerous) {
+    return { denied: decision.reason, output: "", exitCode: null };
+  }
+  if (decision.dangerous && !(await input.confirmDangerous(decision.reason))) {
+    return { denied: `${decision.reason} (not confirmed)`, output: "", exitCode: null };
+  }
+  const reporter = replReporter(ctx, "chat", input.onNotice);
+  const sandbox = await openRunSandbox(ctx, {}, mode, input.workspaceRoot, reporter);
+  try {
+    const outcome = await runShell(input.command, undefined, SHELL_TIMEOUT_S, {
+      workspaceRoot: input.workspaceRoot,
+      cwd: ctx.cwd,
+      env,
+      signal: input.signal,
+      fetch: ctx.fetch,
+      now: ctx.now,
+      sandbox,
+      humanApproved: true,
+    });
+    // the exit code is shown (and sent) on its own: drop the tool format's first line
+    const output = stripControl(outcome.output).replace(/^exit code: \S+\n?/m, "");
+    return { output, exitCode: outcome.exitCode ?? null };
+  } finally {
+    sandbox.dispose();
+  }
+}
