@@ -85,7 +85,7 @@ export function shellParts(policy: PermissionPolicy, line: string, dir: string, 
         cls: "secret",
         subject: text,
         reason: protectedWord
-          ? `${protectedWord} is a protected path (credentials, chatcli's home or a process environment)`
+          ? `${protectedWord} is a protected path`
           : `${dump} (a protected credential store)`,
       });
     // `sh -c "…"` runs a whole command line: judge it like the outer one.
