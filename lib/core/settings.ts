@@ -54,29 +54,6 @@ export interface LoadSettingsOptions {
   askTrust?: (question: { workspace: string; ignored: Ignored[] }) => Promise<boolean>;
 }
 
-/** Parses a dotenv file: KEY=VALUE, `export KEY=VALUE`, quotes, `#` comments. */
-export function parseDotenv(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (!line || line.startsWith("#")) continue;
-    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(line);
-    if (!m) continue;
-    const key = m[1] as string;
-    let value = (m[2] as string).trim();
-    const quote = value[0];
-    if ((quote === '"' || quote === "'") && value.endsWith(quote) && value.length >= 2) {
-      value = value.slice(1, -1);
-      if (quote === '"') value = value.replace(/\\n/g, "\n").replace(/\\"/g, '"');
-    } else {
-      const hash = value.search(/\s#/);
-      if (hash >= 0) value = value.slice(0, hash).trim();
-    }
-    out[key] = value;
-  }
-  return out;
-}
-
 async function readConfigFile(path: string): Promise<ChatcliConfig | undefined> {
   const text = await readTextIfExists(path);
   if (text === undefined || text.trim() === "") return undefined;

@@ -6,10 +6,11 @@
 import { join } from "node:path";
 import { resolvePermissionMode } from "../agent/permissions.ts";
 import type { Ctx, Env } from "../core/ctx.ts";
+import { parseDotenvFile } from "../core/dotenv.ts";
 import { readTextIfExists } from "../core/fs.ts";
 import { expandHome, globalConfigPath } from "../core/paths.ts";
 import { configuredSecrets, redactDeep } from "../core/redact.ts";
-import { type ChatcliConfig, loadSettings, parseDotenv } from "../core/settings.ts";
+import { type ChatcliConfig, loadSettings } from "../core/settings.ts";
 import { modelLabel, resolveModel } from "../llm/models.ts";
 
 export type Source = "flag" | "env" | ".env" | "workspace config" | "user config" | "default";
@@ -118,7 +119,7 @@ export async function configReport(
     { source: "env", values: relevant(ctx.env), applied: true },
     {
       source: ".env",
-      values: dotenvText ? parseDotenv(dotenvText) : {},
+      values: dotenvText ? parseDotenvFile(dotenvText, ctx.env) : {},
       applied: applied(".env"),
       skips: (name) => skipped(dotenvPath, name),
     },

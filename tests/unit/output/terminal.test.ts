@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
+import { parseDotenvFile } from "../../../lib/core/dotenv.ts";
 import { redact } from "../../../lib/core/redact.ts";
-import { parseDotenv } from "../../../lib/core/settings.ts";
 import { createStreamStripper, shouldColor, stripControl } from "../../../lib/output/terminal.ts";
 
 test("escape sequences and control characters are stripped, text kept", () => {
@@ -45,6 +45,6 @@ test("secrets are redacted by shape and by configured value", () => {
 
 test("dotenv parsing: export, quotes, comments", () => {
   expect(
-    parseDotenv("# c\nexport A=1\nB=\"two words\"\nC='x' \nD=plain # trailing\n\nbad line"),
+    parseDotenvFile("# c\nexport A=1\nB=\"two words\"\nC='x' \nD=plain # trailing\n\nbad line"),
   ).toEqual({ A: "1", B: "two words", C: "x", D: "plain" });
 });
