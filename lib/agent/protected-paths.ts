@@ -67,7 +67,7 @@ const PROC_SAMPLES = ["/proc/self/environ", "/proc/1/environ", "/proc/1/task/1/e
 
 /**
  * The protected paths for this environment (HOME, XDG_CONFIG_HOME, CHATCLI_HOME) and user config
- * (`{"sandbox": {"deny_read": ["~/secrets", "/opt/keys"]}}`; relative entries are under HOME).
+ * (`{"sandbox": {"deny_read": ["~/secrets", "/opt/keys"]}}`; relative entries are ignored).
  */
 export function protectedPaths(env: Env, userConfig?: unknown): ProtectedPaths {
   const home = userHome(env);
@@ -76,8 +76,9 @@ export function protectedPaths(env: Env, userConfig?: unknown): ProtectedPaths {
   if (xdg && isAbsolute(xdg)) paths.push(join(xdg, "gcloud"), join(xdg, "gh"));
   paths.push(...SYSTEM_SECRET_PATHS, chatcliHome(env));
   for (const extra of denyReadEntries(userConfig)) {
-    const expanded = expandHome(extra, env);
-    paths.push(isAbsolute(expanded) ? resolve(expanded) : resolve(home, expanded));
+    // `~/x` and absolute paths; a relative entry names nothing for sure and is ignored
+    const expanded = expandHome(extra.trim(), env);
+    if (isAbsolute(expanded)) paths.push(resolve(expanded));
   }
   return { paths: [...new Set(paths)], patterns: [PROC_ENVIRON], samples: PROC_SAMPLES };
 }

@@ -1,67 +1,14 @@
 import { isAbsolute, join, relative, resolve } from "node:path";
+import { protectedPaths } from "../agent/protected-paths.ts";
 import type { Env } from "../core/ctx.ts";
-import { chatcliHome, expandHome, userHome } from "../core/paths.ts";
-
-/** Credential stores under the home directory that nothing the agent runs may read (CONTRACT §5). */
-export const HOME_CREDENTIALS = [
-  ".ssh",
-  ".aws",
-  ".gnupg",
-  ".config/gcloud",
-  ".azure",
-  ".kube",
-  ".docker/config.json",
-  ".netrc",
-  ".npmrc",
-  ".config/gh",
-  ".git-credentials",
-  // beyond the contract's list: other stores of the same kind
-  ".local/share/keyrings",
-  "Library/Keychains",
-  ".password-store",
-  ".vault-token",
-  ".pgpass",
-  ".my.cnf",
-  ".pypirc",
-  ".gem/credentials",
-  ".cargo/credentials",
-  ".cargo/credentials.toml",
-  ".terraform.d/credentials.tfrc.json",
-  ".config/hub",
-  ".config/op",
-] as const;
-
-/** Root-readable system secrets (chatcli may run as root in a container). */
-export const SYSTEM_SECRETS = [
-  "/etc/shadow",
-  "/etc/shadow-",
-  "/etc/gshadow",
-  "/etc/gshadow-",
-  "/etc/sudoers",
-  "/etc/sudoers.d",
-  "/etc/security/opasswd",
-  "/etc/ssh/ssh_host_rsa_key",
-  "/etc/ssh/ssh_host_ecdsa_key",
-  "/etc/ssh/ssh_host_ed25519_key",
-  "/etc/ssh/ssh_host_dsa_key",
-] as const;
 
 /**
  * The absolute paths no sandboxed process and no chatcli file tool reads: the credential stores,
- * chatcli's own home (memory and sessions go through chatcli), and the user's `sandbox.deny_read`.
+ * chatcli's own home (memory and sessions go through chatcli), and the user's `sandbox.deny_read` —
+ * the one list of lib/agent/protected-paths.ts, shared with the policy.
  */
 export function deniedReadPaths(env: Env, userDenyRead: readonly string[] = []): string[] {
-  const home = userHome(env);
-  const out = new Set<string>();
-  for (const rel of HOME_CREDENTIALS) out.add(join(home, rel));
-  for (const p of SYSTEM_SECRETS) out.add(p);
-  out.add(chatcliHome(env));
-  for (const raw of userDenyRead) {
-    if (typeof raw !== "string" || !raw.trim()) continue;
-    const p = expandHome(raw.trim(), env);
-    if (isAbsolute(p)) out.add(resolve(p));
-  }
-  return [...out];
+  return protectedPaths(env, { sandbox: { deny_read: userDenyRead } }).paths;
 }
 
 /** Whether `path` is one of `denied` or lies under one. */

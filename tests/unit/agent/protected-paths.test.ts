@@ -28,9 +28,9 @@ describe("protected paths (CONTRACT §5)", () => {
       "/srv/chatcli",
       "/home/u/secrets",
       "/opt/keys",
-      "/home/u/rel",
     ])
       expect(list.paths).toContain(p);
+    expect(list.paths.some((p) => p.includes("rel"))).toBe(false);
   });
 
   test("matches files inside, the entries themselves and /proc/<pid>/environ; not neighbours", () => {
