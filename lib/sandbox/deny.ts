@@ -47,15 +47,53 @@ export const SYSTEM_SECRETS = [
 ] as const;
 
 /**
- * The absolute paths no sandboxed process and no chatcli file tool reads: the credential stores,
- * chatcli's own home (memory and sessions go through chatcli), and the user's `sandbox.deny_read`.
+ * Variables of the process environment that name a credential file or store somewhere else than
+ * the default place: chatcli's own dotenv (`CHATCLI_DOTENV`, which holds the API keys), cloud and
+ * tool credentials. The variables themselves are scrubbed from a child's env; the files they name
+ * are hidden too, or `cat ~/keys/chatcli.env` would read what the scrub removed. (`:`-lists allowed.)
  */
-export function deniedReadPaths(env: Env, userDenyRead: readonly string[] = []): string[] {
+export const CREDENTIAL_PATH_VARS = [
+  "CHATCLI_DOTENV",
+  "GOOGLE_APPLICATION_CREDENTIALS",
+  "CLOUDSDK_CONFIG",
+  "AWS_SHARED_CREDENTIALS_FILE",
+  "AWS_CONFIG_FILE",
+  "AWS_WEB_IDENTITY_TOKEN_FILE",
+  "AZURE_CONFIG_DIR",
+  "KUBECONFIG",
+  "DOCKER_CONFIG",
+  "NETRC",
+  "NPM_CONFIG_USERCONFIG",
+  "GNUPGHOME",
+  "PASSWORD_STORE_DIR",
+  "VAULT_CONFIG_PATH",
+] as const;
+
+/**
+ * The absolute paths no sandboxed process and no chatcli file tool reads: the credential stores,
+ * chatcli's own home (memory and sessions go through chatcli), the files the environment names as
+ * credentials (CREDENTIAL_PATH_VARS) and the user's `sandbox.deny_read`. `keepVisible` (the
+ * workspace): a variable pointing at it or above it is not honoured, or the workspace would vanish.
+ */
+export function deniedReadPaths(
+  env: Env,
+  userDenyRead: readonly string[] = [],
+  keepVisible: readonly string[] = [],
+): string[] {
   const home = userHome(env);
   const out = new Set<string>();
   for (const rel of HOME_CREDENTIALS) out.add(join(home, rel));
   for (const p of SYSTEM_SECRETS) out.add(p);
   out.add(chatcliHome(env));
+  const keep = [home, ...keepVisible].map((p) => resolve(p));
+  for (const name of CREDENTIAL_PATH_VARS) {
+    for (const raw of (env[name] ?? "").split(":")) {
+      if (!raw.trim()) continue;
+      const p = resolve(expandHome(raw.trim(), env));
+      if (p === "/" || keep.some((k) => isUnder(k, [p]))) continue;
+      out.add(p);
+    }
+  }
   for (const raw of userDenyRead) {
     if (typeof raw !== "string" || !raw.trim()) continue;
     const p = expandHome(raw.trim(), env);

@@ -89,7 +89,10 @@ export class Sandbox {
       !confined && opts.setting === "auto" && opts.permissionMode !== "bypass"
         ? `no sandbox for shell commands: ${this.unavailableReason}; or pass --sandbox off to run them unconfined`
         : undefined;
-    this.denied = opts.permissionMode === "bypass" ? [] : deniedReadPaths(opts.env, denyRead);
+    this.denied =
+      opts.permissionMode === "bypass"
+        ? []
+        : deniedReadPaths(opts.env, denyRead, [opts.workspaceRoot]);
   }
 
   /** Detects the OS sandbox and applies `--sandbox`: `required` without one is exit 3. */

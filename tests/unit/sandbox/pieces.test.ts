@@ -195,4 +195,28 @@ describe("denied reads", () => {
     expect(isProcEnviron("/proc/self/task/12/environ")).toBe(true);
     expect(isProcEnviron("/proc/1/status")).toBe(false);
   });
+
+  test("files the environment names as credentials; never the workspace, HOME or / themselves", () => {
+    const paths = deniedReadPaths(
+      {
+        HOME: "/home/u",
+        CHATCLI_DOTENV: "~/keys/chatcli.env",
+        GOOGLE_APPLICATION_CREDENTIALS: "/work/ws/gha-creds-1.json",
+        KUBECONFIG: "/etc/kube/a:/etc/kube/b",
+        DOCKER_CONFIG: "/work",
+        CLOUDSDK_CONFIG: "/home",
+        GNUPGHOME: "/",
+      },
+      [],
+      ["/work/ws"],
+    );
+    for (const p of [
+      "/home/u/keys/chatcli.env",
+      "/work/ws/gha-creds-1.json",
+      "/etc/kube/a",
+      "/etc/kube/b",
+    ])
+      expect(paths).toContain(p);
+    for (const p of ["/work", "/home", "/"]) expect(paths).not.toContain(p);
+  });
 });
