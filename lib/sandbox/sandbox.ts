@@ -18,7 +18,7 @@ import { arch as hostArch, platform as hostPlatform } from "node:process";
 import type { Env } from "../core/ctx.ts";
 import { ConfigError } from "../core/errors.ts";
 import { userHome } from "../core/paths.ts";
-import { bwrapArgv, underEmptied } from "./bwrap.ts";
+import { bwrapArgv, splitLoaderEnv, underEmptied } from "./bwrap.ts";
 import { deniedReadPaths, gitConfigSecrets, isProcEnviron, isUnder } from "./deny.ts";
 import {
   type Detected,
@@ -182,9 +182,11 @@ export class Sandbox {
     if (!this.detected) return spawnCapture(argv, spawnOptions);
     if (this.detected.kind === "bubblewrap") {
       const fd3Path = this.seccompFile();
-      const wrapped = this.bwrap(argv, options.cwd, fd3Path !== undefined, writable);
+      // bwrap runs on the host: the loader's variables go to the command only (LD_PRELOAD=./evil.so)
+      const env = splitLoaderEnv(spawnOptions.env);
+      const wrapped = this.bwrap(argv, options.cwd, fd3Path !== undefined, writable, env.inside);
       this.active++;
-      return spawnCapture(wrapped, { ...spawnOptions, fd3Path }).finally(() => {
+      return spawnCapture(wrapped, { ...spawnOptions, env: env.host, fd3Path }).finally(() => {
         if (--this.active === 0) this.removeMountPoints();
       });
     }
@@ -294,6 +296,7 @@ export class Sandbox {
     cwd: string,
     seccomp: boolean,
     writable: string[],
+    setenv: Array<readonly [string, string]> = [],
   ): string[] {
     const home = realPathOrSelf(userHome(this.opts.env));
     const ws = realPathOrSelf(this.opts.workspaceRoot);
@@ -333,6 +336,7 @@ export class Sandbox {
         network: this.info.network,
         cwd: realPathOrSelf(cwd),
         seccomp,
+        setenv,
       },
       argv,
     );

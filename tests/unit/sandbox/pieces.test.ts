@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { type BwrapPlan, bwrapArgv } from "../../../lib/sandbox/bwrap.ts";
+import { type BwrapPlan, bwrapArgv, splitLoaderEnv } from "../../../lib/sandbox/bwrap.ts";
 import { deniedReadPaths, isProcEnviron } from "../../../lib/sandbox/deny.ts";
 import { GIT_SAFE_CONFIG, gitSafeArgs, gitSafeEnv, scrubEnv } from "../../../lib/sandbox/env.ts";
 import { sbplString, seatbeltProfile } from "../../../lib/sandbox/seatbelt.ts";
@@ -218,5 +218,23 @@ describe("denied reads", () => {
     ])
       expect(paths).toContain(p);
     for (const p of ["/work", "/home", "/"]) expect(paths).not.toContain(p);
+  });
+});
+
+describe("loader variables", () => {
+  test("LD_*, GLIBC_TUNABLES … are kept from bwrap and set for the command with --setenv", () => {
+    const { host, inside } = splitLoaderEnv({
+      PATH: "/usr/bin",
+      LD_PRELOAD: "./evil.so",
+      LD_LIBRARY_PATH: "/x",
+      GLIBC_TUNABLES: "glibc.malloc.check=3",
+      OLD_VALUE: "kept",
+    });
+    expect(host).toEqual({ PATH: "/usr/bin", OLD_VALUE: "kept" });
+    expect(inside.map(([k]) => k).sort()).toEqual([
+      "GLIBC_TUNABLES",
+      "LD_LIBRARY_PATH",
+      "LD_PRELOAD",
+    ]);
   });
 });
