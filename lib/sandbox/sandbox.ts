@@ -27,7 +27,7 @@ import {
   type SandboxSetting,
   userSandboxConfig,
 } from "./detect.ts";
-import { gitSafeEnv, scrubEnv } from "./env.ts";
+import { gitSafeEnv, scrubEnv, withoutFileInjected } from "./env.ts";
 import {
   existingDenied,
   type PermissionModeName,
@@ -163,9 +163,13 @@ export class Sandbox {
     return this.denied.some((d) => isUnder(d, [root, r]) || isUnder(realPathOrSelf(d), [root, r]));
   }
 
-  /** The environment a child gets: scrubbed, `--pass-env` names kept, git's repo programs off. */
+  /**
+   * The environment a child gets: scrubbed, `--pass-env` names kept, git's repo programs off, and
+   * no code-injecting variable (LD_PRELOAD, PATH, BUN_OPTIONS …) that a file rather than the process
+   * environment set.
+   */
   childEnv(env: Env): Record<string, string> {
-    return gitSafeEnv(scrubEnv(env, this.opts.passEnv ?? []));
+    return gitSafeEnv(scrubEnv(withoutFileInjected(env, this.opts.env), this.opts.passEnv ?? []));
   }
 
   /**

@@ -1,7 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { type BwrapPlan, bwrapArgv, splitLoaderEnv } from "../../../lib/sandbox/bwrap.ts";
 import { deniedReadPaths, isProcEnviron } from "../../../lib/sandbox/deny.ts";
-import { GIT_SAFE_CONFIG, gitSafeArgs, gitSafeEnv, scrubEnv } from "../../../lib/sandbox/env.ts";
+import {
+  GIT_SAFE_CONFIG,
+  gitSafeArgs,
+  gitSafeEnv,
+  scrubEnv,
+  withoutFileInjected,
+} from "../../../lib/sandbox/env.ts";
 import { sbplString, seatbeltProfile } from "../../../lib/sandbox/seatbelt.ts";
 import { unixSocketFilter } from "../../../lib/sandbox/seccomp.ts";
 
@@ -236,5 +242,22 @@ describe("loader variables", () => {
       "LD_LIBRARY_PATH",
       "LD_PRELOAD",
     ]);
+  });
+});
+
+describe("variables a file sets", () => {
+  test("code-injecting names keep the process env's value only; the rest pass", () => {
+    const out = withoutFileInjected(
+      {
+        PATH: "/ws/bin:/usr/bin",
+        LD_PRELOAD: "/ws/evil.so",
+        BUN_OPTIONS: "--preload /ws/evil.js",
+        GIT_DIR: "/ws/evil.git",
+        LD_LIBRARY_PATH: "/opt/lib",
+        PROJECT_FLAG: "1",
+      },
+      { PATH: "/usr/bin", LD_LIBRARY_PATH: "/opt/lib" },
+    );
+    expect(out).toEqual({ PATH: "/usr/bin", LD_LIBRARY_PATH: "/opt/lib", PROJECT_FLAG: "1" });
   });
 });
