@@ -32,7 +32,7 @@ function parse(buf: Buffer, hashBytes: number): string[] {
   const count = buf.readUInt32BE(8);
   const out: string[] = [];
   let pos = 12;
-  let previous = Buffer.alloc(0);
+  let previous: Buffer = Buffer.alloc(0);
   for (let i = 0; i < count; i++) {
     const start = pos;
     const mode = buf.readUInt32BE(pos + 24);
