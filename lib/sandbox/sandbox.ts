@@ -28,6 +28,7 @@ import {
   userSandboxConfig,
 } from "./detect.ts";
 import { gitSafeEnv, scrubEnv, withoutFileInjected } from "./env.ts";
+import { populatedGitlinks, quarantineNewGitlinks } from "./gitlinks.ts";
 import {
   existingDenied,
   type PermissionModeName,
@@ -183,6 +184,34 @@ export class Sandbox {
   ): Promise<SpawnResult> {
     const { humanApproved, ...spawnOptions } = options;
     const writable = this.writable(humanApproved === true);
+    if (!this.detected) return spawnCapture(argv, spawnOptions);
+    if (writable.length > 0) return this.runWritable(argv, spawnOptions, writable);
+    return this.runConfined(argv, spawnOptions, writable);
+  }
+
+  /** A command that may write the workspace: submodules it registers with a `.git` are moved aside. */
+  private async runWritable(
+    argv: readonly string[],
+    spawnOptions: SpawnOptions,
+    writable: string[],
+  ): Promise<SpawnResult> {
+    const ws = realPathOrSelf(this.opts.workspaceRoot);
+    const before = populatedGitlinks(ws);
+    const result = await this.runConfined(argv, spawnOptions, writable);
+    const notes = quarantineNewGitlinks(ws, before);
+    if (notes.length === 0) return result;
+    return {
+      ...result,
+      stderr: `${result.stderr}${result.stderr.endsWith("\n") || !result.stderr ? "" : "\n"}${notes.join("\n")}\n`,
+    };
+  }
+
+  private runConfined(
+    argv: readonly string[],
+    options: SpawnOptions,
+    writable: string[],
+  ): Promise<SpawnResult> {
+    const spawnOptions = options;
     if (!this.detected) return spawnCapture(argv, spawnOptions);
     if (this.detected.kind === "bubblewrap") {
       const fd3Path = this.seccompFile();

@@ -8,11 +8,9 @@
  * runs the program, unconfined.
  *
  * Fixed for the submodules the index records when the command starts (their `.git`, or the empty
- * unpopulated directory, is read-only: lib/sandbox/gitlinks.ts). NOT fixed (test.todo below): a
- * command that registers a new gitlink itself — `git init sub && git add sub` (the index is
- * writable in edit/auto). The fix needs a check after each command for gitlinks that appeared
- * with a `.git` (neutralise or report them), or a read-only index. Until then: review
- * `git ls-files -s | grep ^160000` before running git on what an agent left behind.
+ * unpopulated directory, is read-only: lib/sandbox/gitlinks.ts). A command that registers a new
+ * gitlink itself — `git init sub && git add sub` (the index is writable in edit/auto) — is caught
+ * after it ends: the new submodule's `.git` is renamed aside and the command's output says so.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
@@ -69,21 +67,29 @@ describe("red team: a nested repository planted by a sandboxed command", () => {
     60_000,
   );
 
-  test.todo("the user's plain git status after the run does not run a program a command planted in a submodule", async () => {
-    requireBinary();
-    await using llm = await startMockLlm();
-    await using h = await hostile(llm);
-    const marker = join(h.outside, "fsmonitor-ran");
-    await plant(
-      h,
-      `git init -q sub && git -C sub -c user.email=a@b -c user.name=a commit -q --allow-empty -m x
+  live(
+    "the user's plain git status after the run does not run a program a command planted in a submodule",
+    async () => {
+      requireBinary();
+      await using llm = await startMockLlm();
+      await using h = await hostile(llm);
+      const marker = join(h.outside, "fsmonitor-ran");
+      await plant(
+        h,
+        `git init -q sub && git -C sub -c user.email=a@b -c user.name=a commit -q --allow-empty -m x
          git -C sub config core.fsmonitor "sh -c 'echo pwned > ${marker}'"
          git add sub 2>/dev/null; echo planted`,
-    );
-    llm.push(runScript, { text: "done" });
-    const r = await agent(h, ["--permission-mode", "auto"]);
-    expect(r.code).toBe(0);
-    Bun.spawnSync(["git", "status"], { cwd: h.ws, env: { ...h.env } });
-    expect(existsSync(marker)).toBe(false);
-  }, 60_000);
+      );
+      llm.push(runScript, { text: "done" });
+      const r = await agent(h, ["--permission-mode", "auto"]);
+      expect(r.code).toBe(0);
+      Bun.spawnSync(["git", "status"], { cwd: h.ws, env: { ...h.env } });
+      expect(existsSync(marker)).toBe(false);
+      // the model is told, and the repository is kept aside, not deleted
+      expect(sentToProvider(llm)).toContain("registered as a submodule, was renamed");
+      const kept = await readdir(join(h.ws, "sub"));
+      expect(kept.some((n) => n.startsWith(".git.chatcli-quarantine"))).toBe(true);
+    },
+    60_000,
+  );
 });

@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { gitlinkPaths } from "../../../lib/sandbox/gitlinks.ts";
+import {
+  gitlinkPaths,
+  populatedGitlinks,
+  quarantineNewGitlinks,
+} from "../../../lib/sandbox/gitlinks.ts";
 import { tempDir } from "../../support/ctx.ts";
 
 function git(cwd: string, ...args: string[]) {
@@ -32,5 +36,26 @@ describe("gitlinkPaths reads the submodules from the index", () => {
     expect(gitlinkPaths(join(d.path, "index"))).toEqual([]);
     await writeFile(join(d.path, "index"), "DIRC\0\0\0\u0002\0\0\0\u0009garbage");
     expect(gitlinkPaths(join(d.path, "index"))).toEqual([]);
+  });
+
+  test("quarantineNewGitlinks moves aside only a .git that appeared under a gitlink", async () => {
+    await using d = await tempDir();
+    const ws = d.path;
+    git(ws, "init", "-q");
+    for (const sub of ["old", "new"]) {
+      git(ws, "init", "-q", sub);
+      git(join(ws, sub), "commit", "-q", "--allow-empty", "-m", "x");
+    }
+    git(ws, "add", "old");
+    const before = populatedGitlinks(ws);
+    expect([...before]).toEqual(["old"]);
+    git(ws, "add", "new");
+    const notes = quarantineNewGitlinks(ws, before);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain("new/.git");
+    expect(
+      (await readdir(join(ws, "new"))).some((n) => n.startsWith(".git.chatcli-quarantine")),
+    ).toBe(true);
+    expect(await readdir(join(ws, "old"))).toContain(".git");
   });
 });
