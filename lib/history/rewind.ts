@@ -1,4 +1,4 @@
-import { lstat, mkdir, rm, rmdir, stat, unlink } from "node:fs/promises";
+import { lstat, mkdir, realpath, rm, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ChatcliError, UsageError } from "../core/errors.ts";
 import { writeFileAtomic } from "../core/fs.ts";
@@ -56,6 +56,17 @@ export async function planRewind(
       for (const snap of cp.files) {
         if (seen.has(snap.path)) continue;
         seen.add(snap.path);
+        const moved = await parentMoved(snap.directory ? snap.path : dirname(snap.path));
+        if (moved) {
+          files.push({
+            path: snap.path,
+            action: "unrestorable",
+            change: null,
+            conflict: false,
+            snapshot: { ...snap, unrestorable: moved },
+          });
+          continue;
+        }
         if (snap.directory) {
           const there = (await stat(snap.path).catch(() => undefined))?.isDirectory() === true;
           files.push({
@@ -108,6 +119,30 @@ export async function planRewind(
     files,
     removedCheckpoints: state.checkpoints.filter((c) => c.id > id).map((c) => c.id),
   };
+}
+
+/**
+ * Why a restore under `dir` would leave the place it was snapshotted in: a directory on the way was
+ * replaced by a link since (a sandboxed command may point `src` at `~` or `/etc`; creating a link
+ * needs no access to its target). Rewind runs unconfined, so it never writes or deletes through one.
+ */
+async function parentMoved(dir: string): Promise<string | undefined> {
+  let existing = dir;
+  for (;;) {
+    if (
+      await lstat(existing).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
+    const up = dirname(existing);
+    if (up === existing) return undefined;
+    existing = up;
+  }
+  const real = await realpath(existing).catch(() => existing);
+  if (real === existing) return undefined;
+  return `${existing} is now a link to ${real}; not followed`;
 }
 
 async function writePreservingMode(path: string, bytes: Uint8Array, mode: number): Promise<void> {

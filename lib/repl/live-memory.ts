@@ -9,6 +9,7 @@ import { memoryForPrompt } from "../memory/prompt.ts";
 import { openMemory } from "../memory/store.ts";
 import { runMemoryTool } from "../memory/tool.ts";
 import { recordReplSession } from "../memory/tracking.ts";
+import { withoutFileInjected } from "../sandbox/env.ts";
 import type { UsageMeter } from "./live-meter.ts";
 import { MemoryWorker } from "./memory-worker.ts";
 
@@ -84,7 +85,7 @@ export function createReplMemory(input: {
     scheduling = scheduleCompactionIfDue(
       openMemory(options),
       [...ctx.selfArgv, "memory", "compact", "--if-due"],
-      env,
+      withoutFileInjected(env, ctx.env),
     ).catch(() => false);
   };
   const backendCall = async (cmd: string, args: Record<string, unknown>) => {

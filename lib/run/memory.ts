@@ -149,10 +149,12 @@ export class RunMemory {
       import("../memory/compact.ts"),
       import("../memory/store.ts"),
     ]);
+    // chatcli itself honours BUN_OPTIONS (--preload FILE): a checkout's .env must not set it for the child
+    const { withoutFileInjected } = await import("../sandbox/env.ts");
     await scheduleCompactionIfDue(
       openMemory(this.options),
       [...ctx.selfArgv, "memory", "compact", "--if-due"],
-      env,
+      withoutFileInjected(env, ctx.env),
     ).catch(() => false);
   }
 }

@@ -36,6 +36,33 @@ export interface BwrapPlan {
   cwd: string;
   /** The seccomp program is passed on fd 3 when set. */
   seccomp: boolean;
+  /**
+   * Variables for the command only, set by bwrap inside the sandbox (`--setenv`): the dynamic
+   * loader's (`LD_PRELOAD` …), which bwrap itself must never see — it runs on the host, unconfined.
+   */
+  setenv?: Array<readonly [string, string]>;
+}
+
+/**
+ * Variables the host's dynamic loader and C library act on when bwrap starts: `LD_PRELOAD=./evil.so`
+ * (a committed library, named by a checkout's `.env`) would run its code inside bwrap before any
+ * namespace exists. They reach the command through `--setenv` instead.
+ */
+const LOADER_ENV =
+  /^(LD_|GLIBC_TUNABLES$|GCONV_PATH$|LOCPATH$|NLSPATH$|MALLOC_|HOSTALIASES$|RES_OPTIONS$|LOCALDOMAIN$|TZDIR$)/;
+
+/** Splits an environment into what bwrap may be started with and what only the command gets. */
+export function splitLoaderEnv(env: Record<string, string>): {
+  host: Record<string, string>;
+  inside: Array<readonly [string, string]>;
+} {
+  const host: Record<string, string> = {};
+  const inside: Array<readonly [string, string]> = [];
+  for (const [k, v] of Object.entries(env)) {
+    if (LOADER_ENV.test(k)) inside.push([k, v]);
+    else host[k] = v;
+  }
+  return { host, inside };
 }
 
 /** Directories emptied inside the sandbox (sockets and other users' files live there). */
@@ -66,6 +93,7 @@ export function bwrapArgv(plan: BwrapPlan, command: readonly string[]): string[]
   for (const f of plan.deniedFiles) a.push("--ro-bind", "/dev/null", f);
   for (const o of plan.overlays ?? []) a.push("--ro-bind", o.src, o.dest);
   if (plan.seccomp) a.push("--seccomp", "3");
+  for (const [k, v] of plan.setenv ?? []) a.push("--setenv", k, v);
   a.push("--setenv", "TMPDIR", "/tmp");
   a.push("--chdir", plan.cwd);
   a.push("--", ...command);

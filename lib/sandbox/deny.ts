@@ -1,14 +1,54 @@
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { protectedPaths } from "../agent/protected-paths.ts";
 import type { Env } from "../core/ctx.ts";
+import { expandHome, userHome } from "../core/paths.ts";
+
+/**
+ * Variables of the process environment that name a credential file or store somewhere else than
+ * the default place: chatcli's own dotenv (`CHATCLI_DOTENV`, which holds the API keys), cloud and
+ * tool credentials. The variables themselves are scrubbed from a child's env; the files they name
+ * are hidden too, or `cat ~/keys/chatcli.env` would read what the scrub removed. (`:`-lists allowed.)
+ */
+export const CREDENTIAL_PATH_VARS = [
+  "CHATCLI_DOTENV",
+  "GOOGLE_APPLICATION_CREDENTIALS",
+  "CLOUDSDK_CONFIG",
+  "AWS_SHARED_CREDENTIALS_FILE",
+  "AWS_CONFIG_FILE",
+  "AWS_WEB_IDENTITY_TOKEN_FILE",
+  "AZURE_CONFIG_DIR",
+  "KUBECONFIG",
+  "DOCKER_CONFIG",
+  "NETRC",
+  "NPM_CONFIG_USERCONFIG",
+  "GNUPGHOME",
+  "PASSWORD_STORE_DIR",
+  "VAULT_CONFIG_PATH",
+] as const;
 
 /**
  * The absolute paths no sandboxed process and no chatcli file tool reads: the credential stores,
- * chatcli's own home (memory and sessions go through chatcli), and the user's `sandbox.deny_read` —
- * the one list of lib/agent/protected-paths.ts, shared with the policy.
+ * chatcli's own home (memory and sessions go through chatcli) and the user's `sandbox.deny_read` — the
+ * one list of lib/agent/protected-paths.ts, shared with the policy — plus the files the environment
+ * names as credentials (CREDENTIAL_PATH_VARS). `keepVisible` (the workspace): a variable pointing at
+ * it or above it is not honoured, or the workspace would vanish.
  */
-export function deniedReadPaths(env: Env, userDenyRead: readonly string[] = []): string[] {
-  return protectedPaths(env, { sandbox: { deny_read: userDenyRead } }).paths;
+export function deniedReadPaths(
+  env: Env,
+  userDenyRead: readonly string[] = [],
+  keepVisible: readonly string[] = [],
+): string[] {
+  const out = new Set(protectedPaths(env, { sandbox: { deny_read: userDenyRead } }).paths);
+  const keep = [userHome(env), ...keepVisible].map((p) => resolve(p));
+  for (const name of CREDENTIAL_PATH_VARS) {
+    for (const raw of (env[name] ?? "").split(":")) {
+      if (!raw.trim()) continue;
+      const p = resolve(expandHome(raw.trim(), env));
+      if (p === "/" || keep.some((k) => isUnder(k, [p]))) continue;
+      out.add(p);
+    }
+  }
+  return [...out];
 }
 
 /** Whether `path` is one of `denied` or lies under one. */

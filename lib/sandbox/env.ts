@@ -25,6 +25,37 @@ export function isSecretVariable(name: string, value: string): boolean {
 }
 
 /**
+ * Variables that make a program run code of the caller's choosing (the dynamic loader, runtimes'
+ * preload options, shells' start-up files, git's and ripgrep's config and program paths, the
+ * search PATH itself). A value for one of them that did not come from the process environment
+ * came from a file — a checkout's `.env` or `.chatcli/config.json` — and must not reach a process
+ * chatcli starts: `LD_PRELOAD=./evil.so` or `PATH=./bin:…` ran committed code unconfined.
+ */
+const INJECTING =
+  /^(LD_|DYLD_|GLIBC_TUNABLES$|GCONV_PATH$|BUN_|NODE_OPTIONS$|NODE_PATH$|GIT_|RIPGREP_CONFIG_PATH$|PATH$|BASH_ENV$|ENV$|SHELLOPTS$|BASHOPTS$|PS4$|PROMPT_COMMAND$|IFS$|PYTHONSTARTUP$|PYTHONPATH$|PYTHONHOME$|PERL5OPT$|PERL5LIB$|PERLLIB$|RUBYOPT$|RUBYLIB$|JAVA_TOOL_OPTIONS$|_JAVA_OPTIONS$|JDK_JAVA_OPTIONS$|NPM_CONFIG_|PAGER$|EDITOR$|VISUAL$|LESSOPEN$|LESSCLOSE$)/;
+
+/**
+ * `env` (settings: process env over files) with every code-injecting variable taken from the
+ * process environment `processEnv` alone: what a file set for one of them is dropped.
+ */
+export function withoutFileInjected(
+  env: Readonly<Record<string, string | undefined>>,
+  processEnv: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (INJECTING.test(name) && processEnv[name] !== value) {
+      const own = processEnv[name];
+      if (own !== undefined) out[name] = own;
+      continue;
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
+/**
  * The environment a child process gets: variables that look like credentials are removed, except the
  * names in `pass` (`--pass-env NAME`). chatcli's own home is not announced to children either.
  */

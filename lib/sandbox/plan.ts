@@ -1,8 +1,9 @@
 /** The file-system facts a sandbox plan needs, gathered fresh for each process (links resolved). */
-import { lstatSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { underEmptied } from "./bwrap.ts";
 import { isUnder } from "./deny.ts";
+import { gitlinkPaths } from "./gitlinks.ts";
 
 export type PermissionModeName = "read-only" | "edit" | "auto" | "bypass";
 
@@ -11,6 +12,23 @@ function kindOf(path: string): "dir" | "file" | "missing" {
     return statSync(path).isDirectory() ? "dir" : "file";
   } catch {
     return "missing";
+  }
+}
+
+function lstatKind(path: string): "dir" | "file" | "link" | "missing" {
+  try {
+    const s = lstatSync(path);
+    return s.isSymbolicLink() ? "link" : s.isDirectory() ? "dir" : "file";
+  } catch {
+    return "missing";
+  }
+}
+
+function isEmptyDir(path: string): boolean {
+  try {
+    return readdirSync(path).length === 0;
+  } catch {
+    return false;
   }
 }
 
@@ -66,6 +84,18 @@ export function protectedInside(workspace: string): Protected {
     const commondir = join(gitPath, "commondir");
     if (kindOf(commondir) === "missing") out.missingFiles.push({ path: commondir, content: ".\n" });
     else out.existing.push(commondir);
+    // a submodule's `.git` (a dir, or a file naming one) is config the user's `git status` obeys
+    for (const rel of gitlinkPaths(join(gitPath, "index"))) {
+      if (rel.split("/").some((c) => c === ".." || c === "." || c === "")) continue;
+      const dir = join(workspace, rel);
+      const dotGit = join(dir, ".git");
+      if (lstatKind(dir) !== "dir") continue; // a missing or linked checkout: nothing to cover here
+      const k = lstatKind(dotGit);
+      // not populated (a checkout without submodules): the empty directory itself stays read-only,
+      // so no `.git` appears in it and git still sees an unpopulated submodule
+      if (k === "missing" && isEmptyDir(dir)) out.existing.push(dir);
+      else if (k === "dir" || k === "file") out.existing.push(dotGit);
+    }
   }
   const chatcli = join(workspace, ".chatcli");
   (kindOf(chatcli) === "missing" ? out.missingDirs : out.existing).push(chatcli);

@@ -18,7 +18,7 @@ import { arch as hostArch, platform as hostPlatform } from "node:process";
 import type { Env } from "../core/ctx.ts";
 import { ConfigError } from "../core/errors.ts";
 import { userHome } from "../core/paths.ts";
-import { bwrapArgv, underEmptied } from "./bwrap.ts";
+import { bwrapArgv, splitLoaderEnv, underEmptied } from "./bwrap.ts";
 import { deniedReadPaths, gitConfigSecrets, isProcEnviron, isUnder } from "./deny.ts";
 import {
   type Detected,
@@ -27,7 +27,8 @@ import {
   type SandboxSetting,
   userSandboxConfig,
 } from "./detect.ts";
-import { gitSafeEnv, scrubEnv } from "./env.ts";
+import { gitSafeEnv, scrubEnv, withoutFileInjected } from "./env.ts";
+import { populatedGitlinks, quarantineNewGitlinks } from "./gitlinks.ts";
 import {
   existingDenied,
   type PermissionModeName,
@@ -89,7 +90,10 @@ export class Sandbox {
       !confined && opts.setting === "auto" && opts.permissionMode !== "bypass"
         ? `no sandbox for shell commands: ${this.unavailableReason}; or pass --sandbox off to run them unconfined`
         : undefined;
-    this.denied = opts.permissionMode === "bypass" ? [] : deniedReadPaths(opts.env, denyRead);
+    this.denied =
+      opts.permissionMode === "bypass"
+        ? []
+        : deniedReadPaths(opts.env, denyRead, [opts.workspaceRoot]);
   }
 
   /** Detects the OS sandbox and applies `--sandbox`: `required` without one is exit 3. */
@@ -160,9 +164,13 @@ export class Sandbox {
     return this.denied.some((d) => isUnder(d, [root, r]) || isUnder(realPathOrSelf(d), [root, r]));
   }
 
-  /** The environment a child gets: scrubbed, `--pass-env` names kept, git's repo programs off. */
+  /**
+   * The environment a child gets: scrubbed, `--pass-env` names kept, git's repo programs off, and
+   * no code-injecting variable (LD_PRELOAD, PATH, BUN_OPTIONS …) that a file rather than the process
+   * environment set.
+   */
   childEnv(env: Env): Record<string, string> {
-    return gitSafeEnv(scrubEnv(env, this.opts.passEnv ?? []));
+    return gitSafeEnv(scrubEnv(withoutFileInjected(env, this.opts.env), this.opts.passEnv ?? []));
   }
 
   /**
@@ -177,11 +185,41 @@ export class Sandbox {
     const { humanApproved, ...spawnOptions } = options;
     const writable = this.writable(humanApproved === true);
     if (!this.detected) return spawnCapture(argv, spawnOptions);
+    if (writable.length > 0) return this.runWritable(argv, spawnOptions, writable);
+    return this.runConfined(argv, spawnOptions, writable);
+  }
+
+  /** A command that may write the workspace: submodules it registers with a `.git` are moved aside. */
+  private async runWritable(
+    argv: readonly string[],
+    spawnOptions: SpawnOptions,
+    writable: string[],
+  ): Promise<SpawnResult> {
+    const ws = realPathOrSelf(this.opts.workspaceRoot);
+    const before = populatedGitlinks(ws);
+    const result = await this.runConfined(argv, spawnOptions, writable);
+    const notes = quarantineNewGitlinks(ws, before);
+    if (notes.length === 0) return result;
+    return {
+      ...result,
+      stderr: `${result.stderr}${result.stderr.endsWith("\n") || !result.stderr ? "" : "\n"}${notes.join("\n")}\n`,
+    };
+  }
+
+  private runConfined(
+    argv: readonly string[],
+    options: SpawnOptions,
+    writable: string[],
+  ): Promise<SpawnResult> {
+    const spawnOptions = options;
+    if (!this.detected) return spawnCapture(argv, spawnOptions);
     if (this.detected.kind === "bubblewrap") {
       const fd3Path = this.seccompFile();
-      const wrapped = this.bwrap(argv, options.cwd, fd3Path !== undefined, writable);
+      // bwrap runs on the host: the loader's variables go to the command only (LD_PRELOAD=./evil.so)
+      const env = splitLoaderEnv(spawnOptions.env);
+      const wrapped = this.bwrap(argv, options.cwd, fd3Path !== undefined, writable, env.inside);
       this.active++;
-      return spawnCapture(wrapped, { ...spawnOptions, fd3Path }).finally(() => {
+      return spawnCapture(wrapped, { ...spawnOptions, env: env.host, fd3Path }).finally(() => {
         if (--this.active === 0) this.removeMountPoints();
       });
     }
@@ -291,6 +329,7 @@ export class Sandbox {
     cwd: string,
     seccomp: boolean,
     writable: string[],
+    setenv: Array<readonly [string, string]> = [],
   ): string[] {
     const home = realPathOrSelf(userHome(this.opts.env));
     const ws = realPathOrSelf(this.opts.workspaceRoot);
@@ -330,6 +369,7 @@ export class Sandbox {
         network: this.info.network,
         cwd: realPathOrSelf(cwd),
         seccomp,
+        setenv,
       },
       argv,
     );

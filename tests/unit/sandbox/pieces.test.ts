@@ -1,7 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { type BwrapPlan, bwrapArgv } from "../../../lib/sandbox/bwrap.ts";
+import { type BwrapPlan, bwrapArgv, splitLoaderEnv } from "../../../lib/sandbox/bwrap.ts";
 import { deniedReadPaths, isProcEnviron } from "../../../lib/sandbox/deny.ts";
-import { GIT_SAFE_CONFIG, gitSafeArgs, gitSafeEnv, scrubEnv } from "../../../lib/sandbox/env.ts";
+import {
+  GIT_SAFE_CONFIG,
+  gitSafeArgs,
+  gitSafeEnv,
+  scrubEnv,
+  withoutFileInjected,
+} from "../../../lib/sandbox/env.ts";
 import { sbplString, seatbeltProfile } from "../../../lib/sandbox/seatbelt.ts";
 import { unixSocketFilter } from "../../../lib/sandbox/seccomp.ts";
 
@@ -194,5 +200,64 @@ describe("denied reads", () => {
     expect(isProcEnviron("/proc/1/environ")).toBe(true);
     expect(isProcEnviron("/proc/self/task/12/environ")).toBe(true);
     expect(isProcEnviron("/proc/1/status")).toBe(false);
+  });
+
+  test("files the environment names as credentials; never the workspace, HOME or / themselves", () => {
+    const paths = deniedReadPaths(
+      {
+        HOME: "/home/u",
+        CHATCLI_DOTENV: "~/keys/chatcli.env",
+        GOOGLE_APPLICATION_CREDENTIALS: "/work/ws/gha-creds-1.json",
+        KUBECONFIG: "/etc/kube/a:/etc/kube/b",
+        DOCKER_CONFIG: "/work",
+        CLOUDSDK_CONFIG: "/home",
+        GNUPGHOME: "/",
+      },
+      [],
+      ["/work/ws"],
+    );
+    for (const p of [
+      "/home/u/keys/chatcli.env",
+      "/work/ws/gha-creds-1.json",
+      "/etc/kube/a",
+      "/etc/kube/b",
+    ])
+      expect(paths).toContain(p);
+    for (const p of ["/work", "/home", "/"]) expect(paths).not.toContain(p);
+  });
+});
+
+describe("loader variables", () => {
+  test("LD_*, GLIBC_TUNABLES … are kept from bwrap and set for the command with --setenv", () => {
+    const { host, inside } = splitLoaderEnv({
+      PATH: "/usr/bin",
+      LD_PRELOAD: "./evil.so",
+      LD_LIBRARY_PATH: "/x",
+      GLIBC_TUNABLES: "glibc.malloc.check=3",
+      OLD_VALUE: "kept",
+    });
+    expect(host).toEqual({ PATH: "/usr/bin", OLD_VALUE: "kept" });
+    expect(inside.map(([k]) => k).sort()).toEqual([
+      "GLIBC_TUNABLES",
+      "LD_LIBRARY_PATH",
+      "LD_PRELOAD",
+    ]);
+  });
+});
+
+describe("variables a file sets", () => {
+  test("code-injecting names keep the process env's value only; the rest pass", () => {
+    const out = withoutFileInjected(
+      {
+        PATH: "/ws/bin:/usr/bin",
+        LD_PRELOAD: "/ws/evil.so",
+        BUN_OPTIONS: "--preload /ws/evil.js",
+        GIT_DIR: "/ws/evil.git",
+        LD_LIBRARY_PATH: "/opt/lib",
+        PROJECT_FLAG: "1",
+      },
+      { PATH: "/usr/bin", LD_LIBRARY_PATH: "/opt/lib" },
+    );
+    expect(out).toEqual({ PATH: "/usr/bin", LD_LIBRARY_PATH: "/opt/lib", PROJECT_FLAG: "1" });
   });
 });
