@@ -75,10 +75,10 @@ export function spawnCapture(argv: readonly string[], options: SpawnOptions): Pr
         // already gone
       }
     };
-    let killTimer: ReturnType<typeof setTimeout> | undefined;
     const stop = () => {
       killGroup("SIGTERM");
-      killTimer = setTimeout(() => killGroup("SIGKILL"), 1000);
+      // never cancelled once stopping: what ignores TERM (a pid namespace's init ignores it) still goes
+      setTimeout(() => killGroup("SIGKILL"), 1000).unref?.();
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -94,7 +94,6 @@ export function spawnCapture(argv: readonly string[], options: SpawnOptions): Pr
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      if (killTimer) clearTimeout(killTimer);
       options.signal.removeEventListener("abort", onAbort);
       resolvePromise({
         stdout: out.text(),
@@ -111,6 +110,8 @@ export function spawnCapture(argv: readonly string[], options: SpawnOptions): Pr
     // session): the result does not wait for it.
     child.on("exit", (code, sig) => {
       if (!timedOut && !aborted) return;
+      // the leader is gone: anything left in its group (bwrap's namespace init) is a straggler
+      killGroup("SIGKILL");
       setTimeout(() => {
         (child.stdout as Readable | null)?.destroy();
         (child.stderr as Readable | null)?.destroy();

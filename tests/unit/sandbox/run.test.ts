@@ -353,3 +353,56 @@ describe("no sandbox available", () => {
     expect(bypass.info.kind).toBe("none");
   });
 });
+
+/** Pids of live processes whose command line mentions `needle` (zombies have none). */
+async function processesMentioning(needle: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const name of await readdir("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const cmdline = await readFile(`/proc/${name}/cmdline`, "utf8").catch(() => "");
+    if (cmdline.includes(needle)) pids.push(Number(name));
+  }
+  return pids;
+}
+
+/** Polls until `check` holds or `ms` pass; returns whether it held. */
+async function eventually(check: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await Bun.sleep(20);
+  }
+  return check();
+}
+
+describe("bubblewrap sandbox: stopping", () => {
+  live("an aborted command leaves no process behind, bwrap's namespace init included", async () => {
+    await using home = await tempDir();
+    const { ws, env } = await setup(home.path);
+    const fifo = `never-${process.pid}-${Date.now()}`;
+    Bun.spawnSync(["mkfifo", join(ws, fifo)]);
+    const sb = await Sandbox.create({
+      env,
+      setting: "required",
+      permissionMode: "read-only",
+      workspaceRoot: ws,
+    });
+    const controller = new AbortController();
+    const run = sb.run(["sh", "-c", `cat ${fifo}`], {
+      cwd: ws,
+      env: sb.childEnv(env),
+      timeoutMs: 20_000,
+      signal: controller.signal,
+    });
+    expect(await eventually(async () => (await processesMentioning(fifo)).length > 0, 5000)).toBe(
+      true,
+    );
+    controller.abort();
+    const result = await run;
+    expect(result.aborted).toBe(true);
+    expect(await eventually(async () => (await processesMentioning(fifo)).length === 0, 3000)).toBe(
+      true,
+    );
+    sb.dispose();
+  });
+});
