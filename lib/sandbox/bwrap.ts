@@ -72,6 +72,25 @@ export function underEmptied(path: string): boolean {
   return EMPTIED.some((d) => path === d || path.startsWith(`${d}/`));
 }
 
+/**
+ * PATH entries that live under a directory the sandbox empties (`/tmp`…) — a project cloned in /tmp
+ * with its `node_modules/.bin` (and the `node_modules` those links point into), a toolchain unpacked
+ * there — to re-expose read-only, so the commands on the user's own PATH still run. `realpath` resolves
+ * links (the caller's, so this stays pure).
+ */
+export function toolDirsUnderEmptied(path: string, realpath: (p: string) => string): string[] {
+  const out: string[] = [];
+  for (const entry of path.split(":")) {
+    if (!entry.startsWith("/")) continue;
+    const real = realpath(entry);
+    if (!underEmptied(real) || EMPTIED.some((d) => real === d)) continue;
+    out.push(real);
+    const parent = real.slice(0, real.lastIndexOf("/"));
+    if (real.endsWith("/.bin") && parent.endsWith("/node_modules")) out.push(parent);
+  }
+  return out;
+}
+
 export function bwrapArgv(plan: BwrapPlan, command: readonly string[]): string[] {
   const a: string[] = [plan.bwrap];
   a.push("--die-with-parent", "--new-session");

@@ -18,7 +18,7 @@ import { arch as hostArch, platform as hostPlatform } from "node:process";
 import type { Env } from "../core/ctx.ts";
 import { ConfigError } from "../core/errors.ts";
 import { userHome } from "../core/paths.ts";
-import { bwrapArgv, splitLoaderEnv, underEmptied } from "./bwrap.ts";
+import { bwrapArgv, splitLoaderEnv, toolDirsUnderEmptied, underEmptied } from "./bwrap.ts";
 import { deniedReadPaths, gitConfigSecrets, isProcEnviron, isUnder } from "./deny.ts";
 import {
   type Detected,
@@ -333,7 +333,8 @@ export class Sandbox {
   ): string[] {
     const home = realPathOrSelf(userHome(this.opts.env));
     const ws = realPathOrSelf(this.opts.workspaceRoot);
-    const reexpose = [home, ws, realPathOrSelf(cwd)].filter(underEmptied);
+    const tools = toolDirsUnderEmptied(this.opts.env["PATH"] ?? "", realPathOrSelf);
+    const reexpose = [home, ws, realPathOrSelf(cwd), ...tools].filter(underEmptied);
     const prot = writable.length ? protectedInside(ws) : undefined;
     if (prot && isUnder(home, writable)) protectedHome(home, prot);
     const masked = this.maskedGitConfig(ws);

@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { type BwrapPlan, bwrapArgv, splitLoaderEnv } from "../../../lib/sandbox/bwrap.ts";
+import {
+  type BwrapPlan,
+  bwrapArgv,
+  splitLoaderEnv,
+  toolDirsUnderEmptied,
+} from "../../../lib/sandbox/bwrap.ts";
 import { deniedReadPaths, isProcEnviron } from "../../../lib/sandbox/deny.ts";
 import {
   GIT_SAFE_CONFIG,
@@ -260,4 +265,11 @@ describe("variables a file sets", () => {
     );
     expect(out).toEqual({ PATH: "/usr/bin", LD_LIBRARY_PATH: "/opt/lib", PROJECT_FLAG: "1" });
   });
+});
+
+test("PATH entries under /tmp (a project cloned there, its node_modules/.bin) are re-exposed read-only", () => {
+  const real = (p: string) => (p === "/tmp/link" ? "/tmp/proj/node_modules/.bin" : p);
+  expect(
+    toolDirsUnderEmptied("/usr/bin:/tmp/link:/tmp/go/bin:/tmp:relative/bin:/home/u/bin", real),
+  ).toEqual(["/tmp/proj/node_modules/.bin", "/tmp/proj/node_modules", "/tmp/go/bin"]);
 });
