@@ -107,7 +107,8 @@ export function factToJson(fact: Fact): Record<string, unknown> {
   return out;
 }
 
-const KNOWN = new Set([
+/** The keys of the Go tool's Fact struct (memory_index.json); any other key is kept as it came. */
+export const FACT_KEYS = [
   "id",
   "content",
   "category",
@@ -120,7 +121,9 @@ const KNOWN = new Set([
   "source_project",
   "confidence",
   "provenance",
-]);
+] as const;
+
+const KNOWN = new Set<string>(FACT_KEYS);
 
 /** Facts in live-score order (tie: id asc), with the `score` annotation refreshed. */
 export function rankedFacts(facts: Iterable<Fact>, nowMs: number): Fact[] {

@@ -1,5 +1,5 @@
 import { CATEGORIES } from "./config.ts";
-import { type Fact, factId, normalizeFact } from "./facts.ts";
+import { FACT_KEYS, type Fact, factId, normalizeFact } from "./facts.ts";
 import { formatGoTime, parseGoTime, ZERO_TIME } from "./gotime.ts";
 
 /**
@@ -86,20 +86,6 @@ function dropFolded(r: Record<string, unknown>, known: readonly string[], fixed:
   }
 }
 
-const FACT_KEYS = [
-  "id",
-  "content",
-  "category",
-  "tags",
-  "source",
-  "created_at",
-  "last_accessed",
-  "access_count",
-  "score",
-  "source_project",
-  "confidence",
-  "provenance",
-];
 const PROVENANCE = /^(user|extraction|correction|legacy)( \(supersedes [0-9a-f]{24}\))?$/;
 
 const guard = <T>(fn: (fixed: string[]) => T): Checked<T> => {
