@@ -4,6 +4,7 @@ import type { Ctx, Sink } from "../lib/core/ctx.ts";
 import { formatError, toChatcliError, UsageError } from "../lib/core/errors.ts";
 import { loadSettings } from "../lib/core/settings.ts";
 import { validateSessionName } from "../lib/history/session-file.ts";
+import { resolveEffort } from "../lib/llm/effort.ts";
 import { type ColorChoice, shouldColor } from "../lib/output/terminal.ts";
 import {
   appendInputHistory,
@@ -15,12 +16,13 @@ import { createReplMemory } from "../lib/repl/live-memory.ts";
 import { UsageMeter } from "../lib/repl/live-meter.ts";
 import { createLiveServices } from "../lib/repl/live-services.ts";
 import { runRepl } from "../lib/repl/repl.ts";
-import { configureTree, type RunState } from "./_shared.ts";
+import { configureTree, EFFORT_CHOICES, EFFORT_HELP, type RunState } from "./_shared.ts";
 
 export interface ChatOptions {
   session?: string;
   model?: string;
   color?: ColorChoice;
+  effort?: string;
 }
 
 /** `chatcli chat [--session NAME] [-m MODEL]` — the interactive REPL (a TTY is required). */
@@ -29,6 +31,7 @@ export function chatCommand(ctx: Ctx, state: RunState) {
     .description("interactive chat: streaming answers, /compact, /rewind, /memory, /agent, /coder")
     .option("--session <name>", "continue (or start) a named session, saved as you go")
     .option("-m, --model <model>", "PROVIDER/MODEL to use")
+    .addOption(new Option("--effort <level>", EFFORT_HELP).choices(EFFORT_CHOICES))
     .addOption(
       new Option("--color <when>", "colour and markdown styling").choices([
         "auto",
@@ -75,6 +78,7 @@ export async function runChat(ctx: Ctx, opts: ChatOptions): Promise<number> {
     session: opts.session,
     memory,
     meter,
+    effort: resolveEffort(opts.effort, env),
   });
   const historyPath = inputHistoryPath(env);
   return runRepl(ctx, services, {

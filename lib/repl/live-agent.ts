@@ -13,7 +13,7 @@ import type { Ctx, Env } from "../core/ctx.ts";
 import type { Session } from "../history/session.ts";
 import { costOf } from "../llm/cost.ts";
 import { type ModelRef, modelLabel } from "../llm/models.ts";
-import type { ChatMessage, Provider } from "../llm/types.ts";
+import type { ChatMessage, Effort, Provider } from "../llm/types.ts";
 import { stripControl } from "../output/terminal.ts";
 import { alwaysScope, approvalDetail } from "./approval-preview.ts";
 import type { SessionBinding } from "./live-binding.ts";
@@ -30,6 +30,7 @@ export interface LiveAgentInput {
   provider: Provider;
   memory?: MemoryBackend;
   memoryMode: "off" | "read" | "write";
+  effort?: Effort;
 }
 
 /**
@@ -122,6 +123,7 @@ async function runLoop(
     provider: input.provider,
     model: modelLabel(input.ref),
     mode,
+    effort: input.effort,
     task: direct?.task || task,
     history: session.messages.filter((m) => m.role !== "system"),
     system: direct ? [...blocks, roleBlock(direct.role, true)] : blocks,

@@ -17,7 +17,7 @@ import type { Session } from "../history/session.ts";
 import { contextWindow } from "../history/tokens.ts";
 import { overflowReport } from "../llm/errors.ts";
 import { type ModelRef, modelLabel, resolveModel } from "../llm/models.ts";
-import type { ChatMessage, Provider, SystemBlock } from "../llm/types.ts";
+import type { ChatMessage, Effort, Provider, SystemBlock } from "../llm/types.ts";
 import { compactForRequest } from "../run/compaction.ts";
 import { buildProviderChain } from "../run/provider.ts";
 import { runReplAgent } from "./live-agent.ts";
@@ -37,6 +37,8 @@ export interface LiveOptions {
   memory?: ReplMemory;
   /** Shared with the memory worker, so `/cost` counts its extraction requests too. */
   meter?: UsageMeter;
+  /** `--effort` / CHATCLI_EFFORT, on every chat and agent request. */
+  effort?: Effort;
 }
 
 /** Builds the REPL's services: settings, model, and the session (named, or a new autosave one). */
@@ -49,6 +51,7 @@ export async function createLiveServices(ctx: Ctx, options: LiveOptions): Promis
       ctx.stderr.write(`chatcli: warning: ${w.message}\n`);
   const ref = resolveModel(options.model, settings.env, settings.config.model);
   const live = new LiveServices(ctx, settings, workspaceRoot, ref, options.memory, options.meter);
+  live.effort = options.effort;
   await live.open(options.session);
   options.memory?.startTicker(() => live.history());
   return live;
@@ -61,6 +64,7 @@ function relativeTo(root: string, path: string): string {
 }
 
 class LiveServices implements S.ReplServices {
+  effort: Effort | undefined;
   private readonly binding: SessionBinding;
   private provider: Provider | undefined;
   private readonly cache = new BootstrapCache();
@@ -183,6 +187,7 @@ class LiveServices implements S.ReplServices {
     let messages = [...this.session.messages.filter((m) => m.role !== "system"), user];
     messages = await compactForRequest(messages, compaction);
     const { text, usage } = await streamChatTurn(provider, this.ref.model, system, messages, {
+      effort: this.effort,
       onText: callbacks.onText,
       onRequest: () => this.meter.request("chat"),
       signal,
@@ -314,6 +319,7 @@ class LiveServices implements S.ReplServices {
         provider,
         memory: this.mem?.backend,
         memoryMode: this.mem ? "write" : "off",
+        effort: this.effort,
       },
       mode,
       task,

@@ -2,6 +2,7 @@ import { ProviderError } from "../llm/errors.ts";
 import {
   addUsage,
   type ChatMessage,
+  type Effort,
   emptyUsage,
   type Provider,
   type SystemBlock,
@@ -18,6 +19,7 @@ export async function streamChatTurn(
   system: SystemBlock[],
   history: ChatMessage[],
   options: {
+    effort?: Effort;
     onText: (delta: string) => void;
     onRequest: () => void;
     signal: AbortSignal;
@@ -32,7 +34,13 @@ export async function streamChatTurn(
   for (let attempt = 0; ; attempt++) {
     options.onRequest();
     try {
-      for await (const event of provider.stream({ model, system, messages }, signal)) {
+      const request = {
+        model,
+        system,
+        messages,
+        ...(options.effort ? { effort: options.effort } : {}),
+      };
+      for await (const event of provider.stream(request, signal)) {
         if (signal.aborted) break;
         if (event.type === "text") {
           text += event.text;

@@ -313,4 +313,24 @@ describe("chatcli chat: input", () => {
       expect(await t.waitForExit()).toBe(0);
     },
   );
+
+  tmuxTest(
+    "--effort reaches every chat request (reasoning_effort), and never shows the reasoning",
+    async () => {
+      await using home = await tempDir();
+      llm.push({ text: "thought about it" });
+      await using t = chatTerm(home.path, llm, {
+        args: ["--effort", "high"],
+        env: { OPENAI_MODEL: "gpt-5.4" },
+      });
+      await t.waitForText(PROMPT_READY);
+      submit(t, "think hard");
+      await t.waitForText(/^thought about it\n❯$/m);
+      expect((llm.requests.at(-1)!.body as { reasoning_effort?: string }).reasoning_effort).toBe(
+        "high",
+      );
+      t.sendKeys("C-d");
+      expect(await t.waitForExit()).toBe(0);
+    },
+  );
 });
