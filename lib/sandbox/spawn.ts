@@ -28,6 +28,9 @@ export interface SpawnOptions {
   fd3Path?: string;
 }
 
+/** How long a just-started process is left before an abort kills it (see onAbort). */
+const STARTUP_GRACE_MS = 150;
+
 /**
  * Runs a process in its own process group and session and collects its output. A timeout or an
  * abort kills the whole group (TERM, then KILL), so `sh -c "sleep 100 | cat"` never outlives the run.
@@ -86,7 +89,11 @@ export function spawnCapture(argv: readonly string[], options: SpawnOptions): Pr
     }, options.timeoutMs);
     const onAbort = () => {
       aborted = true;
-      stop();
+      // A sandbox launcher killed in its first moments can leave its child behind (bwrap sets the
+      // child's parent-death signal a little after starting it): give it that moment first.
+      const young = STARTUP_GRACE_MS - (performance.now() - started);
+      if (young > 0) setTimeout(stop, young);
+      else stop();
     };
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener("abort", onAbort, { once: true });
