@@ -1,8 +1,8 @@
 import { Command, Option } from "@commander-js/extra-typings";
 import { runAgentCli } from "../lib/agent/headless.ts";
-import { parseRule } from "../lib/agent/permissions.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
+import { parseRule } from "../lib/policy/permissions.ts";
 import type { RunState } from "./_shared.ts";
 import {
   EFFORT_CHOICES,

@@ -1,4 +1,5 @@
-import { type Decision, decide, type PermissionPolicy } from "./permissions.ts";
+import { type Decision, decide, type PermissionPolicy } from "../policy/permissions.ts";
+import { actionOf } from "./action.ts";
 import type { Tool } from "./types.ts";
 
 /** A question for a human on a TTY; resolves true only on an explicit yes. */
@@ -27,7 +28,7 @@ export async function judge(
   fail: boolean;
   source: "policy" | "user" | "on_ask";
 }> {
-  const decision = decide(policy, tool, args);
+  const decision = decide(policy, actionOf(tool, args));
   if (decision.verdict === "allow")
     return { decision, allowed: true, fail: false, source: "policy" };
   if (decision.verdict === "ask") {

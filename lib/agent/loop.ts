@@ -6,13 +6,13 @@ import type { ChatMessage, LlmRequest } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
 import type { Reporter } from "../output/reporter.ts";
 import { stripControl } from "../output/terminal.ts";
+import { displayEntry } from "../policy/workspace.ts";
 import { earlyExitThreshold, fingerprint, StagnationDetector } from "./early-exit.ts";
 import { isTrivialQuery, ROUTE_TIP, routeMode } from "./routing.ts";
 import type { BatchState } from "./run-tools.ts";
 import { runBatch } from "./run-tools.ts";
 import { appendResults, closeCalls, requestTurn, type TurnReply } from "./turn.ts";
 import type { AgentHooks, AgentInput, AgentResult } from "./types.ts";
-import { displayEntry } from "./workspace.ts";
 
 /** The one agent loop (agent, coder, the REPL's /agent and /coder): request → tools → results → … */
 export async function runAgent(input: AgentInput): Promise<AgentResult> {

@@ -2,8 +2,8 @@
 import type { Ctx } from "../core/ctx.ts";
 import { UsageError } from "../core/errors.ts";
 import type { Reporter } from "../output/reporter.ts";
+import type { PermissionMode } from "../policy/permissions.ts";
 import { parseSandboxSetting } from "../sandbox/detect.ts";
-import type { PermissionModeName } from "../sandbox/plan.ts";
 import { Sandbox } from "../sandbox/sandbox.ts";
 
 export interface RunSandboxFlags {
@@ -20,7 +20,7 @@ export interface RunSandboxFlags {
 export async function openRunSandbox(
   ctx: Pick<Ctx, "env" | "signal">,
   flags: RunSandboxFlags,
-  permissionMode: PermissionModeName,
+  permissionMode: PermissionMode,
   workspaceRoot: string,
   reporter: Pick<Reporter, "warn">,
 ): Promise<Sandbox> {

@@ -4,14 +4,20 @@ import type { ToolCall } from "../llm/types.ts";
 import type { PermissionDenial } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
 import { stripControl } from "../output/terminal.ts";
+import {
+  type Decision,
+  decide,
+  type PermissionPolicy,
+  plannedWrites,
+} from "../policy/permissions.ts";
+import { displayEntry } from "../policy/workspace.ts";
+import { actionOf } from "./action.ts";
 import { type AskRequest, judge } from "./approval.ts";
 import { capBatch, capText, RESULT_MAX_CHARS, TURN_BUDGET_CHARS } from "./output-cap.ts";
-import { type Decision, decide, type PermissionPolicy, plannedWrites } from "./permissions.ts";
 import { validateArgs } from "./schema.ts";
 import { withTreeChanges } from "./shell-changes.ts";
 import { isMemoryWrite } from "./tools/memory.ts";
 import type { FileChange, Tool, ToolContext, ToolOutcome } from "./types.ts";
-import { displayEntry } from "./workspace.ts";
 
 export type ToolStatus = "ok" | "error" | "denied" | "skipped";
 
@@ -242,14 +248,14 @@ async function prepare(
 /** A write or shell call, approved at planning: judged again, its targets snapshotted, run. */
 async function runOne(p: Planned, tool: Tool, state: BatchState, turn: number) {
   // Judged again now: an earlier call of this turn may have created a link the path runs through.
-  const again = decide(state.policy, tool, p.args);
+  const again = decide(state.policy, actionOf(tool, p.args));
   if (again.verdict === "deny" || (again.verdict === "ask" && p.allowedBy !== "user")) {
     const reason = `${again.reason} (after earlier calls of this turn ran)`;
     return deny(state, turn, p, tool, { ...again, reason });
   }
   // Files a shell command writes are snapshotted first, like write_file's, so rewind restores them
   // (a directory file by file); the same paths are compared afterwards for files_changed.
-  const targets = tool.kind === "shell" ? plannedWrites(state.policy, tool, p.args) : [];
+  const targets = tool.kind === "shell" ? plannedWrites(state.policy, actionOf(tool, p.args)) : [];
   for (const abs of targets) {
     try {
       await state.toolCtx.beforeFileChange?.(abs);

@@ -7,8 +7,8 @@ import { resolve } from "node:path";
 import type { Usage } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
 import type { Reporter } from "../output/reporter.ts";
+import type { PermissionPolicy } from "../policy/permissions.ts";
 import { runAgent } from "./loop.ts";
-import type { PermissionPolicy } from "./permissions.ts";
 import type { Role } from "./roles.ts";
 import type { AgentInput, AgentResult, FileChange, Tool } from "./types.ts";
 

@@ -3,14 +3,13 @@ import type { ChatcliError, TerminalReason } from "../core/errors.ts";
 import type { ChatMessage, Effort, Provider, SystemBlock, Usage } from "../llm/types.ts";
 import type { PermissionDenial } from "../output/envelope.ts";
 import type { Reporter } from "../output/reporter.ts";
+import type { PermissionPolicy, ToolKind } from "../policy/permissions.ts";
+import type { ProtectedPaths } from "../policy/protected-paths.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import type { AskRequest } from "./approval.ts";
-import type { PermissionPolicy } from "./permissions.ts";
-import type { ProtectedPaths } from "./protected-paths.ts";
 import type { ToolStats } from "./run-tools.ts";
 
-/** What kind of action a tool performs; decides the permission column (CONTRACT §5). */
-export type ToolKind = "read" | "edit" | "shell" | "network" | "memory";
+export type { ToolKind };
 
 /** The injected memory store (lib/memory provides the real one). Each method returns text for the model. */
 export interface MemoryBackend {

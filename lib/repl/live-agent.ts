@@ -1,7 +1,5 @@
 import { defaultMaxTurns } from "../agent/headless.ts";
 import { runAgent } from "../agent/loop.ts";
-import { type PermissionMode, resolvePermissionMode } from "../agent/permissions.ts";
-import { protectedPaths } from "../agent/protected-paths.ts";
 import { loadRoles, roleOfTask } from "../agent/roles.ts";
 import { openRunSandbox } from "../agent/run-sandbox.ts";
 import { addSubagentTotals, roleBlock, subagentTools } from "../agent/subagent.ts";
@@ -15,6 +13,8 @@ import { costOf } from "../llm/cost.ts";
 import { type ModelRef, modelLabel } from "../llm/models.ts";
 import type { ChatMessage, Effort, Provider } from "../llm/types.ts";
 import { stripControl } from "../output/terminal.ts";
+import { type PermissionMode, resolvePermissionMode } from "../policy/permissions.ts";
+import { protectedPaths } from "../policy/protected-paths.ts";
 import { alwaysScope, approvalDetail } from "./approval-preview.ts";
 import type { SessionBinding } from "./live-binding.ts";
 import { replReporter } from "./live-sink.ts";

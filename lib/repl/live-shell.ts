@@ -1,9 +1,10 @@
-import { decide, resolvePermissionMode } from "../agent/permissions.ts";
-import { protectedPaths } from "../agent/protected-paths.ts";
+import { actionOf } from "../agent/action.ts";
 import { openRunSandbox } from "../agent/run-sandbox.ts";
 import { runCommandTool, runShell } from "../agent/tools/run-command.ts";
 import type { Ctx, Env } from "../core/ctx.ts";
 import { stripControl } from "../output/terminal.ts";
+import { decide, resolvePermissionMode } from "../policy/permissions.ts";
+import { protectedPaths } from "../policy/protected-paths.ts";
 import { replReporter } from "./live-sink.ts";
 
 /** How long a `!command` may run before it is stopped. */
@@ -52,8 +53,7 @@ export async function runReplShell(input: ReplShellInput): Promise<ShellResult> 
       // its output is offered to the model: credential stores stay out of it
       protectedPaths: protectedPaths(env, input.config),
     },
-    runCommandTool,
-    args,
+    actionOf(runCommandTool, args),
   );
   if (decision.verdict === "deny" && !decision.dangerous) {
     return { denied: decision.reason, output: "", exitCode: null };

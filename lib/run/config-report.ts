@@ -4,7 +4,6 @@
  * again to say which one won. Secrets are reported as set/unset, never their value.
  */
 import { join } from "node:path";
-import { resolvePermissionMode } from "../agent/permissions.ts";
 import type { Ctx, Env } from "../core/ctx.ts";
 import { parseDotenvFile } from "../core/dotenv.ts";
 import { readTextIfExists } from "../core/fs.ts";
@@ -12,6 +11,7 @@ import { expandHome, globalConfigPath } from "../core/paths.ts";
 import { configuredSecrets, redactDeep } from "../core/redact.ts";
 import { type ChatcliConfig, loadSettings } from "../core/settings.ts";
 import { modelLabel, resolveModel } from "../llm/models.ts";
+import { resolvePermissionMode } from "../policy/permissions.ts";
 
 export type Source = "flag" | "env" | ".env" | "workspace config" | "user config" | "default";
 

@@ -1,7 +1,7 @@
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { protectedPaths } from "../agent/protected-paths.ts";
 import type { Env } from "../core/ctx.ts";
 import { expandHome, userHome } from "../core/paths.ts";
+import { protectedPaths } from "../policy/protected-paths.ts";
 
 /**
  * Variables of the process environment that name a credential file or store somewhere else than

@@ -18,6 +18,7 @@ import { arch as hostArch, platform as hostPlatform } from "node:process";
 import type { Env } from "../core/ctx.ts";
 import { ConfigError } from "../core/errors.ts";
 import { userHome } from "../core/paths.ts";
+import type { PermissionMode } from "../policy/permissions.ts";
 import { bwrapArgv, splitLoaderEnv, toolDirsUnderEmptied, underEmptied } from "./bwrap.ts";
 import { deniedReadPaths, gitConfigSecrets, isProcEnviron, isUnder } from "./deny.ts";
 import {
@@ -29,13 +30,7 @@ import {
 } from "./detect.ts";
 import { gitSafeEnv, scrubEnv, withoutFileInjected } from "./env.ts";
 import { populatedGitlinks, quarantineNewGitlinks } from "./gitlinks.ts";
-import {
-  existingDenied,
-  type PermissionModeName,
-  protectedHome,
-  protectedInside,
-  realPathOrSelf,
-} from "./plan.ts";
+import { existingDenied, protectedHome, protectedInside, realPathOrSelf } from "./plan.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
 import { unixSocketFilter } from "./seccomp.ts";
 import { type SpawnOptions, type SpawnResult, spawnCapture } from "./spawn.ts";
@@ -51,7 +46,7 @@ export interface SandboxOptions {
   /** The process environment (never a workspace's .env: a checkout does not choose its sandbox). */
   env: Env;
   setting: SandboxSetting;
-  permissionMode: PermissionModeName;
+  permissionMode: PermissionMode;
   workspaceRoot: string;
   allowNetwork?: boolean;
   passEnv?: string[];
@@ -145,7 +140,7 @@ export class Sandbox {
   }
 
   /** The permission mode the sandbox was opened for. */
-  get permissionMode(): PermissionModeName {
+  get permissionMode(): PermissionMode {
     return this.opts.permissionMode;
   }
 

@@ -1,8 +1,6 @@
 import { lstat, readlink, stat } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
-import { Sandbox } from "../../sandbox/sandbox.ts";
-import { containsProtected, protectedMatch } from "../protected-paths.ts";
-import type { ToolContext, ToolOutcome } from "../types.ts";
+import { containsProtected, protectedMatch } from "../../policy/protected-paths.ts";
 import {
   displayPath,
   isInside,
@@ -10,7 +8,9 @@ import {
   isSensitivePath,
   realPathLoose,
   toAbsolute,
-} from "../workspace.ts";
+} from "../../policy/workspace.ts";
+import { Sandbox } from "../../sandbox/sandbox.ts";
+import type { ToolContext, ToolOutcome } from "../types.ts";
 
 /** An error result the model can act on. */
 export function toolError(message: string): ToolOutcome {

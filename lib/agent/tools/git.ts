@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { isInside, realPathLoose } from "../../policy/workspace.ts";
 import { gitSafeArgs } from "../../sandbox/env.ts";
 import type { Tool, ToolContext, ToolOutcome } from "../types.ts";
-import { isInside, realPathLoose } from "../workspace.ts";
 import { fileKind, num, resolvePath, sandboxOf, str, toolError } from "./common.ts";
 
 /** A directory that is a git repository of its own: a `.git` entry, or a bare repository's layout. */

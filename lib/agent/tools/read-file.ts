@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import { GIT_CREDENTIAL_LINE } from "../credential-dumps.ts";
+import { GIT_CREDENTIAL_LINE } from "../../policy/credential-dumps.ts";
 import type { Tool } from "../types.ts";
 import { fileKind, num, resolvePath, str, toolError } from "./common.ts";
 

@@ -1,5 +1,5 @@
 import type { Env } from "../../core/ctx.ts";
-import { parseRule } from "../permissions.ts";
+import { type PermissionMode, parseRule } from "../../policy/permissions.ts";
 import type { Tool } from "../types.ts";
 import { gitDiffTool, gitLogTool, gitStatusTool } from "./git.ts";
 import { listDirectoryTool } from "./list-directory.ts";
@@ -42,7 +42,7 @@ export function toolsFor(
 
 /** What decides whether a tool could ever be allowed in a run. */
 export interface OfferPolicy {
-  mode: "read-only" | "edit" | "auto" | "bypass";
+  mode: PermissionMode;
   allow: readonly string[];
   deny: readonly string[];
   /** A person can answer an ask (a TTY, or an injected answerer). */

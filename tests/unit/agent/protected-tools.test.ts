@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { protectedPaths } from "../../../lib/agent/protected-paths.ts";
 import { listDirectoryTool } from "../../../lib/agent/tools/list-directory.ts";
 import { readFileTool } from "../../../lib/agent/tools/read-file.ts";
 import { searchFilesTool } from "../../../lib/agent/tools/search-files.ts";
 import { writeFileTool } from "../../../lib/agent/tools/write-file.ts";
+import { protectedPaths } from "../../../lib/policy/protected-paths.ts";
 import { tempDir } from "../../support/ctx.ts";
 import { toolCtx, writeTree } from "./support.ts";
 

@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
-import type { PermissionPolicy } from "../../../lib/agent/permissions.ts";
 import { addSubagentTotals, subagentPolicy, subagentTools } from "../../../lib/agent/subagent.ts";
 import { delegationEnabled } from "../../../lib/agent/tools/delegate.ts";
 import { toolsFor } from "../../../lib/agent/tools/registry.ts";
 import { emptyUsage } from "../../../lib/llm/types.ts";
+import type { PermissionPolicy } from "../../../lib/policy/permissions.ts";
 
 const names = (tools: Array<{ name: string }>) => tools.map((t) => t.name).sort();
 

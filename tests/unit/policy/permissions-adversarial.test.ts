@@ -1,17 +1,23 @@
 import { describe, expect, test } from "bun:test";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  decide,
-  type PermissionMode,
-  type PermissionPolicy,
-  resolvePermissionMode,
-} from "../../../lib/agent/permissions.ts";
-import { parseShell } from "../../../lib/agent/shell-words.ts";
+import { actionOf } from "../../../lib/agent/action.ts";
 import { runCommandTool } from "../../../lib/agent/tools/run-command.ts";
 import { runTestsTool } from "../../../lib/agent/tools/run-tests.ts";
 import { writeFileTool } from "../../../lib/agent/tools/write-file.ts";
+import type { Tool } from "../../../lib/agent/types.ts";
+import {
+  decide as decideAction,
+  type PermissionMode,
+  type PermissionPolicy,
+  resolvePermissionMode,
+} from "../../../lib/policy/permissions.ts";
+import { parseShell } from "../../../lib/policy/shell-words.ts";
 import { tempDir } from "../../support/ctx.ts";
+
+function decide(policy: PermissionPolicy, tool: Tool, args: Record<string, unknown>) {
+  return decideAction(policy, actionOf(tool, args));
+}
 
 const root = "/work/ws";
 function policy(mode: PermissionMode): PermissionPolicy {

@@ -5,7 +5,7 @@ import {
   containsProtected,
   protectedMatch,
   protectedPaths,
-} from "../../../lib/agent/protected-paths.ts";
+} from "../../../lib/policy/protected-paths.ts";
 import { tempDir } from "../../support/ctx.ts";
 
 describe("protected paths (CONTRACT §5)", () => {

@@ -1,14 +1,20 @@
 import { describe, expect, test } from "bun:test";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { actionOf } from "../../../lib/agent/action.ts";
+import { runCommandTool } from "../../../lib/agent/tools/run-command.ts";
+import type { Tool } from "../../../lib/agent/types.ts";
 import {
-  decide,
+  decide as decideAction,
   type PermissionMode,
   type PermissionPolicy,
-} from "../../../lib/agent/permissions.ts";
-import { protectedPaths } from "../../../lib/agent/protected-paths.ts";
-import { runCommandTool } from "../../../lib/agent/tools/run-command.ts";
+} from "../../../lib/policy/permissions.ts";
+import { protectedPaths } from "../../../lib/policy/protected-paths.ts";
 import { tempDir } from "../../support/ctx.ts";
+
+function decide(policy: PermissionPolicy, tool: Tool, args: Record<string, unknown>) {
+  return decideAction(policy, actionOf(tool, args));
+}
 
 const root = "/work/ws";
 const home = "/home/u";

@@ -1,9 +1,30 @@
 import type { ProtectedPaths } from "./protected-paths.ts";
 import { type Cls, type Part, pathPart, shellParts } from "./shell-judge.ts";
-import type { Tool } from "./types.ts";
 import { isInside, toAbsolute } from "./workspace.ts";
 
+/** The one permission-mode type (CONTRACT §5). */
 export type PermissionMode = "read-only" | "edit" | "auto" | "bypass";
+
+/** What kind of action a tool performs; decides the permission column (CONTRACT §5). */
+export type ToolKind = "read" | "edit" | "shell" | "network" | "memory";
+
+/**
+ * One tool call as the policy sees it: lib/agent builds it from a tool and its arguments
+ * (`actionOf`), `chatcli policy check` from a command line. The policy never sees a Tool.
+ */
+export interface Action {
+  /** The tool's name (`run_command`, `write_file`, `mcp__srv__tool` …). */
+  tool: string;
+  kind: ToolKind;
+  /** The text rules match: a path, a command line, a URL. */
+  subject: string;
+  /** edit: the paths the call writes (default: the subject). */
+  writes?: string[];
+  /** shell: the command line (empty: a runner chosen at run time, e.g. run_tests). */
+  cmd?: string;
+  /** shell: the directory it runs in (relative to the policy's cwd). */
+  dir?: string;
+}
 /** The values of --permission-mode, least to most permissive. */
 export const PERMISSION_MODES: readonly PermissionMode[] = ["read-only", "edit", "auto", "bypass"];
 
@@ -82,8 +103,13 @@ export function parseRule(text: string): Rule | undefined {
   return { tool: wildcard(m[1] as string), arg: m[2], text: text.trim() };
 }
 
-function ruleMatches(rule: Rule, tool: Tool, subject: string, absPath?: string): boolean {
-  if (!rule.tool.test(tool.name)) return false;
+function ruleMatches(
+  rule: Rule,
+  tool: Pick<Action, "tool" | "kind">,
+  subject: string,
+  absPath?: string,
+): boolean {
+  if (!rule.tool.test(tool.tool)) return false;
   if (rule.arg === undefined || rule.arg === "*" || rule.arg === "**") return true;
   if (tool.kind === "edit" || absPath) {
     const glob = new Bun.Glob(rule.arg);
@@ -116,16 +142,13 @@ const MODE_REASON: Record<Cls, (mode: PermissionMode) => string> = {
 };
 
 /** Judges one tool call: deny rules > allow rules > the mode table; every shell part must pass. */
-export function decide(
-  policy: PermissionPolicy,
-  tool: Tool,
-  args: Record<string, unknown>,
-): Decision {
+export function decide(policy: PermissionPolicy, action: Action): Decision {
+  const tool = action;
   const rules = {
     allow: policy.allow.map(parseRule).filter((r): r is Rule => r !== undefined),
     deny: policy.deny.map(parseRule).filter((r): r is Rule => r !== undefined),
   };
-  const subject = tool.subject(args);
+  const subject = action.subject;
   for (const rule of rules.deny) {
     if (ruleMatches(rule, tool, subject)) {
       return {
@@ -136,7 +159,7 @@ export function decide(
       };
     }
   }
-  const parts = partsOf(policy, tool, args);
+  const parts = partsOf(policy, action);
   let worst: Decision = {
     verdict: "allow",
     reason: policy.mode === "bypass" ? "bypass mode" : `${policy.mode} mode`,
@@ -145,7 +168,7 @@ export function decide(
   for (const part of parts) {
     const partTool =
       part.abs && tool.kind !== "edit"
-        ? { ...tool, name: "write_file", kind: "edit" as const }
+        ? { ...tool, tool: "write_file", kind: "edit" as const }
         : tool;
     const denied = rules.deny.find((r) => ruleMatches(r, partTool, part.subject, part.abs));
     let d: Decision;
@@ -182,7 +205,7 @@ export function decide(
         dangerous: part.cls === "dangerous" && verdict !== "allow",
         outside: part.cls === "outside" && policy.mode === "bypass",
       };
-      if (verdict !== "allow") d.suggestion = suggest(part, partTool.name);
+      if (verdict !== "allow") d.suggestion = suggest(part, partTool.tool);
     }
     if (
       RANK[d.verdict] > RANK[worst.verdict] ||
@@ -198,12 +221,8 @@ export function decide(
  * The files inside the workspace a call will write, as far as the policy can tell (shell redirects,
  * `touch`, `sed -i`, `tee`, …): snapshotted before it runs, so rewind can restore them.
  */
-export function plannedWrites(
-  policy: PermissionPolicy,
-  tool: Tool,
-  args: Record<string, unknown>,
-): string[] {
-  return partsOf(policy, tool, args)
+export function plannedWrites(policy: PermissionPolicy, action: Action): string[] {
+  return partsOf(policy, action)
     .filter((p) => p.cls === "edit" && p.abs !== undefined)
     .map((p) => p.abs as string);
 }
@@ -224,22 +243,20 @@ function suggest(part: Part, toolName: string): string {
   }
 }
 
-function partsOf(policy: PermissionPolicy, tool: Tool, args: Record<string, unknown>): Part[] {
-  if (tool.kind === "read" || tool.kind === "network" || tool.kind === "memory") {
-    return [{ cls: "read", subject: tool.subject(args) }];
+function partsOf(policy: PermissionPolicy, action: Action): Part[] {
+  if (action.kind === "read" || action.kind === "network" || action.kind === "memory") {
+    return [{ cls: "read", subject: action.subject }];
   }
-  if (tool.kind === "edit") {
-    const paths = tool.writes?.(args) ?? [tool.subject(args)];
+  if (action.kind === "edit") {
+    const paths = action.writes ?? [action.subject];
     return paths.map((p) => pathPart(policy, p, policy.cwd));
   }
-  const line = typeof args["cmd"] === "string" ? (args["cmd"] as string) : "";
+  const line = action.cmd ?? "";
   const dir =
-    typeof args["dir"] === "string"
-      ? toAbsolute(policy.cwd, args["dir"] as string, policy.home)
-      : policy.cwd;
+    action.dir !== undefined ? toAbsolute(policy.cwd, action.dir, policy.home) : policy.cwd;
   if (!line) {
     // run_tests with no cmd: the detected runner writes where it runs
-    const subject = tool.subject(args);
+    const subject = action.subject;
     const away = !isInside(policy.workspaceRoot, dir);
     const reason = `${subject} runs in ${dir}, outside the workspace`;
     return [

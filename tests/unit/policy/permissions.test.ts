@@ -1,16 +1,22 @@
 import { describe, expect, test } from "bun:test";
 import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  decide,
-  type PermissionMode,
-  type PermissionPolicy,
-} from "../../../lib/agent/permissions.ts";
-import { parseShell } from "../../../lib/agent/shell-words.ts";
+import { actionOf } from "../../../lib/agent/action.ts";
 import { readFileTool } from "../../../lib/agent/tools/read-file.ts";
 import { runCommandTool } from "../../../lib/agent/tools/run-command.ts";
 import { writeFileTool } from "../../../lib/agent/tools/write-file.ts";
+import type { Tool } from "../../../lib/agent/types.ts";
+import {
+  decide as decideAction,
+  type PermissionMode,
+  type PermissionPolicy,
+} from "../../../lib/policy/permissions.ts";
+import { parseShell } from "../../../lib/policy/shell-words.ts";
 import { tempDir } from "../../support/ctx.ts";
+
+function decide(policy: PermissionPolicy, tool: Tool, args: Record<string, unknown>) {
+  return decideAction(policy, actionOf(tool, args));
+}
 
 const root = "/work/ws";
 function policy(mode: PermissionMode, extra: Partial<PermissionPolicy> = {}): PermissionPolicy {
