@@ -1,9 +1,8 @@
 import { Command, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { configuredSecrets } from "../lib/core/redact.ts";
-import { newEnvelope } from "../lib/output/envelope.ts";
-import { Reporter } from "../lib/output/reporter.ts";
-import type { AskOptions } from "../lib/run/one-shot.ts";
+import { RunOutput } from "../lib/output/sinks.ts";
+import type { RunSpec } from "../lib/run/spec.ts";
 import {
   collect,
   EFFORT_CHOICES,
@@ -98,39 +97,46 @@ export function askCommand(ctx: Ctx, state: RunState) {
     .option("--jsonl", "same as --output-format stream-json")
     .addHelpText("after", runHelpFooter("ask"));
   return command.action(async (words, opts) => {
-    const reporter = new Reporter(ctx, {
-      format: outputFormatOf(opts),
-      envelope: newEnvelope("ask", ctx.version),
-      secrets: configuredSecrets(ctx.env),
-    });
-    reporter.holdUntilSessionStarted();
-    const options: AskOptions = {
-      prompt: promptFromArgs(words),
+    const format = outputFormatOf(opts);
+    const spec: RunSpec = {
+      command: "ask",
+      mode: "ask",
+      input: {
+        prompt: promptFromArgs(words),
+        noStdin: opts.stdin === false,
+        firstByteTimeoutMs: opts.stdinTimeout ?? 3000,
+        maxBytes: opts.maxInputBytes ?? 8 * 1024 * 1024,
+        truncate: opts.truncateInput === true,
+      },
       model: opts.model,
       system: opts.system,
       maxTokens: opts.maxTokens,
       effort: opts.effort,
       showReasoning: opts.showReasoning === true,
       timeoutMs: opts.timeout,
-      noStdin: opts.stdin === false,
-      stdinTimeoutMs: opts.stdinTimeout ?? 3000,
-      maxInputBytes: opts.maxInputBytes ?? 8 * 1024 * 1024,
-      truncateInput: opts.truncateInput,
       fakeResponses: opts.fakeResponses,
       maxRetries: opts.maxRetries,
       files: opts.file ?? [],
       bare: opts.bare === true || opts.bootstrap === false,
-      session: opts.session,
-      continueLatest: opts.continue === true,
-      ephemeral: opts.ephemeral === true,
+      session: {
+        name: opts.session,
+        continueLatest: opts.continue === true,
+        ephemeral: opts.ephemeral === true,
+      },
       trustWorkspace: opts.trustWorkspace === true,
       noAutoCompact: opts.autoCompact === false,
       memory: opts.memory,
       interactive: isInteractive(ctx),
+      // text streams the answer to stdout, stream-json each delta: a broken reply is not asked again
+      liveDeltas: format !== "json",
     };
-    const { runAsk } = await import("../lib/run/one-shot.ts");
-    await runAsk(options, ctx, reporter);
-    reporter.finish();
-    state.exitCode = reporter.envelope.exit_code;
+    const output = new RunOutput(ctx, {
+      format,
+      command: "ask",
+      streamText: true,
+      secrets: configuredSecrets(ctx.env),
+    });
+    const { runHeadless } = await import("../lib/run/headless.ts");
+    state.exitCode = await runHeadless(ctx, spec, output);
   });
 }

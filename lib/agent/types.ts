@@ -1,15 +1,32 @@
 import type { Env } from "../core/ctx.ts";
 import type { ChatcliError, TerminalReason } from "../core/errors.ts";
+import type { HookEvent, HookOutcome } from "../extensions/types.ts";
 import type { ChatMessage, Effort, Provider, SystemBlock, Usage } from "../llm/types.ts";
-import type { PermissionDenial } from "../output/envelope.ts";
-import type { Reporter } from "../output/reporter.ts";
+import type { Emit, PermissionDenial } from "../output/events.ts";
 import type { PermissionPolicy, ToolKind } from "../policy/permissions.ts";
 import type { ProtectedPaths } from "../policy/protected-paths.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
-import type { AskRequest } from "./approval.ts";
-import type { ToolStats } from "./run-tools.ts";
 
 export type { ToolKind };
+
+/** A question for a human on a TTY; resolves true only on an explicit yes. */
+export interface AskRequest {
+  tool: string;
+  input: string;
+  reason: string;
+  /** Dangerous commands need a typed confirmation, not just `y`. */
+  dangerous: boolean;
+  /** The call's arguments, for a preview (the diff of an edit, the full command). */
+  args?: Record<string, unknown>;
+}
+
+/** Tool calls of a run, for the envelope's `tools`. */
+export interface ToolStats {
+  calls: number;
+  failed: number;
+  denied: number;
+  by_name: Record<string, number>;
+}
 
 /** The injected memory store (lib/memory provides the real one). Each method returns text for the model. */
 export interface MemoryBackend {
@@ -90,11 +107,15 @@ export interface AgentLimits {
 
 /** Integration points: sessions, checkpoints and compaction plug in here. */
 export interface AgentHooks {
-  /** Before each request: returns the history to continue with (compaction, checkpoints). */
+  /**
+   * Before each request: returns the history to continue with (compaction, checkpoints). `charge`
+   * adds the usage of requests made on the run's behalf (a compaction summary) to its totals.
+   */
   beforeRequest?(
     messages: ChatMessage[],
     turn: number,
     signal: AbortSignal,
+    charge: (usage: Usage) => void,
   ): ChatMessage[] | Promise<ChatMessage[]>;
   /**
    * After the provider rejected a request as too long for its context window: returns a smaller
@@ -104,12 +125,11 @@ export interface AgentHooks {
     messages: ChatMessage[],
     signal: AbortSignal,
     /** The provider's rejection (its words and token counts steer the compaction). */
-    error?: unknown,
+    error: unknown,
+    charge: (usage: Usage) => void,
   ): Promise<ChatMessage[] | undefined>;
   /** Before a tool creates or modifies a file (checkpoint snapshot). */
   beforeFileChange?(absPath: string): Promise<void> | void;
-  /** Sees every stream-json event of the loop, whatever the output format (the REPL renders them). */
-  onEvent?(type: string, data: Record<string, unknown>): void;
 }
 
 export interface AgentInput {
@@ -131,7 +151,21 @@ export interface AgentInput {
   /** Price of one request's usage in USD; null when the model is unpriced. */
   costOf?: (usage: Usage) => number | null;
   hooks?: AgentHooks;
-  reporter: Reporter;
+  /** Where the loop's events go (the engine's channel; tests collect them). */
+  emit: Emit;
+  /**
+   * Whether deltas are shown as they arrive (then a broken reply is not asked again): set by the
+   * front end from its sink, never from the output format.
+   */
+  liveDeltas?: boolean;
+  /** The sub-agent this loop runs for (delegate's call id); absent for the run's own loop. */
+  parentId?: string;
+  /** A reply cut at the output limit is continued (agent) or ends the run with a warning (ask). */
+  continueOnMaxTokens?: boolean;
+  /** The label of the model that answered the latest request (a fallback's); default `model`. */
+  answeredBy?: () => string;
+  /** Fires hooks (PreToolUse, PostToolUse…); absent without extensions. */
+  fire?: (event: HookEvent) => Promise<HookOutcome>;
   signal: AbortSignal;
   workspaceRoot: string;
   cwd: string;
