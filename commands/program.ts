@@ -60,6 +60,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     description: "print a shell completion script: bash, zsh or fish",
     load: async () => (await import("./completion.ts")).completionCommand,
   },
+  schema: {
+    description: "JSON Schema 2020-12 of the result envelope and of every stream-json event",
+    load: async () => (await import("./schema.ts")).schemaCommand,
+  },
   models: {
     description:
       "providers (configured or not, by which variable), models, context windows, prices",

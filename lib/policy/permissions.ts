@@ -1,9 +1,8 @@
-import type { ProtectedPaths } from "./protected-paths.ts";
+import type { PermissionMode, PermissionPolicy } from "./policy-types.ts";
 import { type Cls, type Part, pathPart, shellParts } from "./shell-judge.ts";
 import { isInside, toAbsolute } from "./workspace.ts";
 
-/** The one permission-mode type (CONTRACT §5). */
-export type PermissionMode = "read-only" | "edit" | "auto" | "bypass";
+export type { PermissionMode, PermissionPolicy };
 
 /** What kind of action a tool performs; decides the permission column (CONTRACT §5). */
 export type ToolKind = "read" | "edit" | "shell" | "network" | "memory";
@@ -27,21 +26,6 @@ export interface Action {
 }
 /** The values of --permission-mode, least to most permissive. */
 export const PERMISSION_MODES: readonly PermissionMode[] = ["read-only", "edit", "auto", "bypass"];
-
-/** The policy of one run (CONTRACT §5): mode, rules (flags + config) and what an unanswerable ask does. */
-export interface PermissionPolicy {
-  mode: PermissionMode;
-  allow: string[];
-  deny: string[];
-  onAsk: "deny" | "fail";
-  workspaceRoot: string;
-  cwd: string;
-  home?: string;
-  /** CHATCLI_AGENT_DENYLIST: `;`-separated regexes that make a command dangerous. */
-  denylist?: string;
-  /** Paths nothing may read in any mode but bypass (lib/agent/protected-paths.ts). */
-  protectedPaths?: ProtectedPaths;
-}
 
 export type Verdict = "allow" | "ask" | "deny";
 

@@ -101,7 +101,10 @@ export async function runChatTurn(
     see,
     { shared: { session: input.binding.session, provider: input.provider }, input: line },
   );
+  const before = [...input.binding.session.messages];
   const outcome = await finish(run, drive(run.turn(line, { system, headless: false }), see), see);
+  // a cancelled or failed line leaves the conversation as it was (the loop writes as it goes)
+  if (signal.aborted || outcome.result.error) input.binding.session.replaceMessages(before);
   if (signal.aborted) throw new Error("cancelled");
   if (outcome.result.error) throw outcome.result.error;
   return {

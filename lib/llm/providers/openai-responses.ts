@@ -5,11 +5,11 @@
 import OpenAI from "openai";
 import { ProviderError } from "../errors.ts";
 import type { ModelRef } from "../models.ts";
-import type { ProviderDeps } from "../registry.ts";
 import type {
   LlmEvent,
   LlmRequest,
   Provider,
+  ProviderDeps,
   StopReason,
   ThinkingBlock,
   ToolCall,
