@@ -141,7 +141,7 @@ export async function openRun(
       fetch: ctx.fetch,
       fakeResponsesPath: spec.fakeResponses,
       maxRetries: spec.maxRetries,
-      emit: (e: Parameters<Emit>[0]) => run?.emit(e) ?? emit(e),
+      emit: (e: Parameters<Emit>[0]) => (run ? run.emit(e) : emit(e)),
     };
   }
   let run: Run | undefined;
