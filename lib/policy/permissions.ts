@@ -2,7 +2,7 @@ import type { PermissionMode, PermissionPolicy } from "./policy-types.ts";
 import { type Cls, type Part, pathPart, shellParts } from "./shell-judge.ts";
 import { isInside, toAbsolute } from "./workspace.ts";
 
-export type { PermissionMode, PermissionPolicy };
+export type { Part, PermissionMode, PermissionPolicy };
 
 /** What kind of action a tool performs; decides the permission column (CONTRACT §5). */
 export type ToolKind = "read" | "edit" | "shell" | "network" | "memory";
@@ -126,7 +126,12 @@ const MODE_REASON: Record<Cls, (mode: PermissionMode) => string> = {
 };
 
 /** Judges one tool call: deny rules > allow rules > the mode table; every shell part must pass. */
-export function decide(policy: PermissionPolicy, action: Action): Decision {
+export function decide(
+  policy: PermissionPolicy,
+  action: Action,
+  /** Sees each part's own decision (`chatcli policy check` explains with them). */
+  onPart?: (part: Part, decision: Decision) => void,
+): Decision {
   const tool = action;
   const rules = {
     allow: policy.allow.map(parseRule).filter((r): r is Rule => r !== undefined),
@@ -191,6 +196,9 @@ export function decide(policy: PermissionPolicy, action: Action): Decision {
       };
       if (verdict !== "allow") d.suggestion = suggest(part, partTool.tool);
     }
+    // an allowed part carries the run's worst reason so far: its own is the mode's
+    const own = policy.mode === "bypass" ? "bypass mode" : `${policy.mode} mode`;
+    onPart?.(part, d.verdict === "allow" && d.reason === worst.reason ? { ...d, reason: own } : d);
     if (
       RANK[d.verdict] > RANK[worst.verdict] ||
       (d.verdict === worst.verdict && d.dangerous && !worst.dangerous)
