@@ -87,7 +87,11 @@ describe("every line every run command prints validates, and the envelope is the
   test("ask, agent, coder and compact in json and stream-json, success and failure", async () => {
     await using home = await tempDir();
     await using llm = await startMockLlm({ defaultText: "fine" });
-    const env = { HOME: home.path, CHATCLI_HOME: join(home.path, ".chatcli"), ...llm.env("openai") };
+    const env = {
+      HOME: home.path,
+      CHATCLI_HOME: join(home.path, ".chatcli"),
+      ...llm.env("openai"),
+    };
     const v = validators();
     const script = join(home.path, "script.jsonl");
     await writeFile(
@@ -126,7 +130,9 @@ describe("every line every run command prints validates, and the envelope is the
           "off",
         ],
       },
-      { argv: ["coder", "fix", "-m", "mock:script", "--fake-responses", script, "--max-turns", "1"] },
+      {
+        argv: ["coder", "fix", "-m", "mock:script", "--fake-responses", script, "--max-turns", "1"],
+      },
       { argv: ["compact", "--no-llm", "--budget", "300"], stdin: conversation },
       { argv: ["compact", "--session", "missing"] },
     ];
