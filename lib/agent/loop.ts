@@ -38,7 +38,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
   const parent_id = input.parentId ?? null;
   const toolMap = new Map(input.tools.map((t) => [t.name, t]));
   const offered = input.offered ? new Set(input.offered) : undefined;
-  const specs = input.tools
+  let specs = input.tools
     .filter((t) => !offered || offered.has(t.name))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema }));
@@ -142,6 +142,19 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       }
       if (input.hooks?.beforeRequest) {
         messages = await input.hooks.beforeRequest(messages, turn, signal, charge);
+      }
+      // tools an extension added since the last request (tool_search, tools/list_changed)
+      const added = (input.moreTools?.() ?? []).filter((t) => !toolMap.has(t.name));
+      if (added.length > 0) {
+        for (const t of added) {
+          toolMap.set(t.name, t);
+          offered?.add(t.name);
+        }
+        specs = [...toolMap.values()]
+          .filter((t) => !offered || offered.has(t.name))
+          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+          .map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema }));
+        useTools = true;
       }
       let request: LlmRequest = {
         model: input.provider.model,

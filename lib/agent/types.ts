@@ -164,6 +164,8 @@ export interface AgentInput {
   continueOnMaxTokens?: boolean;
   /** The label of the model that answered the latest request (a fallback's); default `model`. */
   answeredBy?: () => string;
+  /** Tools added since the last request (an extension's tool_search): offered from the next one. */
+  moreTools?: () => Tool[];
   /** Fires hooks (PreToolUse, PostToolUse…); absent without extensions. */
   fire?: (event: HookEvent) => Promise<HookOutcome>;
   signal: AbortSignal;

@@ -15,6 +15,7 @@ import type { Env } from "../core/ctx.ts";
 import { CompactionGuard } from "../history/compact.ts";
 import { autosaveEnabled, openSession, type Session } from "../history/session.ts";
 import { sessionDataDir } from "../history/session-file.ts";
+import { needsCompaction } from "../history/tokens.ts";
 import { costOf } from "../llm/cost.ts";
 import { overflowReport } from "../llm/errors.ts";
 import type { ModelRef } from "../llm/models.ts";
@@ -41,6 +42,8 @@ export interface SystemInput {
   memory?: RunMemory;
   /** Blocks from extensions (skills index, MCP servers), after the tool catalogue. */
   extensionBlocks?: Array<{ id: string; text: string }>;
+  /** Skill bodies this input activates: volatile, at the end. */
+  extensionContext?: Array<{ id: string; text: string }>;
 }
 
 /** The system blocks, stable first (cached), volatile last, and the bootstrap files they came from. */
@@ -76,6 +79,7 @@ export async function buildSystemBlocks(w: SystemInput): Promise<{
   const volatileAt = blocks.findIndex((b) => !b.cache);
   const extra = (w.extensionBlocks ?? []).map((b) => ({ ...b, cache: true }));
   blocks.splice(volatileAt < 0 ? blocks.length : volatileAt, 0, ...extra);
+  for (const b of w.extensionContext ?? []) blocks.push({ ...b, cache: false });
   if (w.extraSystem?.trim()) {
     blocks.push({
       id: "user_system",
@@ -138,6 +142,8 @@ export interface HookInput {
   /** Messages kept verbatim at the end by compaction (agent 8; ask the default). */
   keepLast?: number;
   memory?: RunMemory;
+  /** Fires PreCompact / PostCompact hooks around an automatic compaction. */
+  fire?: (type: "PreCompact" | "PostCompact") => Promise<void>;
 }
 
 /**
@@ -161,7 +167,10 @@ export function loopHooks(w: HookInput): AgentHooks {
     error?: unknown,
   ) => {
     if (w.noAutoCompact) return undefined;
-    return compactForRequest(messages, {
+    const model = { provider: w.ref.provider, model: w.ref.model };
+    const due = afterOverflowError || needsCompaction(messages, model, w.env);
+    if (due) await w.fire?.("PreCompact");
+    const result = await compactForRequest(messages, {
       ref: w.ref,
       env: w.env,
       provider: w.provider,
@@ -178,6 +187,8 @@ export function loopHooks(w: HookInput): AgentHooks {
       overflow: overflowReport(error),
       onUsage: charge,
     });
+    if (due && result !== messages) await w.fire?.("PostCompact");
+    return result;
   };
   return {
     async beforeRequest(messages, turn, signal, charge) {

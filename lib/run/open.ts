@@ -165,6 +165,7 @@ export async function openRun(
     ref,
     ...(memory ? { memory } : {}),
     extensionBlocks: extensions.systemBlocks(),
+    extensionContext: extensions.contextFor(task, spec.files ?? []),
   });
   for (const w of system.warnings) warn(w);
   const label = modelLabel(ref);

@@ -22,7 +22,7 @@ import { loopHooks, scratchDirFor } from "./context.ts";
 import type { MemoryAccess, RunMemory } from "./memory.ts";
 import { answeredBy } from "./provider.ts";
 import type { RunSpec } from "./spec.ts";
-import { extractable, type ToolSet } from "./tools.ts";
+import { extensionTool, extractable, type ToolSet } from "./tools.ts";
 
 /** What openRun resolved. */
 export interface RunParts {
@@ -154,6 +154,9 @@ export class Run {
       checkpointPerRequest: tools && headless,
       ...(tools ? { keepLast: 8 } : {}),
       ...(p.memory ? { memory: p.memory } : {}),
+      fire: async (type) => {
+        await this.fire(type);
+      },
     });
     const ask = p.ask;
     const agentInput: AgentInput = {
@@ -181,6 +184,7 @@ export class Run {
       liveDeltas: spec.liveDeltas,
       continueOnMaxTokens: tools,
       fire: (event) => p.extensions.fire({ ...event, sessionId: p.session.name }),
+      ...(tools ? { moreTools: () => p.extensions.newTools().map(extensionTool) } : {}),
       signal: ctx.signal,
       workspaceRoot: p.workspaceRoot,
       cwd: ctx.cwd,
@@ -192,6 +196,8 @@ export class Run {
         ? {
             ask: async (r: AskRequest) => {
               await drained();
+              // a human is asked: Notification hooks (a desktop alert, a chat message)
+              await this.fire("Notification", { toolName: r.tool, toolArgs: r.args ?? {} });
               return ask(r);
             },
           }

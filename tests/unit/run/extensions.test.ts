@@ -1,0 +1,160 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { agentSpec } from "../../../commands/agent.ts";
+import type { ExtensionTool, HookEvent, RunExtensions } from "../../../lib/extensions/types.ts";
+import { RunOutput } from "../../../lib/output/sinks.ts";
+import { runHeadless } from "../../../lib/run/headless.ts";
+import { tempDir, testCtx } from "../../support/ctx.ts";
+import { cliOptions, ScriptedProvider } from "../agent/support.ts";
+
+function fakeExtensions(options: { blockTool?: string }) {
+  const fired: HookEvent[] = [];
+  const called: string[] = [];
+  let closed = false;
+  const tool: ExtensionTool = {
+    name: "mcp__docs__search",
+    description: "search the docs",
+    input_schema: { type: "object", properties: { q: { type: "string" } } },
+    origin: "mcp",
+    server: "docs",
+    untrustedOutput: true,
+    async call(args) {
+      called.push(String(args["q"]));
+      return { output: `found ${String(args["q"])}` };
+    },
+  };
+  const ext: RunExtensions = {
+    systemBlocks: () => [{ id: "skills", text: "## Skills\n- deploy: how we deploy" }],
+    tools: async () => [tool],
+    newTools: () => [],
+    contextFor: () => [{ id: "skill_deploy", text: "Deploy with make ship." }],
+    fire: async (event) => {
+      fired.push(event);
+      const blocked = event.type === "PreToolUse" && event.toolName === options.blockTool;
+      return {
+        blocked,
+        ...(blocked ? { reason: "no writes on Fridays" } : {}),
+        ran: [
+          {
+            name: "guard.sh",
+            event: event.type,
+            status: blocked ? "blocked" : "ok",
+            duration_ms: 1,
+          },
+        ],
+        warnings: [],
+      };
+    },
+    servers: () => [{ name: "docs", status: "connected", tools: 1, scope: "global" }],
+    warnings: () => [],
+    close: async () => {
+      closed = true;
+    },
+  };
+  return { ext, fired, called, closed: () => closed };
+}
+
+describe("the run engine calls its extensions at their points", () => {
+  test("MCP tools are judged as an outbound channel; hooks run and can block; servers are reported", async () => {
+    await using d = await tempDir();
+    const provider = new ScriptedProvider([
+      {
+        calls: [
+          { name: "mcp__docs__search", arguments: { q: "deploy" } },
+          { name: "write_file", arguments: { file: "a.txt", content: "x" } },
+        ],
+      },
+      { text: "done" },
+    ]);
+    const { ext, fired, called, closed } = fakeExtensions({ blockTool: "write_file" });
+    const ctx = testCtx({
+      cwd: d.path,
+      env: { HOME: d.path, CHATCLI_HOME: join(d.path, ".chatcli") },
+    });
+    const opts = cliOptions(provider, {
+      format: "stream-json",
+      permissionMode: "edit",
+      allowTool: ["mcp__docs__*"],
+    });
+    const output = new RunOutput(ctx, {
+      format: "stream-json",
+      command: "agent",
+      streamText: false,
+    });
+    const code = await runHeadless(ctx, { ...agentSpec("agent", opts), extensions: ext }, output);
+    expect(code).toBe(0);
+    const lines = ctx
+      .out()
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const started = lines[0];
+    expect(started.mcp_servers).toEqual([
+      { name: "docs", status: "connected", tools: 1, scope: "global" },
+    ]);
+    expect(started.tools).toContain("mcp__docs__search");
+    // the stable skills index sits in the cached prefix, the activated skill in the volatile tail
+    const system = provider.requests[0]?.system ?? [];
+    expect(system.find((b) => b.id === "skills")?.cache).toBe(true);
+    expect(system.at(-1)).toMatchObject({ id: "skill_deploy", cache: false });
+    expect(called).toEqual(["deploy"]);
+    const decided = lines.filter((l) => l.type === "permission.decided");
+    expect(decided.map((l) => [l.name, l.decision, l.source])).toEqual([
+      ["mcp__docs__search", "allow", "policy"],
+      ["write_file", "deny", "hook"],
+    ]);
+    const result = lines.at(-1);
+    expect(result.permission_denials).toEqual([
+      {
+        tool: "write_file",
+        input: "a.txt",
+        reason: "no writes on Fridays",
+        turn: 1,
+        suggestion: null,
+      },
+    ]);
+    expect(result.mcp_servers).toHaveLength(1);
+    const toolResults = provider.requests[1]?.messages.filter((m) => m.role === "tool") ?? [];
+    expect(toolResults.map((m) => m.content)).toEqual([
+      "found deploy",
+      expect.stringContaining("no writes on Fridays"),
+    ]);
+    expect(fired.map((e) => e.type)).toEqual([
+      "SessionStart",
+      "UserPromptSubmit",
+      // every call of a turn is judged (PreToolUse) before the allowed ones run (PostToolUse)
+      "PreToolUse",
+      "PreToolUse",
+      "PostToolUse",
+      "SessionEnd",
+    ]);
+    expect(lines.filter((l) => l.type === "hook").map((l) => l.event)).toEqual(
+      fired.map((e) => e.type),
+    );
+    expect(closed()).toBe(true);
+  });
+
+  test("an MCP tool is a policy action named by the tool: a deny rule refuses it before it runs", async () => {
+    await using d = await tempDir();
+    const provider = new ScriptedProvider([
+      { calls: [{ name: "mcp__docs__search", arguments: { q: "x" } }] },
+      { text: "ok" },
+    ]);
+    const { ext, called } = fakeExtensions({});
+    const ctx = testCtx({
+      cwd: d.path,
+      env: { HOME: d.path, CHATCLI_HOME: join(d.path, ".chatcli") },
+    });
+    // (closing outbound channels in read-only and edit without an allow rule is lib/policy's)
+    const opts = cliOptions(provider, { format: "json", denyTool: ["mcp__docs__*"] });
+    const output = new RunOutput(ctx, { format: "json", command: "agent", streamText: false });
+    await runHeadless(ctx, { ...agentSpec("agent", opts), extensions: ext }, output);
+    const envelope = JSON.parse(ctx.out());
+    expect(called).toEqual([]);
+    expect(envelope.permission_denials[0]).toMatchObject({
+      tool: "mcp__docs__search",
+      input: "mcp__docs__search",
+      reason: "denied by rule mcp__docs__*",
+    });
+  });
+});
