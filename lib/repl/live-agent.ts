@@ -99,7 +99,10 @@ export async function runChatTurn(
       ...(input.effort ? { effort: input.effort } : {}),
     },
     see,
-    { shared: { session: input.binding.session, provider: input.provider }, input: line },
+    {
+      shared: { session: input.binding.session, provider: input.provider, ref: input.ref },
+      input: line,
+    },
   );
   const before = [...input.binding.session.messages];
   const outcome = await finish(run, drive(run.turn(line, { system, headless: false }), see), see);
@@ -206,7 +209,10 @@ async function agentLoop(
       },
     },
     see,
-    { shared: { session: input.binding.session, provider: input.provider }, input: task },
+    {
+      shared: { session: input.binding.session, provider: input.provider, ref: input.ref },
+      input: task,
+    },
   );
   const outcome = await finish(
     run,

@@ -133,7 +133,10 @@ export async function openRun(
   const sandbox = policy
     ? await openRunSandbox(ctx, spec, policy.mode, workspaceRoot, emit)
     : undefined;
-  const ref = resolveModel(spec.model ?? direct?.role.model, env, settings.config.model);
+  const ref =
+    options.shared && !direct?.role.model
+      ? options.shared.ref
+      : resolveModel(spec.model ?? direct?.role.model, env, settings.config.model);
   const effort = resolveEffort(spec.effort, env);
   function chainOptions() {
     return {

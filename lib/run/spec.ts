@@ -1,6 +1,7 @@
 import type { AskRequest } from "../agent/approval.ts";
 import type { RunExtensions } from "../extensions/types.ts";
 import type { Session } from "../history/session.ts";
+import type { ModelRef } from "../llm/models.ts";
 import type { ResilientProvider } from "../llm/retry.ts";
 import type { Provider } from "../llm/types.ts";
 import type { LoopMode, SessionSpec } from "./context.ts";
@@ -72,4 +73,6 @@ export interface RunSpec {
 export interface SharedRun {
   session: Session;
   provider: ResilientProvider;
+  /** The model the REPL runs (-m, /model). */
+  ref: ModelRef;
 }
