@@ -80,3 +80,47 @@ describe("the REPL's /agent goes through the one engine", () => {
     await services.close();
   });
 });
+
+describe("the REPL prices what the model that answered cost", () => {
+  test("after a fallback, a chat line is priced as the fallback model, as headless runs are", async () => {
+    const { startMockLlm } = await import("../../support/mock-llm.ts");
+    const { costOf } = await import("../../../lib/llm/cost.ts");
+    const { home, ws, env } = await workspace({});
+    await using _ = home;
+    await using llm = await startMockLlm();
+    llm.push({ error: { status: 500, message: "upstream down" } }, { text: "from haiku" });
+    const ctx = testCtx({
+      cwd: ws,
+      env: {
+        ...env,
+        LLM_PROVIDER: "OPENAI",
+        OPENAI_MODEL: "gpt-5.4",
+        OPENAI_API_KEY: "sk-test-openai-key-0000000000000000",
+        OPENAI_BASE_URL: `${llm.url}/v1`,
+        ANTHROPIC_API_KEY: "sk-ant-test-key-000000000000000000",
+        ANTHROPIC_BASE_URL: llm.url,
+        CHATCLI_MAX_RETRIES: "0",
+        CHATCLI_FALLBACK_PROVIDERS: "anthropic/claude-haiku-4-5",
+      },
+    });
+    const services = await createLiveServices(ctx, {});
+    const text: string[] = [];
+    const notices: string[] = [];
+    const turn = await services.sendTurn(
+      "why did it fail",
+      { onText: (t) => void text.push(t), onNotice: (l) => void notices.push(l) },
+      new AbortController().signal,
+    );
+    expect(text.join("")).toBe("from haiku");
+    expect(notices.join("\n")).toContain("falling back to anthropic/claude-haiku-4-5");
+    const usage = turn.usage;
+    if (!usage) throw new Error("no usage");
+    const cost = services.cost().costUsd;
+    expect(cost).toBeCloseTo(
+      costOf({ provider: "anthropic", model: "claude-haiku-4-5" }, usage) ?? -1,
+      12,
+    );
+    expect(cost).not.toBeCloseTo(costOf({ provider: "openai", model: "gpt-5.4" }, usage) ?? -1, 12);
+    await services.close();
+  });
+});
