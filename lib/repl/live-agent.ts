@@ -44,7 +44,8 @@ function lineRenderer(onLine: (line: string) => void, details: boolean, once: Se
   return {
     render: (event: Emitted) => {
       if (event.type === "warning") {
-        if (once.has(event.message)) return;
+        // the status row says "unpriced" already; a run's envelope warning is not news here
+        if (event.code === "unpriced_model" || once.has(event.message)) return;
         once.add(event.message);
       }
       lines(progress.render(event));
