@@ -199,7 +199,7 @@ async function runRewind(ctx: Ctx, flags: RewindFlags): Promise<number> {
           action: f.action,
           change: f.change,
           conflict: f.conflict,
-          ...(f.snapshot.unrestorable ? { reason: f.snapshot.unrestorable } : {}),
+          reason: f.snapshot.unrestorable ?? null,
         })),
         removed_checkpoints: plan.removedCheckpoints,
       },

@@ -7,6 +7,7 @@
 import Type from "typebox";
 import {
   BootstrapFile,
+  Change,
   CompactionInfo,
   ErrorInfo,
   FileChange,
@@ -235,6 +236,27 @@ export const Envelope = Obj({
   sandbox: N(SandboxInfo),
   mcp_servers: Type.Array(McpServer),
   subagents: N(Type.Array(Subagent)),
+  /** `rewind --to`: what was (or would be, with --dry-run) restored. */
+  rewind: N(
+    Obj({
+      checkpoint: Int,
+      scope: Str,
+      dry_run: Type.Boolean(),
+      messages_before: Int,
+      messages_after: Int,
+      files: Type.Array(
+        Obj({
+          path: Str,
+          action: Str,
+          change: N(Change),
+          conflict: Type.Boolean(),
+          /** Why it cannot be restored (a symbolic link, a directory). */
+          reason: N(Str),
+        }),
+      ),
+      removed_checkpoints: Type.Array(Int),
+    }),
+  ),
   warnings: Type.Array(Warning),
   error: N(ErrorInfo),
 });

@@ -41,6 +41,7 @@ export function newEnvelope(command: string, version: string): Envelope {
     sandbox: null,
     mcp_servers: [],
     subagents: null,
+    rewind: null,
     warnings: [],
     error: null,
   };
