@@ -155,10 +155,10 @@ export async function requestTurn(
           message: `${error.message} after part of ${out.noun}; asked again from the start`,
         }),
       );
+      // the broken attempt's usage stays: it was spent
       text = "";
       shown = "";
       calls = [];
-      usage = emptyUsage();
     }
   }
   if (signal.aborted) throw signal.reason ?? new Error("aborted");
