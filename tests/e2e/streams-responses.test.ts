@@ -189,6 +189,23 @@ describe("message phase: commentary is progress, final_answer is the answer", ()
   });
 });
 
+test("a refusal item is a refusal (exit 1 refused, its words, usage still counted), not an empty answer", async () => {
+  await using home = await tempDir();
+  await using llm = await startMockLlm();
+  llm.pushRaw(
+    responsesStream([{ type: "refusal", refusal: "I can't help with that request." }], {
+      type: "completed",
+      usage: { input: 50, output: 9 },
+    }),
+  );
+  const r = await run(llm, home.path, ["ask", "q", "--json"]);
+  expect(r.code).toBe(1);
+  const envelope = JSON.parse(r.stdout);
+  expect(envelope.terminal_reason).toBe("refused");
+  expect(envelope.error.message).toContain("I can't help with that request.");
+  expect(envelope.usage).toMatchObject({ input_tokens: 50, output_tokens: 9 });
+});
+
 describe("usage on a tool loop: each request counts its own response.completed usage", () => {
   test("three requests: per-turn usage, cumulative sums, cached and reasoning tokens, cost", async () => {
     await using home = await tempDir();

@@ -16,7 +16,9 @@ type Json = any;
 export type ResponsesItem =
   | { type: "message"; text: string; phase?: string | null; id?: string }
   | { type: "function_call"; call_id: string; name: string; arguments: string; id?: string }
-  | { type: "reasoning"; id: string; encrypted_content: string; summary?: string };
+  | { type: "reasoning"; id: string; encrypted_content: string; summary?: string }
+  /** A message item whose content is a refusal (`response.refusal.delta` / `.done`). */
+  | { type: "refusal"; refusal: string; id?: string };
 
 export interface ResponsesUsage {
   input: number;
@@ -86,6 +88,15 @@ function finished(item: ResponsesItem, index: number): Json {
       role: "assistant",
     };
   }
+  if (item.type === "refusal") {
+    return {
+      id: item.id ?? `msg_${index}`,
+      type: "message",
+      status: "completed",
+      content: [{ type: "refusal", refusal: item.refusal }],
+      role: "assistant",
+    };
+  }
   if (item.type === "function_call") {
     return {
       id: item.id ?? `fc_${index}`,
@@ -147,6 +158,28 @@ function itemEvents(item: ResponsesItem, index: number): Json[] {
       output_index: index,
       content_index: 0,
       part: { ...part, text: item.text },
+    });
+  } else if (item.type === "refusal") {
+    events.push({
+      type: "response.output_item.added",
+      output_index: index,
+      item: { ...done, status: "in_progress", content: [] },
+    });
+    for (const delta of pieces(item.refusal)) {
+      events.push({
+        type: "response.refusal.delta",
+        item_id: done.id,
+        output_index: index,
+        content_index: 0,
+        delta,
+      });
+    }
+    events.push({
+      type: "response.refusal.done",
+      item_id: done.id,
+      output_index: index,
+      content_index: 0,
+      refusal: item.refusal,
     });
   } else if (item.type === "function_call") {
     events.push({
