@@ -123,7 +123,7 @@ async function rewrite(
   path: string,
   change: (doc: Record<string, unknown>) => boolean,
 ): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await withLock(path, async () => {
     const { doc, problem } = await readDoc(path);
     // a file that does not parse is never overwritten (the user's servers would be lost)
