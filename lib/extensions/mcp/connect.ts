@@ -119,13 +119,19 @@ export async function connectServer(
     if (onAbort) deps.signal?.removeEventListener("abort", onAbort);
   }
   const listeners: Array<(tools: McpToolInfo[]) => void> = [];
+  let refreshing: Promise<void> | undefined;
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-    try {
-      tools = await listAll(client, server.timeoutMs);
-      for (const l of listeners) l(tools);
-    } catch {
-      // keep the last list: a call to a tool that went away fails on its own
-    }
+    const refresh = (async () => {
+      try {
+        tools = await listAll(client, server.timeoutMs);
+        for (const l of listeners) l(tools);
+      } catch {
+        // keep the last list: a call to a tool that went away fails on its own
+      }
+    })();
+    refreshing = refresh;
+    await refresh;
+    if (refreshing === refresh) refreshing = undefined;
   });
   const instructions = client.getInstructions();
   return {
@@ -138,6 +144,8 @@ export async function connectServer(
         signal,
         timeout: server.timeoutMs,
       });
+      // a list_changed the call caused (sent before its result) is in before the next request
+      await refreshing;
       return resultText(r as Record<string, unknown>);
     },
     onToolsChanged(listener) {
