@@ -101,10 +101,11 @@ export class McpManager {
         } catch (error) {
           l.status = "failed";
           l.error = (error as Error).message;
-          this.options.warn(
-            "mcp_server_failed",
-            `MCP server ${l.config.name} (${l.config.transport}) did not start: ${l.error}; its tools are not available`,
-          );
+          if (!this.closed)
+            this.options.warn(
+              "mcp_server_failed",
+              `MCP server ${l.config.name} (${l.config.transport}) did not start: ${l.error}; its tools are not available`,
+            );
         }
       }),
     );
