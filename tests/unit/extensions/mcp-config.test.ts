@@ -155,3 +155,19 @@ test("a server's environment: the core set without secrets, plus what its config
   });
   expect(serverEnv(env, { GITHUB_TOKEN: "ghp_named" })["GITHUB_TOKEN"]).toBe("ghp_named");
 });
+
+test("chatcli's own memory server (configured for the Go ChatCLI in the shared file) is not started by chatcli", async () => {
+  const { isOwnMemoryServer } = await import("../../../lib/extensions/mcp/manager.ts");
+  const [own, other] = parseServers(
+    {
+      mcpServers: [
+        { name: "mem", command: "/usr/local/bin/chatcli", args: ["mcp", "serve"] },
+        { name: "x", command: "chatcli-tools", args: ["mcp", "serve"] },
+      ],
+    },
+    "f",
+    "global",
+  ).servers;
+  expect(own && isOwnMemoryServer(own)).toBe(true);
+  expect(other && isOwnMemoryServer(other)).toBe(false);
+});
