@@ -117,7 +117,10 @@ export function buildAgentLikeCommand(
       "--trust-workspace",
       "honour this workspace's .chatcli/config.json and .env in full (else only what tightens applies)",
     )
-    .option("--bare", "no bootstrap files, no memory, no skills, hooks or MCP servers (but --mcp-config's)")
+    .option(
+      "--bare",
+      "no bootstrap files, no memory, no skills, hooks or MCP servers (but --mcp-config's)",
+    )
     .option(
       "--mcp-config <file>",
       "also start the MCP servers of this file (Claude Code's .mcp.json format; repeatable)",

@@ -292,6 +292,9 @@ describe("MCP tools in an agent run (spawned binary, SDK-built fixture servers, 
     expect(names(llm.requests[0])).not.toContain("mcp__fx__late_tool");
     expect(names(llm.requests[1])).toContain("mcp__fx__late_tool");
     expect(JSON.stringify(llm.requests[2]?.body)).toContain("late tool ran");
-    expect(JSON.parse(r.stdout).tools.by_name).toEqual({ mcp__fx__add_tool: 1, mcp__fx__late_tool: 1 });
+    expect(JSON.parse(r.stdout).tools.by_name).toEqual({
+      mcp__fx__add_tool: 1,
+      mcp__fx__late_tool: 1,
+    });
   }, 60_000);
 });

@@ -51,7 +51,7 @@ describe("skills (spawned binary, mock LLM)", () => {
     expect(sys).not.toContain("secret-admin");
     // the index is in the cached prefix, the body after it (volatile)
     const blocks = (
-      llm.requests[0]?.body as { system: Array<{ text: string; cache_control?: unknown }> }
+      (llm.requests[0]?.body ?? {}) as { system: Array<{ text: string; cache_control?: unknown }> }
     ).system;
     const lastCached = blocks.findLastIndex((b) => b.cache_control !== undefined);
     expect(blocks.findIndex((b) => b.text.includes("## Skills"))).toBeLessThanOrEqual(lastCached);
@@ -118,9 +118,9 @@ describe("skills (spawned binary, mock LLM)", () => {
         w.message.includes("ignored model openai/gpt-4o"),
       ),
     ).toBe(true);
-    const tools = ((llm.requests[0]?.body as { tools: Array<{ name: string }> }).tools ?? []).map(
-      (t) => t.name,
-    );
+    const tools = (
+      ((llm.requests[0]?.body ?? {}) as { tools?: Array<{ name: string }> }).tools ?? []
+    ).map((t) => t.name);
     expect(tools.sort()).toEqual(["read_file", "search_files"]);
     const list = await runChatcli(["skills", "list", "--json"], { env, cwd: ws });
     expect(list.code).toBe(0);
