@@ -10,15 +10,6 @@ import { acceptOutputFormat, collect, type RunState } from "./_shared.ts";
 
 type Common = { trustWorkspace?: boolean; mcpConfig?: string[] };
 
-const EXAMPLES = `
-Examples:
-  chatcli mcp add github -e GITHUB_TOKEN='\${GITHUB_TOKEN}' -- npx -y @modelcontextprotocol/server-github
-  chatcli mcp add docs --transport http https://mcp.example.com/mcp -H 'Authorization: Bearer \${DOCS_TOKEN}'
-  chatcli mcp list --json
-  chatcli agent --allow-tool 'mcp__github__*' "summarise my open PRs"
-  claude mcp add chatcli-memory -- chatcli mcp serve     # share chatcli's memory with Claude Code
-`;
-
 /** `chatcli mcp list|add|remove|tools|serve`. */
 export function mcpCommand(ctx: Ctx, state: RunState) {
   const inspect = async (o: Common): Promise<InspectOptions & { secrets: string[] }> => {
@@ -35,9 +26,9 @@ export function mcpCommand(ctx: Ctx, state: RunState) {
   const warn = (list: ReadonlyArray<{ message: string }>) => {
     for (const w of list) ctx.stderr.write(stripControl(`chatcli: warning: ${w.message}\n`));
   };
-  const root = new Command("mcp")
-    .description("MCP servers (~/.chatcli/mcp_servers.json, .mcp.json) and `mcp serve`")
-    .addHelpText("after", EXAMPLES);
+  const root = new Command("mcp").description(
+    "MCP servers (~/.chatcli/mcp_servers.json, .mcp.json) and `mcp serve`",
+  );
 
   const list = new Command("list")
     .option("--trust-workspace", "count the workspace's .mcp.json and .chatcli/mcp_servers.json")
