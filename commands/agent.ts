@@ -117,7 +117,17 @@ export function buildAgentLikeCommand(
       "--trust-workspace",
       "honour this workspace's .chatcli/config.json and .env in full (else only what tightens applies)",
     )
-    .option("--bare", "no bootstrap files, no memory")
+    .option(
+      "--bare",
+      "no bootstrap files, no memory, no skills, hooks or MCP servers (but --mcp-config's)",
+    )
+    .option(
+      "--mcp-config <file>",
+      "also start the MCP servers of this file (Claude Code's .mcp.json format; repeatable)",
+      collect,
+      [] as string[],
+    )
+    .option("--strict-mcp-config", "only the MCP servers of --mcp-config")
     .option("--no-bootstrap", "same as --bare")
     .option("--no-auto-compact", "never compact the conversation automatically")
     .addOption(
@@ -198,6 +208,8 @@ export function buildAgentLikeCommand(
         showReasoning: opts.showReasoning === true,
         interactive: isInteractive(ctx),
         trustWorkspace: opts.trustWorkspace === true,
+        mcpConfig: opts.mcpConfig,
+        strictMcpConfig: opts.strictMcpConfig === true,
       });
     });
 }

@@ -87,6 +87,13 @@ const EXAMPLES: Record<string, string[]> = {
     "chatcli sessions show fix-login --json",
     "chatcli sessions rm old-spike",
   ],
+  mcp: [
+    "chatcli mcp add docs --transport http https://mcp.example.com/mcp",
+    "chatcli mcp list --json       # servers, scope, trust, status, tool counts",
+    "chatcli mcp serve             # chatcli's memory for Claude Code, Codex, Gemini CLI",
+  ],
+  skills: ["chatcli skills list", "chatcli skills list --json"],
+  hooks: ["chatcli hooks list", "chatcli hooks list --json"],
   models: [
     "chatcli models                # which providers are configured, and by which variable",
     "chatcli models --json | jq -r '.providers[] | select(.configured) | .provider'",

@@ -18,6 +18,7 @@ import { defaultMemoryAccess, RunMemory } from "../run/memory.ts";
 import { answeredBy, buildProviderChain } from "../run/provider.ts";
 import type { AskRequest } from "./approval.ts";
 import { denialSummary } from "./denials.ts";
+import { type Attached, attachExtensions } from "./extensions.ts";
 import { runAgent } from "./loop.ts";
 import { loadRoles, roleOfTask } from "./roles.ts";
 import { openRunSandbox } from "./run-sandbox.ts";
@@ -73,6 +74,9 @@ export interface AgentCliOptions {
   ask?: (request: AskRequest) => Promise<boolean>;
   /** `--trust-workspace`: the workspace's .chatcli/config.json and .env count in full. */
   trustWorkspace?: boolean;
+  /** `--mcp-config FILE` (repeatable) and `--strict-mcp-config`. */
+  mcpConfig?: string[];
+  strictMcpConfig?: boolean;
 }
 
 /** CHATCLI_AGENT_PLUGIN_MAX_TURNS: unset/invalid/≤0 → 50, >200 → 200. */
@@ -96,7 +100,11 @@ export async function runAgentCli(
   });
   reporter.holdUntilSessionStarted();
   let disposeSandbox = () => {};
-  const finish = (code: number) => {
+  let extensions: Attached | undefined;
+  const finish = async (code: number) => {
+    // every MCP server this run started stops before the result is out (SessionEnd hooks first)
+    await extensions?.close();
+    if (extensions) envelope.mcp_servers = extensions.servers();
     disposeSandbox();
     envelope.duration_ms = Math.round(performance.now() - started);
     reporter.finish();
@@ -154,13 +162,31 @@ export async function runAgentCli(
     if (direct && !direct.task) throw new UsageError(`@${direct.role.name} needs a task after it`);
     const task = direct ? direct.task : rawTask;
     const permissionMode = direct?.role.readOnly ? "read-only" : resolved.mode;
+    // MCP servers, skills and hooks (lib/extensions); the run engine will call these itself
+    extensions = await attachExtensions({
+      ctx,
+      env,
+      workspaceRoot,
+      trusted: settings.trust.trusted,
+      task,
+      bare: opts.bare,
+      mcpConfig: opts.mcpConfig,
+      strictMcpConfig: opts.strictMcpConfig,
+      effort: opts.effort ?? env["CHATCLI_EFFORT"],
+    });
+    reporter = extensions.tap(reporter);
+    const skillFx = extensions.effects;
     // The process env only: a checkout's .env or config does not choose its own sandbox.
     const sandbox = await openRunSandbox(ctx, opts, permissionMode, workspaceRoot, reporter);
     disposeSandbox = () => sandbox.dispose();
     envelope.sandbox = sandbox.info;
 
-    const ref = resolveModel(opts.model ?? direct?.role.model, env, settings.config.model);
-    const effort = resolveEffort(opts.effort, env);
+    const ref = resolveModel(
+      opts.model ?? direct?.role.model ?? skillFx.model,
+      env,
+      settings.config.model,
+    );
+    const effort = resolveEffort(opts.effort ?? skillFx.effort, env);
     envelope.model = modelLabel(ref);
     // the same chain as ask: retries, CHATCLI_FALLBACK_PROVIDERS, idle timeout, retry events
     const provider = await buildProviderChain(ref, {
@@ -193,10 +219,11 @@ export async function runAgentCli(
           ? undefined
           : new RunMemory({ ctx, env, workspace: workspaceRoot, access: memoryMode, reporter }),
     };
-    const [{ blocks, bootstrapFiles, warnings }, memory, session] = await Promise.all([
+    const [{ blocks, bootstrapFiles, warnings }, memory, session, ext] = await Promise.all([
       wiring.buildSystemBlocks(w),
       wiring.openMemory(w),
       wiring.loadSessionHistory(w),
+      extensions.tools(),
     ]);
     for (const warning of warnings) reporter.warn(warning.code, warning.message);
     for (const w of session.warnings) reporter.warn(w.code, w.message);
@@ -223,17 +250,27 @@ export async function runAgentCli(
     const all = [
       ...toolsFor(mode, { memory: memoryMode !== "off", env }),
       ...(delegationEnabled(env, roleSet.roles) ? delegation.tools : []),
+      ...ext.tools,
     ];
-    // a role run directly keeps its tools only (read_only: no edit tools)
-    const tools = subagentTools(all, { role: direct?.role }).tools;
+    // a role run directly keeps its tools only (read_only: no edit tools); an untrusted skill's
+    // allowed-tools only narrow
+    const tools = subagentTools(all, { role: direct?.role }).tools.filter(
+      (t) => !skillFx.only || skillFx.only.includes(t.name),
+    );
+    const allow = [
+      ...(settings.config.permissions?.allow ?? []),
+      ...opts.allowTool,
+      ...skillFx.allow,
+    ];
+    const deferred = new Set(ext.tools.map((t) => t.name).filter((n) => !ext.offered.includes(n)));
     const offered = offeredTools(tools, {
       mode: permissionMode,
-      allow: [...(settings.config.permissions?.allow ?? []), ...opts.allowTool],
+      allow,
       deny: [...(settings.config.permissions?.deny ?? []), ...opts.denyTool],
       attended: opts.ask !== undefined || opts.interactive,
     })
       .map((t) => t.name)
-      .filter((name) => name !== DELEGATE_ALIAS);
+      .filter((name) => name !== DELEGATE_ALIAS && !deferred.has(name));
     const maxTurns = opts.maxTurns ?? direct?.role.maxTurns ?? defaultMaxTurns(env);
     // priced per request by the model that answered it (a fallback's price after a fallback)
     const costOf = wiring.costFunction(ref) && ((u: Usage) => priceOf(answeredBy(provider), u));
@@ -252,6 +289,7 @@ export async function runAgentCli(
       workspace_trust: settings.trust,
       ...(direct ? { role: direct.role.name } : {}),
       tools: offered,
+      mcp_servers: extensions.servers(),
       bootstrap_files: bootstrapFiles,
       memory: envelope.memory,
       sandbox: sandbox.info,
@@ -275,12 +313,12 @@ export async function runAgentCli(
       mode,
       task,
       history: session.history,
-      system: direct ? [...blocks, roleBlock(direct.role, true)] : blocks,
+      system: extensions.system(direct ? [...blocks, roleBlock(direct.role, true)] : blocks),
       tools,
       offered,
       policy: {
         mode: permissionMode,
-        allow: [...(settings.config.permissions?.allow ?? []), ...opts.allowTool],
+        allow,
         deny: [...(settings.config.permissions?.deny ?? []), ...opts.denyTool],
         onAsk,
         workspaceRoot,
@@ -291,7 +329,7 @@ export async function runAgentCli(
       },
       limits: { maxTurns, maxBudgetUsd: opts.maxBudgetUsd, timeoutMs: opts.timeoutMs },
       costOf,
-      hooks: wiring.agentHooks(w, reporter),
+      hooks: { ...wiring.agentHooks(w, reporter), ...extensions.hooks() },
       reporter,
       signal: ctx.signal,
       workspaceRoot,
@@ -308,6 +346,7 @@ export async function runAgentCli(
       showReasoning: opts.showReasoning,
     };
     delegation.bind(input);
+    await extensions.start(session.sessionId);
     const result = await runAgent(input);
     if (!opts.ephemeral) await wiring.saveSessionHistory(w, result.messages);
     envelope.result = stripControl(result.finalText) || null;
@@ -327,8 +366,8 @@ export async function runAgentCli(
       // Only this run's messages: earlier runs of the session were extracted when they ended.
       const start = result.messages.findLastIndex((m) => m.role === "user" && m.content === task);
       // web results are untrusted: never a source of memory facts
-      const thisRun = withoutWebResults(
-        start >= 0 ? result.messages.slice(start) : result.messages,
+      const thisRun = extensions.withoutUntrusted(
+        withoutWebResults(start >= 0 ? result.messages.slice(start) : result.messages),
       );
       envelope.memory.facts_written += await w.memory.extract(thisRun, {
         model: opts.model,

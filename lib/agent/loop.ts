@@ -32,6 +32,8 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
     ? tapEvents(input.reporter, input.hooks.onEvent)
     : input.reporter;
   const toolMap = new Map(input.tools.map((t) => [t.name, t]));
+  for (const t of input.tools)
+    for (const a of t.aliases ?? []) if (!toolMap.has(a)) toolMap.set(a, t);
   const offered = input.offered ? new Set(input.offered) : undefined;
   const specs = input.tools
     .filter((t) => !offered || offered.has(t.name))
@@ -62,6 +64,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
     files: new Map(),
     warnedOutside: false,
     memoryWrites: 0,
+    hooks: input.hooks,
   };
   let messages: ChatMessage[] = [...input.history];
   if (input.task.trim()) messages.push({ role: "user", content: input.task });
@@ -107,6 +110,14 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       }
       if (input.hooks?.beforeRequest) {
         messages = await input.hooks.beforeRequest(messages, turn, signal);
+      }
+      // tools that joined since the last request (appended: the earlier definitions keep their bytes)
+      for (const t of input.hooks?.moreTools?.() ?? []) {
+        if (!toolMap.has(t.name)) toolMap.set(t.name, t);
+        for (const a of t.aliases ?? []) if (!toolMap.has(a)) toolMap.set(a, t);
+        if (specs.some((s) => s.name === t.name)) continue;
+        specs.push({ name: t.name, description: t.description, input_schema: t.input_schema });
+        useTools = true;
       }
       let request: LlmRequest = {
         model: input.provider.model,

@@ -17,7 +17,7 @@ import { capBatch, capText, RESULT_MAX_CHARS, TURN_BUDGET_CHARS } from "./output
 import { validateArgs } from "./schema.ts";
 import { withTreeChanges } from "./shell-changes.ts";
 import { isMemoryWrite } from "./tools/memory.ts";
-import type { FileChange, Tool, ToolContext, ToolOutcome } from "./types.ts";
+import type { AgentHooks, FileChange, Tool, ToolContext, ToolOutcome } from "./types.ts";
 
 export type ToolStatus = "ok" | "error" | "denied" | "skipped";
 
@@ -48,6 +48,8 @@ export interface BatchState {
   warnedOutside: boolean;
   /** Successful memory writes (remember/profile/forget) for the envelope's memory.facts_written. */
   memoryWrites: number;
+  /** PreToolUse / PostToolUse (extensions' hooks). */
+  hooks?: Pick<AgentHooks, "beforeTool" | "afterTool">;
 }
 
 interface Planned {
@@ -142,6 +144,7 @@ async function execute(
     };
   }
   const ms = Math.round(performance.now() - started);
+  state.hooks?.afterTool?.(tool, p.args, outcome);
   const origins = state.toolCtx.origins;
   if (origins && tool.kind !== "memory" && !outcome.isError) {
     origins.list.push({ label: `tool:${tool.name}`, text: outcome.output.slice(0, 50_000) });
@@ -222,6 +225,24 @@ async function prepare(
     return undefined;
   }
   const verdict = await judge(state.policy, tool, p.args, state.ask);
+  const hook = verdict.allowed ? await state.hooks?.beforeTool?.(tool, p.args, turn) : undefined;
+  if (hook) {
+    // a PreToolUse hook blocked it: its reason is the tool's result and the denial's reason
+    state.reporter.event("permission.decided", {
+      turn,
+      id: p.call.id,
+      name: tool.name,
+      decision: "deny",
+      reason: hook.reason,
+      source: "hook",
+    });
+    p.result = deny(state, turn, p, tool, {
+      verdict: "deny",
+      reason: hook.reason,
+      dangerous: false,
+    });
+    return undefined;
+  }
   state.reporter.event("permission.decided", {
     turn,
     id: p.call.id,

@@ -73,6 +73,12 @@ export interface Tool {
   description: string;
   input_schema: JsonSchema;
   kind: ToolKind;
+  /** An outbound channel the policy closes in read-only and edit without an allow rule (MCP tools). */
+  outbound?: boolean;
+  /** Other names the model may call it by (Go's `mcp_<tool>`); the policy judges `name`. */
+  aliases?: readonly string[];
+  /** Its output is untrusted content (web, MCP): never a source of memory facts. */
+  untrustedOutput?: boolean;
   /** The text permission rules and progress lines see: a path, a command, a URL. */
   subject(args: Record<string, unknown>): string;
   /** Paths (relative or absolute) an edit tool writes, for the workspace check. */
@@ -108,6 +114,16 @@ export interface AgentHooks {
   ): Promise<ChatMessage[] | undefined>;
   /** Before a tool creates or modifies a file (checkpoint snapshot). */
   beforeFileChange?(absPath: string): Promise<void> | void;
+  /** Before each request: tools offered from this request on (extensions: tool_search finds, list_changed). */
+  moreTools?(): Tool[];
+  /** After the policy allowed a call, before it runs: a PreToolUse hook may block it with a reason. */
+  beforeTool?(
+    tool: Tool,
+    args: Record<string, unknown>,
+    turn: number,
+  ): Promise<{ reason: string } | undefined>;
+  /** After a call ran (PostToolUse / PostToolUseFailure); not awaited by the loop. */
+  afterTool?(tool: Tool, args: Record<string, unknown>, outcome: ToolOutcome): void;
   /** Sees every stream-json event of the loop, whatever the output format (the REPL renders them). */
   onEvent?(type: string, data: Record<string, unknown>): void;
 }

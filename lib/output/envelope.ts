@@ -65,6 +65,14 @@ export interface Envelope {
     status: "success" | "error";
   }>;
   error: { code: string; message: string; retryable: boolean; hint?: string } | null;
+  /** agent/coder: the MCP servers of the run (lib/extensions), when any is configured. */
+  mcp_servers?: Array<{
+    name: string;
+    status: string;
+    tools: number;
+    scope: string;
+    error?: string;
+  }>;
 }
 
 /** A fresh envelope with every field present (null or empty where it does not apply). */

@@ -24,6 +24,11 @@ export interface Action {
   cmd?: string;
   /** shell: the directory it runs in (relative to the policy's cwd). */
   dir?: string;
+  /**
+   * An outbound channel (an MCP server's tool): closed in read-only and edit unless an allow rule
+   * names the tool (`mcp__srv__tool`, `mcp__srv__*`); annotations from the server grant nothing.
+   */
+  outbound?: boolean;
 }
 /** The values of --permission-mode, least to most permissive. */
 export const PERMISSION_MODES: readonly PermissionMode[] = ["read-only", "edit", "auto", "bypass"];
@@ -158,6 +163,19 @@ export function decide(policy: PermissionPolicy, action: Action): Decision {
         suggestion: `remove the rule ${rule.text}`,
       };
     }
+  }
+  if (
+    action.outbound &&
+    (policy.mode === "read-only" || policy.mode === "edit") &&
+    !rules.allow.some((r) => ruleMatches(r, tool, subject))
+  ) {
+    const server = /^mcp__(.+?)__/.exec(action.tool)?.[1];
+    return {
+      verdict: "ask",
+      reason: `${action.tool} is an outbound channel${server ? ` (MCP server ${server})` : ""}: ${policy.mode} mode needs an allow rule for it`,
+      dangerous: false,
+      suggestion: `--allow-tool '${action.tool}'${server ? ` (or '${`mcp__${server}__*`}')` : ""}`,
+    };
   }
   const parts = partsOf(policy, action);
   let worst: Decision = {
