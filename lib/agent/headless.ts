@@ -3,6 +3,7 @@ import type { Ctx } from "../core/ctx.ts";
 import { ChatcliError, ConfigError, EXIT, UsageError } from "../core/errors.ts";
 import { readPromptInput } from "../core/input.ts";
 import { configuredSecrets } from "../core/redact.ts";
+import { knownSecrets } from "../core/secrets.ts";
 import { envInt, loadSettings } from "../core/settings.ts";
 import { costOf as priceOf } from "../llm/cost.ts";
 import { resolveEffort } from "../llm/effort.ts";
@@ -11,6 +12,8 @@ import type { Provider, Usage } from "../llm/types.ts";
 import { newEnvelope, settle } from "../output/envelope.ts";
 import { type OutputFormat, Reporter } from "../output/reporter.ts";
 import { stripControl } from "../output/terminal.ts";
+import { invalidDenylist } from "../policy/command-safety.ts";
+import { outboundInfo } from "../policy/outbound.ts";
 import { invalidRules, resolvePermissionMode } from "../policy/permissions.ts";
 import { protectedPaths } from "../policy/protected-paths.ts";
 import { readStopSignal } from "../run/abort.ts";
@@ -234,6 +237,12 @@ export async function runAgentCli(
     })
       .map((t) => t.name)
       .filter((name) => name !== DELEGATE_ALIAS);
+    const allowRules = [...(settings.config.permissions?.allow ?? []), ...opts.allowTool];
+    envelope.outbound = outboundInfo(
+      permissionMode,
+      allowRules,
+      tools.filter((t) => t.kind === "network").map((t) => t.name),
+    );
     const maxTurns = opts.maxTurns ?? direct?.role.maxTurns ?? defaultMaxTurns(env);
     // priced per request by the model that answered it (a fallback's price after a fallback)
     const costOf = wiring.costFunction(ref) && ((u: Usage) => priceOf(answeredBy(provider), u));
@@ -255,6 +264,7 @@ export async function runAgentCli(
       bootstrap_files: bootstrapFiles,
       memory: envelope.memory,
       sandbox: sandbox.info,
+      outbound: envelope.outbound,
       limits: {
         max_turns: maxTurns,
         max_budget_usd: opts.maxBudgetUsd ?? null,
@@ -264,6 +274,8 @@ export async function runAgentCli(
     const rules = settings.config.permissions;
     for (const bad of invalidRules([...(rules?.allow ?? []), ...(rules?.deny ?? [])]))
       reporter.warn("invalid_permission_rule", `ignored .chatcli/config.json rule ${bad}`);
+    for (const bad of invalidDenylist(env["CHATCLI_AGENT_DENYLIST"]))
+      reporter.warn("invalid_permission_rule", `ignored CHATCLI_AGENT_DENYLIST pattern ${bad}`);
     if (permissionMode === "bypass")
       reporter.warn(
         "bypass_mode",
@@ -280,7 +292,7 @@ export async function runAgentCli(
       offered,
       policy: {
         mode: permissionMode,
-        allow: [...(settings.config.permissions?.allow ?? []), ...opts.allowTool],
+        allow: allowRules,
         deny: [...(settings.config.permissions?.deny ?? []), ...opts.denyTool],
         onAsk,
         workspaceRoot,
@@ -288,6 +300,8 @@ export async function runAgentCli(
         home: env["HOME"],
         denylist: env["CHATCLI_AGENT_DENYLIST"],
         protectedPaths: protectedPaths(env, settings.config),
+        // keys from the process env, the user's config and the workspace's files alike
+        secrets: knownSecrets({ ...settings.redactEnv, ...ctx.env }),
       },
       limits: { maxTurns, maxBudgetUsd: opts.maxBudgetUsd, timeoutMs: opts.timeoutMs },
       costOf,

@@ -8,6 +8,7 @@ import { toolsFor } from "../agent/tools/registry.ts";
 import type { AgentInput, MemoryBackend } from "../agent/types.ts";
 import * as wiring from "../agent/wiring.ts";
 import type { Ctx, Env } from "../core/ctx.ts";
+import { knownSecrets } from "../core/secrets.ts";
 import type { Session } from "../history/session.ts";
 import { costOf } from "../llm/cost.ts";
 import { type ModelRef, modelLabel } from "../llm/models.ts";
@@ -139,6 +140,7 @@ async function runLoop(
       home: env["HOME"],
       denylist: env["CHATCLI_AGENT_DENYLIST"],
       protectedPaths: protectedPaths(env, input.config),
+      secrets: knownSecrets({ ...env, ...ctx.env }),
     },
     limits: { maxTurns: direct?.role.maxTurns ?? defaultMaxTurns(env) },
     costOf: (usage) => costOf(input.ref, usage),
