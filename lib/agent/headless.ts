@@ -68,6 +68,8 @@ export interface AgentCliOptions {
   sandbox?: string;
   /** `--pass-env NAME`: variables children get even though they look like secrets. */
   passEnv?: string[];
+  /** `--env-policy core|all`: what commands inherit (default core: the documented core set). */
+  envPolicy?: string;
   /** `--allow-network`: child processes reach the network in auto mode. */
   allowNetwork?: boolean;
   /** Tests inject a provider (skips model resolution's provider construction). */

@@ -28,7 +28,14 @@ import {
   type SandboxSetting,
   userSandboxConfig,
 } from "./detect.ts";
-import { gitSafeEnv, scrubEnv, withoutFileInjected } from "./env.ts";
+import {
+  type ChildEnvOptions,
+  childEnvironment,
+  ENV_POLICIES,
+  type EnvPolicy,
+  gitSafeEnv,
+  withoutFileInjected,
+} from "./env.ts";
 import { populatedGitlinks, quarantineNewGitlinks } from "./gitlinks.ts";
 import { existingDenied, protectedHome, protectedInside, realPathOrSelf } from "./plan.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
@@ -50,6 +57,8 @@ export interface SandboxOptions {
   workspaceRoot: string;
   allowNetwork?: boolean;
   passEnv?: string[];
+  /** `--env-policy`: core (default) or all; else `sandbox.env_policy` of the user's config. */
+  envPolicy?: EnvPolicy;
   platform?: NodeJS.Platform;
   arch?: string;
   signal?: AbortSignal;
@@ -75,6 +84,7 @@ export class Sandbox {
     probeResult: Detected | string,
     denyRead: string[],
     private readonly allowUnixSockets: boolean,
+    private readonly childEnvOptions: ChildEnvOptions = { policy: "core", pass: opts.passEnv },
   ) {
     const available = typeof probeResult !== "string";
     this.unavailableReason = typeof probeResult === "string" ? probeResult : undefined;
@@ -107,7 +117,15 @@ export class Sandbox {
       throw new ConfigError(`--sandbox required: ${found}`, {
         hint: "install bubblewrap (Linux) or run where sandbox-exec works (macOS), or use --sandbox auto|off",
       });
-    return new Sandbox(opts, use, found, user.denyRead, user.allowUnixSockets);
+    const policy = opts.envPolicy ?? user.envPolicy ?? "core";
+    if (!ENV_POLICIES.includes(policy as EnvPolicy))
+      throw new ConfigError(
+        `sandbox.env_policy in ~/.chatcli/config.json must be core or all (got ${JSON.stringify(policy)})`,
+      );
+    return new Sandbox(opts, use, found, user.denyRead, user.allowUnixSockets, {
+      policy: policy as EnvPolicy,
+      pass: [...(opts.passEnv ?? []), ...user.passEnv],
+    });
   }
 
   /** A sandbox that confines nothing (unit tests, and tools run outside an agent). */
@@ -165,7 +183,14 @@ export class Sandbox {
    * environment set.
    */
   childEnv(env: Env): Record<string, string> {
-    return gitSafeEnv(scrubEnv(withoutFileInjected(env, this.opts.env), this.opts.passEnv ?? []));
+    return gitSafeEnv(
+      childEnvironment(withoutFileInjected(env, this.opts.env), this.childEnvOptions).env,
+    );
+  }
+
+  /** The names of `env` a child does not get (a failed command's result lists them). */
+  filteredEnvNames(env: Env): string[] {
+    return childEnvironment(withoutFileInjected(env, this.opts.env), this.childEnvOptions).filtered;
   }
 
   /**
