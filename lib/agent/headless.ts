@@ -153,7 +153,10 @@ export async function runAgentCli(
     ).finally(() => stdinStop.dispose());
     for (const w of stdinWarnings) reporter.warn(w.code, w.message);
     // `agent @role TASK` runs an AGENTS.md role directly: its instructions, tools, model, read_only
-    const roleSet = loadRoles(env, workspaceRoot, opts.bare);
+    const roleSet = loadRoles(env, workspaceRoot, opts.bare, {
+      trusted: settings.trust.trusted,
+      maxTurns: defaultMaxTurns(env),
+    });
     for (const w of roleSet.warnings) reporter.warn(w.code, w.message);
     const direct = roleOfTask(rawTask, roleSet.roles);
     if (direct && !direct.task) throw new UsageError(`@${direct.role.name} needs a task after it`);

@@ -32,6 +32,8 @@ export interface LiveAgentInput {
   memory?: MemoryBackend;
   memoryMode: "off" | "read" | "write";
   effort?: Effort;
+  /** Whether the workspace is trusted: an untrusted AGENTS.md's roles only narrow. */
+  trusted?: boolean;
 }
 
 /**
@@ -108,7 +110,10 @@ async function runLoop(
   if ("warning" in resolved && resolved.warning)
     reporter.warn("config_bypass_ignored", resolved.warning);
   // `/agent @dba …` runs an AGENTS.md role; the delegate tool offers every role to the model
-  const roles = loadRoles(env, input.workspaceRoot, false).roles;
+  const roles = loadRoles(env, input.workspaceRoot, false, {
+    trusted: input.trusted === true,
+    maxTurns: defaultMaxTurns(env),
+  }).roles;
   const direct = roleOfTask(task, roles);
   const delegation = createDelegation(roles);
   const all = [
