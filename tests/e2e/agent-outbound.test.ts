@@ -4,7 +4,8 @@
  * server here records its hits: "never connects" is a count of zero.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdir, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { baseEnv, requireBinary, runChatcli } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
@@ -264,5 +265,38 @@ describe("web_search: a redirect to another origin carries no key and no body", 
     expect(JSON.stringify(elsewhere.hits)).not.toContain("brave-key");
     expect(JSON.stringify(elsewhere.hits)).not.toContain("tvly-key");
     expect(sentToProvider(llm)).toContain("redirected a request with a body to another origin");
+  }, 30_000);
+});
+
+describe("web_fetch save_path never takes over a file it did not create", () => {
+  test("CI=1 in a shared $TMPDIR: an existing file and a planted link are left alone; its own file is replaced", async () => {
+    requireBinary();
+    await using dir = await tempDir();
+    await using shared = await tempDir();
+    await using outside = await tempDir();
+    await using llm = await startMockLlm();
+    await using site = recorder();
+    await writeFile(join(shared.path, "notes.txt"), "someone else's notes\n");
+    await writeFile(join(outside.path, "victim.txt"), "untouched\n");
+    await symlink(join(outside.path, "victim.txt"), join(shared.path, "link.txt"));
+    const save = (name: string) => ({
+      tool_calls: [{ name: "web_fetch", arguments: { url: `${site.url}/p`, save_path: name } }],
+    });
+    llm.push(save("notes.txt"), save("link.txt"), save("mine.txt"), save("mine.txt"), {
+      text: "saved",
+    });
+    const r = await run(dir.path, { ...llm.env("openai"), CI: "1", TMPDIR: shared.path }, [
+      "--allow-tool",
+      "web_fetch(domain:127.0.0.1)",
+    ]);
+    expect(r.code).toBe(0);
+    expect(await readFile(join(shared.path, "notes.txt"), "utf8")).toBe("someone else's notes\n");
+    expect(await readFile(join(outside.path, "victim.txt"), "utf8")).toBe("untouched\n");
+    expect(await readFile(join(shared.path, "notes-2.txt"), "utf8")).toContain(PAGE);
+    expect(await readFile(join(shared.path, "link-2.txt"), "utf8")).toContain(PAGE);
+    // the run's own file is replaced, not duplicated
+    expect(await readFile(join(shared.path, "mine.txt"), "utf8")).toContain(PAGE);
+    expect(existsSync(join(shared.path, "mine-2.txt"))).toBe(false);
+    expect(sentToProvider(llm)).toContain("notes.txt already exists");
   }, 30_000);
 });
