@@ -57,7 +57,7 @@ describe("AGENTS.md roles from an untrusted workspace only narrow", () => {
     const out = JSON.parse(r.stdout);
     expect(r.code).toBe(4);
     expect(out.num_turns).toBe(3);
-    expect(llm.requests.map((q) => (q.body as { model: string }).model)).toEqual(
+    expect(llm.requests.map((q) => (q.body as { model?: string }).model)).toEqual(
       Array(3).fill("gpt-user-model"),
     );
     const ignored = (out.warnings as Warning[])
@@ -67,7 +67,8 @@ describe("AGENTS.md roles from an untrusted workspace only narrow", () => {
     expect(ignored).toContain("ignored model: openai/gpt-evil-model of role @runner");
     expect(ignored).toContain("ignored max_turns: 200 of role @runner");
     // the narrowing lines and the prompt text stay: only the role's tools are offered
-    const tools = (llm.requests[0]?.body as { tools: Array<{ function: { name: string } }> }).tools;
+    const first = llm.requests[0]?.body as { tools: Array<{ function: { name: string } }> };
+    const tools = first.tools;
     expect(tools.map((t) => t.function.name).sort()).toEqual(["list_directory", "read_file"]);
     expect(JSON.stringify(llm.requests[0]?.body)).toContain("RUNNER-INSTRUCTIONS");
   }, 60_000);
@@ -102,7 +103,8 @@ describe("AGENTS.md roles from an untrusted workspace only narrow", () => {
       { env, cwd: ws.path },
     );
     expect(r.code).toBe(0);
-    expect((llm.requests[0]?.body as { model: string }).model).toBe("gpt-evil-model");
+    const body = llm.requests[0]?.body as { model: string };
+    expect(body.model).toBe("gpt-evil-model");
     expect(JSON.stringify(JSON.parse(r.stdout).warnings)).not.toContain("of role @runner");
   }, 60_000);
 });
