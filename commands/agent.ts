@@ -158,9 +158,15 @@ export function buildAgentLikeCommand(
     )
     .option(
       "--pass-env <name>",
-      "pass this variable to commands even though its name looks like a secret (repeatable)",
+      "pass this variable to commands (they get only a core set: PATH, HOME, locale, CI and toolchain variables) (repeatable)",
       collect,
       [] as string[],
+    )
+    .addOption(
+      new Option(
+        "--env-policy <policy>",
+        "what commands inherit: core (the documented core set + --pass-env) or all (everything but what looks like a credential) (default core, or sandbox.env_policy)",
+      ).choices(["core", "all"]),
     )
     .option(
       "--allow-network",
@@ -203,6 +209,7 @@ export function buildAgentLikeCommand(
         maxRetries: opts.maxRetries,
         sandbox: opts.sandbox,
         passEnv: opts.passEnv,
+        envPolicy: opts.envPolicy,
         allowNetwork: opts.allowNetwork === true,
         effort: opts.effort,
         showReasoning: opts.showReasoning === true,

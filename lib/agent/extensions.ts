@@ -59,7 +59,6 @@ function agentTool(t: ExtensionTool): Tool {
     description: t.description,
     input_schema: t.input_schema,
     kind: t.origin === "mcp" ? "network" : "read",
-    ...(t.origin === "mcp" ? { outbound: true } : {}),
     ...(t.aliases ? { aliases: t.aliases } : {}),
     ...(t.untrustedOutput ? { untrustedOutput: true } : {}),
     subject: (args) => JSON.stringify(args),

@@ -3,6 +3,7 @@ import type { Ctx } from "../core/ctx.ts";
 import { ChatcliError, ConfigError, EXIT, UsageError } from "../core/errors.ts";
 import { readPromptInput } from "../core/input.ts";
 import { configuredSecrets } from "../core/redact.ts";
+import { knownSecrets } from "../core/secrets.ts";
 import { envInt, loadSettings } from "../core/settings.ts";
 import { costOf as priceOf } from "../llm/cost.ts";
 import { resolveEffort } from "../llm/effort.ts";
@@ -11,6 +12,8 @@ import type { Provider, Usage } from "../llm/types.ts";
 import { newEnvelope, settle } from "../output/envelope.ts";
 import { type OutputFormat, Reporter } from "../output/reporter.ts";
 import { stripControl } from "../output/terminal.ts";
+import { invalidDenylist } from "../policy/command-safety.ts";
+import { outboundInfo } from "../policy/outbound.ts";
 import { invalidRules, resolvePermissionMode } from "../policy/permissions.ts";
 import { protectedPaths } from "../policy/protected-paths.ts";
 import { readStopSignal } from "../run/abort.ts";
@@ -66,6 +69,8 @@ export interface AgentCliOptions {
   sandbox?: string;
   /** `--pass-env NAME`: variables children get even though they look like secrets. */
   passEnv?: string[];
+  /** `--env-policy core|all`: what commands inherit (default core: the documented core set). */
+  envPolicy?: string;
   /** `--allow-network`: child processes reach the network in auto mode. */
   allowNetwork?: boolean;
   /** Tests inject a provider (skips model resolution's provider construction). */
@@ -156,7 +161,10 @@ export async function runAgentCli(
     ).finally(() => stdinStop.dispose());
     for (const w of stdinWarnings) reporter.warn(w.code, w.message);
     // `agent @role TASK` runs an AGENTS.md role directly: its instructions, tools, model, read_only
-    const roleSet = loadRoles(env, workspaceRoot, opts.bare);
+    const roleSet = loadRoles(env, workspaceRoot, opts.bare, {
+      trusted: settings.trust.trusted,
+      maxTurns: defaultMaxTurns(env),
+    });
     for (const w of roleSet.warnings) reporter.warn(w.code, w.message);
     const direct = roleOfTask(rawTask, roleSet.roles);
     if (direct && !direct.task) throw new UsageError(`@${direct.role.name} needs a task after it`);
@@ -271,6 +279,11 @@ export async function runAgentCli(
     })
       .map((t) => t.name)
       .filter((name) => name !== DELEGATE_ALIAS && !deferred.has(name));
+    envelope.outbound = outboundInfo(
+      permissionMode,
+      allow,
+      tools.filter((t) => t.kind === "network").map((t) => t.name),
+    );
     const maxTurns = opts.maxTurns ?? direct?.role.maxTurns ?? defaultMaxTurns(env);
     // priced per request by the model that answered it (a fallback's price after a fallback)
     const costOf = wiring.costFunction(ref) && ((u: Usage) => priceOf(answeredBy(provider), u));
@@ -293,6 +306,7 @@ export async function runAgentCli(
       bootstrap_files: bootstrapFiles,
       memory: envelope.memory,
       sandbox: sandbox.info,
+      outbound: envelope.outbound,
       limits: {
         max_turns: maxTurns,
         max_budget_usd: opts.maxBudgetUsd ?? null,
@@ -302,6 +316,8 @@ export async function runAgentCli(
     const rules = settings.config.permissions;
     for (const bad of invalidRules([...(rules?.allow ?? []), ...(rules?.deny ?? [])]))
       reporter.warn("invalid_permission_rule", `ignored .chatcli/config.json rule ${bad}`);
+    for (const bad of invalidDenylist(env["CHATCLI_AGENT_DENYLIST"]))
+      reporter.warn("invalid_permission_rule", `ignored CHATCLI_AGENT_DENYLIST pattern ${bad}`);
     if (permissionMode === "bypass")
       reporter.warn(
         "bypass_mode",
@@ -326,6 +342,8 @@ export async function runAgentCli(
         home: env["HOME"],
         denylist: env["CHATCLI_AGENT_DENYLIST"],
         protectedPaths: protectedPaths(env, settings.config),
+        // keys from the process env, the user's config and the workspace's files alike
+        secrets: knownSecrets({ ...settings.redactEnv, ...ctx.env }),
       },
       limits: { maxTurns, maxBudgetUsd: opts.maxBudgetUsd, timeoutMs: opts.timeoutMs },
       costOf,

@@ -7,6 +7,7 @@ import { addUsage, emptyUsage } from "../llm/types.ts";
 import type { Reporter } from "../output/reporter.ts";
 import { stripControl } from "../output/terminal.ts";
 import { displayEntry } from "../policy/workspace.ts";
+import { outboundCheck } from "./action.ts";
 import { earlyExitThreshold, fingerprint, StagnationDetector } from "./early-exit.ts";
 import { isTrivialQuery, ROUTE_TIP, routeMode } from "./routing.ts";
 import type { BatchState } from "./run-tools.ts";
@@ -57,6 +58,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       memoryMode: input.memoryMode,
       beforeFileChange: input.hooks?.beforeFileChange,
       protectedPaths: input.policy.mode === "bypass" ? undefined : input.policy.protectedPaths,
+      outbound: outboundCheck(input.policy),
       origins: { list: [], userText: input.task },
     },
     stats: { calls: 0, failed: 0, denied: 0, by_name: {} },

@@ -4,11 +4,19 @@ import { UsageError } from "../core/errors.ts";
 import type { Reporter } from "../output/reporter.ts";
 import type { PermissionMode } from "../policy/permissions.ts";
 import { parseSandboxSetting } from "../sandbox/detect.ts";
+import { ENV_POLICIES, type EnvPolicy } from "../sandbox/env.ts";
 import { Sandbox } from "../sandbox/sandbox.ts";
+
+function parseEnvPolicy(value: string): EnvPolicy {
+  if (!ENV_POLICIES.includes(value as EnvPolicy))
+    throw new UsageError(`--env-policy must be core or all (got ${JSON.stringify(value)})`);
+  return value as EnvPolicy;
+}
 
 export interface RunSandboxFlags {
   sandbox?: string;
   passEnv?: string[];
+  envPolicy?: string;
   allowNetwork?: boolean;
 }
 
@@ -42,6 +50,7 @@ export async function openRunSandbox(
     workspaceRoot,
     allowNetwork: flags.allowNetwork,
     passEnv: flags.passEnv,
+    ...(flags.envPolicy ? { envPolicy: parseEnvPolicy(flags.envPolicy) } : {}),
     signal: ctx.signal,
   });
   if (setting === "off" && permissionMode !== "bypass")

@@ -53,6 +53,11 @@ export interface Envelope {
   compaction: Record<string, unknown> | null;
   /** The OS sandbox of agent/coder runs (CONTRACT §5); null for commands that run no tools. */
   sandbox: { kind: string; available: boolean; network: boolean } | null;
+  /**
+   * agent/coder: the outbound channels (web_fetch, web_search, MCP): `open` in auto and bypass,
+   * else `allowlist` with the allow rules that open a tool or host (CONTRACT §5); null otherwise.
+   */
+  outbound: { policy: "open" | "allowlist"; allow: string[] } | null;
   warnings: Warning[];
   /** agent/coder: each sub-agent run (delegate tool), in completion order. */
   subagents?: Array<{
@@ -103,6 +108,7 @@ export function newEnvelope(command: string, version: string): Envelope {
     bootstrap_files: [],
     compaction: null,
     sandbox: null,
+    outbound: null,
     warnings: [],
     error: null,
   };

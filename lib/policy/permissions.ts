@@ -1,3 +1,6 @@
+import type { KnownSecret } from "../core/secrets.ts";
+import { outboundDenied, outboundVerdict, secretRefusal } from "./outbound.ts";
+import { wildcardMatch } from "./patterns.ts";
 import type { ProtectedPaths } from "./protected-paths.ts";
 import { type Cls, type Part, pathPart, shellParts } from "./shell-judge.ts";
 import { isInside, toAbsolute } from "./workspace.ts";
@@ -24,11 +27,10 @@ export interface Action {
   cmd?: string;
   /** shell: the directory it runs in (relative to the policy's cwd). */
   dir?: string;
-  /**
-   * An outbound channel (an MCP server's tool): closed in read-only and edit unless an allow rule
-   * names the tool (`mcp__srv__tool`, `mcp__srv__*`); annotations from the server grant nothing.
-   */
-  outbound?: boolean;
+  /** network: the host the request goes to (web_fetch's URL host), when there is one. */
+  host?: string;
+  /** network: more of what the call sends (an MCP tool's arguments), checked for secrets. */
+  payload?: string;
 }
 /** The values of --permission-mode, least to most permissive. */
 export const PERMISSION_MODES: readonly PermissionMode[] = ["read-only", "edit", "auto", "bypass"];
@@ -46,6 +48,8 @@ export interface PermissionPolicy {
   denylist?: string;
   /** Paths nothing may read in any mode but bypass (lib/agent/protected-paths.ts). */
   protectedPaths?: ProtectedPaths;
+  /** Values no outbound request may carry, in any mode (lib/core/secrets.ts knownSecrets). */
+  secrets?: readonly KnownSecret[];
 }
 
 export type Verdict = "allow" | "ask" | "deny";
@@ -64,14 +68,16 @@ export interface Decision {
 
 const RANK: Record<Verdict, number> = { allow: 0, ask: 1, deny: 2 };
 
-interface Rule {
-  tool: RegExp;
+export interface Rule {
+  /** The tool-name part (`run_command`, `mcp__srv__*`): `*` is a wildcard. */
+  tool: { readonly glob: string; test(name: string): boolean };
   arg?: string;
   text: string;
 }
 
-function wildcard(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "s");
+/** `*` as a wildcard, matched in linear-bounded time (a rule may come from a workspace config). */
+function wildcard(glob: string): { readonly glob: string; test(text: string): boolean } {
+  return { glob, test: (text) => wildcardMatch(glob, text) };
 }
 
 /**
@@ -154,6 +160,7 @@ export function decide(policy: PermissionPolicy, action: Action): Decision {
     deny: policy.deny.map(parseRule).filter((r): r is Rule => r !== undefined),
   };
   const subject = action.subject;
+  if (action.kind === "network") return decideNetwork(policy, action, rules);
   for (const rule of rules.deny) {
     if (ruleMatches(rule, tool, subject)) {
       return {
@@ -163,19 +170,6 @@ export function decide(policy: PermissionPolicy, action: Action): Decision {
         suggestion: `remove the rule ${rule.text}`,
       };
     }
-  }
-  if (
-    action.outbound &&
-    (policy.mode === "read-only" || policy.mode === "edit") &&
-    !rules.allow.some((r) => ruleMatches(r, tool, subject))
-  ) {
-    const server = /^mcp__(.+?)__/.exec(action.tool)?.[1];
-    return {
-      verdict: "ask",
-      reason: `${action.tool} is an outbound channel${server ? ` (MCP server ${server})` : ""}: ${policy.mode} mode needs an allow rule for it`,
-      dangerous: false,
-      suggestion: `--allow-tool '${action.tool}'${server ? ` (or '${`mcp__${server}__*`}')` : ""}`,
-    };
   }
   const parts = partsOf(policy, action);
   let worst: Decision = {
@@ -233,6 +227,25 @@ export function decide(policy: PermissionPolicy, action: Action): Decision {
     if (d.outside) worst.outside = true;
   }
   return worst;
+}
+
+/** An outbound call: a secret never leaves; deny rules; then open (auto) or allowed by a rule. */
+function decideNetwork(
+  policy: PermissionPolicy,
+  action: Action,
+  rules: { allow: Rule[]; deny: Rule[] },
+): Decision {
+  const secret = secretRefusal(action, policy.secrets);
+  if (secret) return secret;
+  const denied = rules.deny.find((r) => outboundDenied(r, action));
+  if (denied)
+    return {
+      verdict: "deny",
+      reason: `denied by rule ${denied.text}`,
+      dangerous: false,
+      suggestion: `remove the rule ${denied.text}`,
+    };
+  return outboundVerdict(policy.mode, rules.allow, action);
 }
 
 /**

@@ -8,6 +8,7 @@ import { toolsFor } from "../agent/tools/registry.ts";
 import type { AgentInput, MemoryBackend } from "../agent/types.ts";
 import * as wiring from "../agent/wiring.ts";
 import type { Ctx, Env } from "../core/ctx.ts";
+import { knownSecrets } from "../core/secrets.ts";
 import type { Session } from "../history/session.ts";
 import { costOf } from "../llm/cost.ts";
 import { type ModelRef, modelLabel } from "../llm/models.ts";
@@ -31,6 +32,8 @@ export interface LiveAgentInput {
   memory?: MemoryBackend;
   memoryMode: "off" | "read" | "write";
   effort?: Effort;
+  /** Whether the workspace is trusted: an untrusted AGENTS.md's roles only narrow. */
+  trusted?: boolean;
 }
 
 /**
@@ -107,7 +110,10 @@ async function runLoop(
   if ("warning" in resolved && resolved.warning)
     reporter.warn("config_bypass_ignored", resolved.warning);
   // `/agent @dba …` runs an AGENTS.md role; the delegate tool offers every role to the model
-  const roles = loadRoles(env, input.workspaceRoot, false).roles;
+  const roles = loadRoles(env, input.workspaceRoot, false, {
+    trusted: input.trusted === true,
+    maxTurns: defaultMaxTurns(env),
+  }).roles;
   const direct = roleOfTask(task, roles);
   const delegation = createDelegation(roles);
   const all = [
@@ -139,6 +145,7 @@ async function runLoop(
       home: env["HOME"],
       denylist: env["CHATCLI_AGENT_DENYLIST"],
       protectedPaths: protectedPaths(env, input.config),
+      secrets: knownSecrets({ ...env, ...ctx.env }),
     },
     limits: { maxTurns: direct?.role.maxTurns ?? defaultMaxTurns(env) },
     costOf: (usage) => costOf(input.ref, usage),

@@ -313,6 +313,7 @@ class LiveServices implements S.ReplServices {
         ctx: this.ctx,
         env: this.env,
         config: this.settings.config,
+        trusted: this.settings.trust.trusted,
         workspaceRoot: this.workspaceRoot,
         binding: this.binding,
         ref: this.ref,

@@ -13,14 +13,21 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { arch as hostArch, platform as hostPlatform } from "node:process";
 import type { Env } from "../core/ctx.ts";
 import { ConfigError } from "../core/errors.ts";
 import { userHome } from "../core/paths.ts";
 import type { PermissionMode } from "../policy/permissions.ts";
 import { bwrapArgv, splitLoaderEnv, toolDirsUnderEmptied, underEmptied } from "./bwrap.ts";
-import { deniedReadPaths, gitConfigSecrets, isProcEnviron, isUnder } from "./deny.ts";
+import {
+  deniedReadPaths,
+  gitConfigFiles,
+  gitConfigSecrets,
+  isGitConfigFile,
+  isProcEnviron,
+  isUnder,
+} from "./deny.ts";
 import {
   type Detected,
   probe,
@@ -28,7 +35,14 @@ import {
   type SandboxSetting,
   userSandboxConfig,
 } from "./detect.ts";
-import { gitSafeEnv, scrubEnv, withoutFileInjected } from "./env.ts";
+import {
+  type ChildEnvOptions,
+  childEnvironment,
+  ENV_POLICIES,
+  type EnvPolicy,
+  gitSafeEnv,
+  withoutFileInjected,
+} from "./env.ts";
 import { populatedGitlinks, quarantineNewGitlinks } from "./gitlinks.ts";
 import { existingDenied, protectedHome, protectedInside, realPathOrSelf } from "./plan.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
@@ -50,6 +64,8 @@ export interface SandboxOptions {
   workspaceRoot: string;
   allowNetwork?: boolean;
   passEnv?: string[];
+  /** `--env-policy`: core (default) or all; else `sandbox.env_policy` of the user's config. */
+  envPolicy?: EnvPolicy;
   platform?: NodeJS.Platform;
   arch?: string;
   signal?: AbortSignal;
@@ -75,6 +91,7 @@ export class Sandbox {
     probeResult: Detected | string,
     denyRead: string[],
     private readonly allowUnixSockets: boolean,
+    private readonly childEnvOptions: ChildEnvOptions = { policy: "core", pass: opts.passEnv },
   ) {
     const available = typeof probeResult !== "string";
     this.unavailableReason = typeof probeResult === "string" ? probeResult : undefined;
@@ -107,7 +124,15 @@ export class Sandbox {
       throw new ConfigError(`--sandbox required: ${found}`, {
         hint: "install bubblewrap (Linux) or run where sandbox-exec works (macOS), or use --sandbox auto|off",
       });
-    return new Sandbox(opts, use, found, user.denyRead, user.allowUnixSockets);
+    const policy = opts.envPolicy ?? user.envPolicy ?? "core";
+    if (!ENV_POLICIES.includes(policy as EnvPolicy))
+      throw new ConfigError(
+        `sandbox.env_policy in ~/.chatcli/config.json must be core or all (got ${JSON.stringify(policy)})`,
+      );
+    return new Sandbox(opts, use, found, user.denyRead, user.allowUnixSockets, {
+      policy: policy as EnvPolicy,
+      pass: [...(opts.passEnv ?? []), ...user.passEnv],
+    });
   }
 
   /** A sandbox that confines nothing (unit tests, and tools run outside an agent). */
@@ -129,7 +154,7 @@ export class Sandbox {
     if (this.opts.permissionMode === "bypass") return false;
     const target = realPathOrSelf(abs);
     if (isProcEnviron(abs) || isProcEnviron(target)) return true;
-    if (/\/\.git\/config$/.test(target)) {
+    if (isGitConfigFile(target)) {
       try {
         if (gitConfigSecrets(readFileSync(target, "utf8"))) return true;
       } catch {
@@ -165,7 +190,14 @@ export class Sandbox {
    * environment set.
    */
   childEnv(env: Env): Record<string, string> {
-    return gitSafeEnv(scrubEnv(withoutFileInjected(env, this.opts.env), this.opts.passEnv ?? []));
+    return gitSafeEnv(
+      childEnvironment(withoutFileInjected(env, this.opts.env), this.childEnvOptions).env,
+    );
+  }
+
+  /** The names of `env` a child does not get (a failed command's result lists them). */
+  filteredEnvNames(env: Env): string[] {
+    return childEnvironment(withoutFileInjected(env, this.opts.env), this.childEnvOptions).filtered;
   }
 
   /**
@@ -238,28 +270,41 @@ export class Sandbox {
     this.privateTmp = undefined;
   }
 
-  /** A copy of the workspace's git config with CI credentials blanked, and the files it includes. */
-  private maskedGitConfig(ws: string): { copy: string; includes: string[] } | undefined {
-    const path = join(ws, ".git", "config");
-    let text: string;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch {
-      return undefined;
-    }
-    const found = gitConfigSecrets(text);
-    if (!found) return undefined;
-    const copy = join(this.runDir(), "git-config");
-    writeFileSync(copy, found.masked, { mode: 0o600 });
+  /**
+   * Copies of the workspace's git config files that hold CI credentials (`config`,
+   * `config.worktree`, submodules' and worktrees' configs), with those lines blanked, and the
+   * files they include (hidden).
+   */
+  private maskedGitConfigs(ws: string): {
+    overlays: Array<{ src: string; dest: string }>;
+    includes: string[];
+  } {
     const gitDir = join(ws, ".git");
-    const includes = found.includes.map((p) =>
-      p.startsWith("~/")
-        ? join(userHome(this.opts.env), p.slice(2))
-        : isAbsolute(p)
-          ? p
-          : join(gitDir, p),
-    );
-    return { copy, includes };
+    const overlays: Array<{ src: string; dest: string }> = [];
+    const includes: string[] = [];
+    for (const path of gitConfigFiles(gitDir)) {
+      let text: string;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch {
+        continue;
+      }
+      const found = gitConfigSecrets(text);
+      if (!found) continue;
+      const copy = join(this.runDir(), `git-config-${overlays.length}`);
+      writeFileSync(copy, found.masked, { mode: 0o600 });
+      overlays.push({ src: copy, dest: path });
+      const base = dirname(path);
+      for (const p of found.includes)
+        includes.push(
+          p.startsWith("~/")
+            ? join(userHome(this.opts.env), p.slice(2))
+            : isAbsolute(p)
+              ? p
+              : join(base, p),
+        );
+    }
+    return { overlays, includes };
   }
 
   private removeMountPoints(): void {
@@ -332,11 +377,8 @@ export class Sandbox {
     const reexpose = [home, ws, realPathOrSelf(cwd), ...tools].filter(underEmptied);
     const prot = writable.length ? protectedInside(ws) : undefined;
     if (prot && isUnder(home, writable)) protectedHome(home, prot);
-    const masked = this.maskedGitConfig(ws);
-    const denied = existingDenied(
-      [...this.denied, ...(masked?.includes ?? [])],
-      [...reexpose, ...writable],
-    );
+    const masked = this.maskedGitConfigs(ws);
+    const denied = existingDenied([...this.denied, ...masked.includes], [...reexpose, ...writable]);
     for (const dir of prot?.missingDirs ?? []) this.createdMountPoints.add(dir);
     const createdFiles: string[] = [];
     for (const f of prot?.missingFiles ?? []) {
@@ -359,7 +401,7 @@ export class Sandbox {
         protectedMissingDirs: prot?.missingDirs ?? [],
         deniedDirs: denied.dirs,
         deniedFiles: denied.files,
-        overlays: masked ? [{ src: masked.copy, dest: join(ws, ".git", "config") }] : [],
+        overlays: masked.overlays,
         reexpose: [...new Set(reexpose)],
         keepUnderRun: this.info.network && resolv.startsWith("/run/") ? [resolv] : [],
         network: this.info.network,

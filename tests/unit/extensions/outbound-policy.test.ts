@@ -17,21 +17,29 @@ const mcp = {
   tool: "mcp__gh__list_issues",
   kind: "network" as const,
   subject: '{"repo":"x"}',
-  outbound: true,
 };
 
 test("an MCP tool is closed in read-only and edit without an allow rule, open with one, open in auto", () => {
   for (const mode of ["read-only", "edit"] as const) {
     const d = decide(policy(mode), mcp);
     expect(d.verdict).toBe("ask");
-    expect(d.reason).toContain("outbound channel (MCP server gh)");
-    expect(d.suggestion).toBe("--allow-tool 'mcp__gh__list_issues' (or 'mcp__gh__*')");
+    expect(d.reason).toContain("mcp__gh__list_issues is an outbound channel");
+    expect(d.suggestion).toStartWith(
+      "--allow-tool 'mcp__gh__list_issues' (or --allow-tool 'mcp__gh__*')",
+    );
     expect(decide(policy(mode, ["mcp__gh__list_issues"]), mcp).verdict).toBe("allow");
     expect(decide(policy(mode, ["mcp__gh__*"]), mcp).verdict).toBe("allow");
     expect(decide(policy(mode, ["mcp__other__*"]), mcp).verdict).toBe("ask");
   }
   expect(decide(policy("auto"), mcp).verdict).toBe("allow");
   expect(decide(policy("auto", [], ["mcp__gh__*"]), mcp).verdict).toBe("deny");
-  // the same kind without the flag (web_fetch today) is unchanged
-  expect(decide(policy("read-only"), { ...mcp, outbound: undefined }).verdict).toBe("allow");
+  // web_fetch is the same kind of channel: closed without a rule naming its host
+  const fetch = {
+    tool: "web_fetch",
+    kind: "network" as const,
+    subject: "https://x.test/",
+    host: "x.test",
+  };
+  expect(decide(policy("read-only"), fetch).verdict).toBe("ask");
+  expect(decide(policy("read-only", ["web_fetch(domain:x.test)"]), fetch).verdict).toBe("allow");
 });
