@@ -32,7 +32,7 @@ import { gitSafeEnv, scrubEnv, withoutFileInjected } from "./env.ts";
 import { populatedGitlinks, quarantineNewGitlinks } from "./gitlinks.ts";
 import { existingDenied, protectedHome, protectedInside, realPathOrSelf } from "./plan.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
-import { unixSocketFilter } from "./seccomp.ts";
+import { sandboxFilter } from "./seccomp.ts";
 import { type SpawnOptions, type SpawnResult, spawnCapture } from "./spawn.ts";
 
 /** What the envelope and `session.started` report. */
@@ -312,7 +312,7 @@ export class Sandbox {
     if (this.allowUnixSockets) return undefined;
     const path = join(this.runDir(), "seccomp.bpf");
     if (!existsSync(path)) {
-      const prog = unixSocketFilter(this.opts.arch ?? hostArch);
+      const prog = sandboxFilter(this.opts.arch ?? hostArch);
       if (!prog) return undefined;
       writeFileSync(path, prog, { mode: 0o400 });
     }
