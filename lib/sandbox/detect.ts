@@ -26,7 +26,7 @@ export function parseSandboxSetting(value: string | undefined): SandboxSetting |
 /** `sandbox` of the user's own ~/.chatcli/config.json (a workspace config never reaches here). */
 export async function userSandboxConfig(
   env: Env,
-): Promise<{ denyRead: string[]; allowUnixSockets: boolean }> {
+): Promise<{ denyRead: string[]; allowUnixSockets: boolean; allowGitWrites: boolean }> {
   const text = await readTextIfExists(globalConfigPath(env)).catch(() => undefined);
   let section: Record<string, unknown> = {};
   try {
@@ -40,6 +40,7 @@ export async function userSandboxConfig(
   return {
     denyRead: Array.isArray(deny) ? deny.filter((d): d is string => typeof d === "string") : [],
     allowUnixSockets: section["allow_unix_sockets"] === true,
+    allowGitWrites: section["allow_git_writes"] === true,
   };
 }
 

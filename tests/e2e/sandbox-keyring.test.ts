@@ -39,7 +39,11 @@ describe("sandbox: the kernel keyring", () => {
       }
       try {
         // the host can read it: the test is not vacuous
-        expect(perl(`my $b = "\\0" x 256; my $n = syscall(${NR.ctl}, 11, ${serial}, $b, 256); print substr($b, 0, $n)`)).toBe(SECRET);
+        expect(
+          perl(
+            `my $b = "\\0" x 256; my $n = syscall(${NR.ctl}, 11, ${serial}, $b, 256); print substr($b, 0, $n)`,
+          ),
+        ).toBe(SECRET);
         await using llm = await startMockLlm();
         await using h = await hostile(llm);
         await writeFile(join(h.ws, "serial"), serial);
