@@ -70,6 +70,8 @@ export class Sandbox {
   private active = 0;
   /** The run's file workers by layout (read-only, writable), started on first use. */
   private readonly workers = new Map<string, FileWorkerClient>();
+  /** The file tools' guard, computed once per run (links of the denied paths resolved). */
+  private readonly guards = new Map<ProtectedPaths | undefined, FileGuard>();
 
   private constructor(
     private readonly opts: SandboxOptions,
@@ -261,6 +263,14 @@ export class Sandbox {
    * paths and the policy's protected paths (`protect`, absent in bypass mode).
    */
   private guard(protect?: ProtectedPaths): FileGuard {
+    const known = this.guards.get(protect);
+    if (known) return known;
+    const guard = this.makeGuard(protect);
+    this.guards.set(protect, guard);
+    return guard;
+  }
+
+  private makeGuard(protect?: ProtectedPaths): FileGuard {
     const all = [...this.denied, ...(protect?.paths ?? [])];
     const denied = [...new Set(all.flatMap((d) => [d, realPathOrSelf(d)]))];
     const patterns = [PROC_ENVIRON.source, ...(protect?.patterns.map((p) => p.source) ?? [])];

@@ -23,7 +23,6 @@ import {
   type Stats,
 } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { isUnder } from "./deny.ts";
 
 /** What the walk enforces (plain data: it crosses the pipe to the sandboxed worker). */
 export interface FileGuard {
@@ -113,11 +112,19 @@ function openDirFd(path: string): number | undefined {
   }
 }
 
+const compiled = new Map<string, RegExp>();
+
 /** Whether a read of `path` is refused (credential stores, chatcli's home, another process's env). */
 export function readRefused(guard: FileGuard, path: string): boolean {
   if (guard.bypass) return false;
-  if (isUnder(path, guard.denied)) return true;
-  return guard.patterns.some((p) => new RegExp(p).test(path));
+  // the walk's paths are absolute and normalised: a prefix test is exact (and cheap per step)
+  for (const d of guard.denied)
+    if (path === d || path.startsWith(d.endsWith(sep) ? d : d + sep)) return true;
+  return guard.patterns.some((p) => {
+    let re = compiled.get(p);
+    if (!re) compiled.set(p, (re = new RegExp(p)));
+    return re.test(path);
+  });
 }
 
 /** Why a write to `path` is refused: git internals, the project's chatcli config, a protected path. */
