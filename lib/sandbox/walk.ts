@@ -122,7 +122,10 @@ export function readRefused(guard: FileGuard, path: string): boolean {
     if (path === d || path.startsWith(d.endsWith(sep) ? d : d + sep)) return true;
   return guard.patterns.some((p) => {
     let re = compiled.get(p);
-    if (!re) compiled.set(p, (re = new RegExp(p)));
+    if (!re) {
+      re = new RegExp(p);
+      compiled.set(p, re);
+    }
     return re.test(path);
   });
 }
