@@ -1,6 +1,6 @@
 // The cost of the OS sandbox: starting a sandboxed run_command (bubblewrap) against the same command
 // unconfined, in-process, median of interleaved runs. Run alone with `bun scripts/bench-sandbox.ts`.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -8,6 +8,7 @@ import { readFileTool } from "../lib/agent/tools/read-file.ts";
 import { runShell } from "../lib/agent/tools/run-command.ts";
 import { writeFileTool } from "../lib/agent/tools/write-file.ts";
 import type { ToolContext } from "../lib/agent/types.ts";
+import { writeFileAtomic } from "../lib/core/fs.ts";
 import { Sandbox } from "../lib/sandbox/sandbox.ts";
 
 function median(xs: number[]): number {
@@ -76,7 +77,7 @@ const ROOT = resolve(import.meta.dir, "..");
 
 /**
  * chatcli's own file tools, per call: the floor is the plain fs call the tools made before (a
- * readFileSync / writeFileSync of the same 4 KB file); "no sandbox" is the openat-style walk
+ * readFileSync; for an existing file, writeFileAtomic's temp file + rename); "no sandbox" is the openat-style walk
  * in-process; "bubblewrap" is the run's file worker (dist/chatcli inside bwrap) over its pipe.
  * The worker's start-up (once per run and layout) is measured separately.
  */
@@ -104,7 +105,8 @@ async function fileToolRows(
       "read_file 4 KB, bubblewrap worker",
       () => readFileTool.execute({ file: "data.txt" }, ctx(boxed)),
     ],
-    ["write 4 KB: fs.writeFileSync (floor)", () => writeFileSync(join(ws, "w0.txt"), content)],
+    // what write_file did before for an existing file: temp file + rename, in chatcli itself
+    ["write 4 KB: writeFileAtomic (floor)", () => writeFileAtomic(join(ws, "w0.txt"), content)],
     [
       "write_file 4 KB, no sandbox (walk)",
       () => writeFileTool.execute({ file: "w1.txt", content }, ctx(walk)),
