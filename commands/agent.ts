@@ -172,6 +172,10 @@ export function buildAgentLikeCommand(
       "--allow-network",
       "let commands reach the network in --permission-mode auto (default: no network)",
     )
+    .option(
+      "--allow-git-writes",
+      "let commands write the workspace's .git in edit/auto (git commit, tag, fetch); default read-only, or sandbox.allow_git_writes in ~/.chatcli/config.json",
+    )
     .addOption(new Option("--effort <level>", EFFORT_HELP).choices(EFFORT_CHOICES))
     .option("--show-reasoning", SHOW_REASONING_HELP)
     .option(
@@ -211,6 +215,7 @@ export function buildAgentLikeCommand(
         passEnv: opts.passEnv,
         envPolicy: opts.envPolicy,
         allowNetwork: opts.allowNetwork === true,
+        allowGitWrites: opts.allowGitWrites === true,
         effort: opts.effort,
         showReasoning: opts.showReasoning === true,
         interactive: isInteractive(ctx),

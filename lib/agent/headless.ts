@@ -73,6 +73,8 @@ export interface AgentCliOptions {
   envPolicy?: string;
   /** `--allow-network`: child processes reach the network in auto mode. */
   allowNetwork?: boolean;
+  /** `--allow-git-writes`: commands may write the workspace's `.git` in edit/auto. */
+  allowGitWrites?: boolean;
   /** Tests inject a provider (skips model resolution's provider construction). */
   provider?: Provider;
   /** Tests inject a TTY answerer; otherwise it is built from ctx when interactive. */

@@ -18,6 +18,8 @@ export interface RunSandboxFlags {
   passEnv?: string[];
   envPolicy?: string;
   allowNetwork?: boolean;
+  /** `--allow-git-writes`: commands may write the workspace's `.git` in edit/auto. */
+  allowGitWrites?: boolean;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface RunSandboxFlags {
  * Reads the process env only: a checkout's .env or config never chooses its own sandbox.
  */
 export async function openRunSandbox(
-  ctx: Pick<Ctx, "env" | "signal">,
+  ctx: Pick<Ctx, "env" | "signal"> & Partial<Pick<Ctx, "selfArgv">>,
   flags: RunSandboxFlags,
   permissionMode: PermissionMode,
   workspaceRoot: string,
@@ -51,7 +53,10 @@ export async function openRunSandbox(
     allowNetwork: flags.allowNetwork,
     passEnv: flags.passEnv,
     ...(flags.envPolicy ? { envPolicy: parseEnvPolicy(flags.envPolicy) } : {}),
+    allowGitWrites: flags.allowGitWrites,
     signal: ctx.signal,
+    // chatcli's own file tools work in a worker inside the sandbox: this binary, started again
+    selfArgv: ctx.selfArgv,
   });
   if (setting === "off" && permissionMode !== "bypass")
     reporter.warn(

@@ -152,6 +152,7 @@ async function execute(
   }
   // Colours and progress-bar carriage returns from commands are noise for the model (and for JSON).
   if (tool.kind === "shell") outcome = { ...outcome, output: stripControl(outcome.output) };
+  for (const w of outcome.warnings ?? []) state.reporter.warn(w.code, w.message);
   for (const change of outcome.filesChanged ?? []) {
     const prev = state.files.get(change.path);
     if (!prev || (prev === "deleted" && change.change !== "deleted"))

@@ -68,6 +68,8 @@ export interface ToolOutcome {
   /** Short text for the stderr line (`exit 1`, `42 lines`). */
   summary?: string;
   filesChanged?: FileChange[];
+  /** Warnings for the envelope and stderr (a command created a nested git repository). */
+  warnings?: Array<{ code: string; message: string }>;
 }
 
 export type JsonSchema = Record<string, unknown>;

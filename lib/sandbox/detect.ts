@@ -29,6 +29,7 @@ export async function userSandboxConfig(env: Env): Promise<{
   allowUnixSockets: boolean;
   passEnv: string[];
   envPolicy?: string;
+  allowGitWrites: boolean;
 }> {
   const text = await readTextIfExists(globalConfigPath(env)).catch(() => undefined);
   let section: Record<string, unknown> = {};
@@ -48,6 +49,7 @@ export async function userSandboxConfig(env: Env): Promise<{
     // names a child gets beyond the core set; the user's own config only (never a workspace's)
     passEnv: Array.isArray(pass) ? pass.filter((d): d is string => typeof d === "string") : [],
     ...(typeof policy === "string" ? { envPolicy: policy } : {}),
+    allowGitWrites: section["allow_git_writes"] === true,
   };
 }
 

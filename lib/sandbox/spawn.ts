@@ -223,6 +223,76 @@ export function spawnPiped(
   };
 }
 
+/** A long-lived child fed over its stdin (the sandboxed file worker). */
+export interface WorkerChild {
+  write(bytes: Uint8Array): void;
+  /** While on, the child and its pipes keep chatcli's event loop alive. */
+  hold(on: boolean): void;
+  /** Kills its whole process group. */
+  kill(): void;
+}
+
+/**
+ * Starts a child that chatcli talks to over stdin/stdout; `exit` gets why it ended (its last stderr
+ * line). It is idle-unreferenced: it never keeps chatcli alive on its own.
+ */
+export function spawnWorker(
+  argv: readonly string[],
+  options: Pick<SpawnOptions, "cwd" | "env" | "fd3Path">,
+  events: { data: (chunk: Uint8Array) => void; exit: (why: string) => void },
+): WorkerChild {
+  const [cmd, ...args] = argv;
+  const fd3 = options.fd3Path ? openSync(options.fd3Path, "r") : undefined;
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(cmd as string, args, {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: fd3 === undefined ? ["pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe", fd3],
+    });
+  } finally {
+    if (fd3 !== undefined) closeSync(fd3);
+  }
+  let stderr = "";
+  let ended = false;
+  const end = (why: string) => {
+    if (ended) return;
+    ended = true;
+    events.exit(why);
+  };
+  child.stdout?.on("data", (chunk: Buffer) => events.data(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString("utf8")).slice(-4000);
+  });
+  child.stdin?.on("error", () => {});
+  child.on("error", (error) => end(error.message));
+  child.on("close", (code, sig) => {
+    const last = stderr.trim().split("\n").at(-1);
+    end(`${sig ? `killed by ${sig}` : `exit ${code}`}${last ? `: ${last}` : ""}`);
+  });
+  type Refable = { ref?: () => void; unref?: () => void } | null | undefined;
+  const streams = [child, child.stdout, child.stderr, child.stdin] as Refable[];
+  const hold = (on: boolean) => {
+    for (const s of streams) (on ? s?.ref : s?.unref)?.call(s);
+  };
+  hold(false);
+  return {
+    write: (bytes) => {
+      if (!ended) child.stdin?.write(bytes);
+    },
+    hold,
+    kill: () => {
+      if (child.pid === undefined || ended) return;
+      try {
+        kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
 /** Starts chatcli itself detached (background memory compaction), never waiting for it. */
 export function spawnDetachedSelf(
   argv: readonly string[],
