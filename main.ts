@@ -6,7 +6,8 @@ import { EXIT, formatError, toChatcliError } from "./lib/core/errors.ts";
 import pkg from "./package.json" with { type: "json" };
 
 const argv = process.argv.slice(2);
-const isVersionFlag = (arg: string | undefined) => arg === "--version" || arg === "-V";
+const isVersionFlag = (arg: string | undefined) =>
+  arg === "--version" || arg === "-V" || arg === "version";
 if (argv.length === 1 && isVersionFlag(argv[0])) {
   // Fast path: scripts call this to probe the tool; nothing else needs to load.
   writeSync(1, `${pkg.version}\n`);

@@ -1,4 +1,4 @@
-import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { type CommandUnknownOpts, Help, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
 import type { OutputFormat } from "../lib/output/reporter.ts";
@@ -112,6 +112,14 @@ export function configureTree(command: CommandUnknownOpts, ctx: Ctx): void {
       },
       writeErr: (text) => {
         ctx.stderr.write(stripControl(text)); // it may quote what was typed
+      },
+      // parse errors are printed by runCli in chatcli's one style (commands/help-route.ts)
+      outputError: () => {},
+    })
+    .configureHelp({
+      // a repeatable flag's [] start value is not a default worth showing
+      optionDescription(option) {
+        return Help.prototype.optionDescription.call(this, option).replace(" (default: [])", "");
       },
     });
   for (const sub of command.commands) configureTree(sub, ctx);

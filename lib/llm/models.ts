@@ -138,7 +138,19 @@ function fromSpec(spec: string, env: Env): ModelRef {
       },
     );
   }
-  const base = resolveModel(undefined, env);
+  let base: ModelRef;
+  try {
+    base = resolveModel(undefined, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // `ask -m hi` with the model forgotten: name the word, not only "no provider"
+    throw new ConfigError(
+      `unknown model ${JSON.stringify(spec)}: it is not provider/model, and no LLM provider is configured to take a bare model name`,
+      {
+        hint: `-m takes provider/model, e.g. openai/gpt-5.4, anthropic/claude-sonnet-4-6 or mock:echo (chatcli models lists them); to send ${JSON.stringify(spec)} as the prompt: chatcli ask ${spec}`,
+      },
+    );
+  }
   return { ...base, model: spec };
 }
 /**
