@@ -1,6 +1,7 @@
 import type { Env } from "../core/ctx.ts";
 import { ConfigError } from "../core/errors.ts";
 import { buildRef } from "./provider-env.ts";
+import { llmProviderValues } from "./provider-list.ts";
 import {
   configuredBy,
   PROVIDER_TABLE,
@@ -79,10 +80,12 @@ function autoDetected(info: ProviderInfo, env: Env): boolean {
   return true;
 }
 
+/** What to do when nothing is configured: every provider's LLM_PROVIDER value, never a blind ./.env. */
 const NO_PROVIDER_HINT =
-  "set OPENAI_API_KEY or ANTHROPIC_API_KEY (optionally LLM_PROVIDER=OPENAI|CLAUDEAI|GOOGLEAI|BEDROCK|OLLAMA|… " +
-  "and OPENAI_MODEL/ANTHROPIC_MODEL) in the environment, ./.env (or the file CHATCLI_DOTENV names) or the " +
-  '"env" object of ~/.chatcli/config.json, or pass -m provider/model; `chatcli models` lists them';
+  `set a provider's key (OPENAI_API_KEY, ANTHROPIC_API_KEY, …; optionally LLM_PROVIDER=${llmProviderValues()}) ` +
+  'in the environment or the "env" object of ~/.chatcli/config.json (a .env file counts when ' +
+  "CHATCLI_DOTENV names it, or as ./.env in a trusted workspace), or pass -m provider/model (mock:echo " +
+  "needs no key); `chatcli models` lists every provider and the variable that configures it";
 
 /**
  * Resolves `-m provider/model` (or `mock:echo`), else ChatCLI's env (LLM_PROVIDER + per-provider vars),

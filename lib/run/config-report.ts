@@ -11,6 +11,7 @@ import { expandHome, globalConfigPath } from "../core/paths.ts";
 import { configuredSecrets, redactDeep } from "../core/redact.ts";
 import { type ChatcliConfig, loadSettings } from "../core/settings.ts";
 import { modelLabel, resolveModel } from "../llm/models.ts";
+import { keyVariables, providerVariables } from "../llm/provider-list.ts";
 import { resolvePermissionMode } from "../policy/permissions.ts";
 
 export type Source = "flag" | "env" | ".env" | "workspace config" | "user config" | "default";
@@ -51,8 +52,10 @@ export interface ConfigReport {
 const SECRET = /(KEY|TOKEN|SECRET|PASSWORD)$/i;
 const RELEVANT =
   /^(CHATCLI_|LLM_PROVIDER$|MOCK_MODEL$)|_(API_KEY|MODEL|BASE_URL|API_URL|MAX_TOKENS|OAUTH_TOKEN)$/;
-/** Always listed (as unset when missing): the keys that choose a provider. */
-const ALWAYS = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENROUTER_API_KEY", "XAI_API_KEY"];
+/** Always listed (as unset when missing): each provider's key (lib/llm's one table). */
+const ALWAYS = keyVariables();
+/** Any variable a provider reads (GITHUB_MODELS_TOKEN, BEDROCK_REGION …) is reported when set. */
+const PROVIDER_VARS = providerVariables();
 
 async function readJson(path: string): Promise<ChatcliConfig | undefined> {
   const text = await readTextIfExists(path).catch(() => undefined);
@@ -206,7 +209,8 @@ export async function configReport(
 
 function relevant(env: Env): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && RELEVANT.test(k)) out[k] = v;
+  for (const [k, v] of Object.entries(env))
+    if (v !== undefined && (RELEVANT.test(k) || PROVIDER_VARS.has(k))) out[k] = v;
   return out;
 }
 
