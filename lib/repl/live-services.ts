@@ -39,6 +39,8 @@ export interface LiveOptions {
   meter?: UsageMeter;
   /** `--effort` / CHATCLI_EFFORT, on every chat and agent request. */
   effort?: Effort;
+  /** `--fake-responses FILE`: the replies of `-m mock:script`. */
+  fakeResponses?: string;
 }
 
 /** Builds the REPL's services: settings, model, and the session (named, or a new autosave one). */
@@ -52,6 +54,7 @@ export async function createLiveServices(ctx: Ctx, options: LiveOptions): Promis
   const ref = resolveModel(options.model, settings.env, settings.config.model);
   const live = new LiveServices(ctx, settings, workspaceRoot, ref, options.memory, options.meter);
   live.effort = options.effort;
+  live.fakeResponses = options.fakeResponses;
   await live.open(options.session);
   options.memory?.startTicker(() => live.history());
   return live;
@@ -65,6 +68,7 @@ function relativeTo(root: string, path: string): string {
 
 class LiveServices implements S.ReplServices {
   effort: Effort | undefined;
+  fakeResponses: string | undefined;
   private readonly binding: SessionBinding;
   private provider: Provider | undefined;
   private readonly cache = new BootstrapCache();
@@ -104,6 +108,7 @@ class LiveServices implements S.ReplServices {
     this.provider ??= await buildProviderChain(this.ref, {
       env: this.env,
       fetch: this.ctx.fetch,
+      fakeResponsesPath: this.fakeResponses,
       reporter: replReporter(this.ctx, "chat", (line) => this.providerLine(line)),
     });
     return this.provider;
