@@ -22,6 +22,8 @@ export interface LayerFile {
   exists: boolean;
   /** Read into the settings; false for a file that exists but was not applied (an untrusted workspace). */
   applied: boolean;
+  /** Its keys an untrusted workspace could not set (`OPENAI_API_KEY`, `permissions.mode`). */
+  ignored_keys?: string[];
 }
 
 export interface Variable {
@@ -99,14 +101,27 @@ export async function configReport(
   const user = await readJson(userPath);
   const workspace = await readJson(workspacePath);
   const dotenvText = await readTextIfExists(dotenvPath).catch(() => undefined);
-  const file = (kind: LayerFile["kind"], path: string, exists: boolean): LayerFile => ({
-    kind,
-    path,
-    exists,
-    applied: settings.sources.includes(path),
-  });
+  const file = (
+    kind: LayerFile["kind"],
+    path: string,
+    exists: boolean,
+    keys?: string[],
+  ): LayerFile => {
+    const ignored = [...new Set(settings.ignored.filter((i) => i.file === path).map((i) => i.key))];
+    // a file is applied only if something in it counted: every key ignored is not "applied"
+    const everyKey =
+      keys !== undefined && keys.length > 0 && keys.every((k) => ignored.includes(k));
+    return {
+      kind,
+      path,
+      exists,
+      applied: settings.sources.includes(path) && !everyKey,
+      ...(ignored.length ? { ignored_keys: ignored } : {}),
+    };
+  };
+  const dotenvKeys = dotenvText === undefined ? [] : Object.keys(parseDotenvFile(dotenvText, {}));
   const files = [
-    file(".env", dotenvPath, dotenvText !== undefined),
+    file(".env", dotenvPath, dotenvText !== undefined, dotenvKeys),
     file("workspace config", workspacePath, workspace !== undefined),
     file("user config", userPath, user !== undefined),
   ];
@@ -234,11 +249,14 @@ export function renderConfig(report: ConfigReport): string {
     for (const r of report.permissions[key]) row(`permissions.${key}`, r.rule, r.source);
   lines.push("", "files (highest precedence first, after the process environment)");
   for (const f of report.files) {
+    const ignored = f.ignored_keys?.join(", ");
     const state = !f.exists
       ? "not found"
       : f.applied
-        ? "applied"
-        : "NOT applied (untrusted workspace)";
+        ? ignored
+          ? `applied, except ${ignored} (untrusted workspace)`
+          : "applied"
+        : `NOT applied (untrusted workspace${ignored ? `: ${ignored} ignored` : ""})`;
     row(f.kind, f.path, state);
   }
   lines.push("", "variables");
