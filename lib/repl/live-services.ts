@@ -60,6 +60,27 @@ export async function createLiveServices(ctx: Ctx, options: LiveOptions): Promis
   return live;
 }
 
+/**
+ * What was typed at the turn a rewind went back to, for the input line: a slash command's own line
+ * (`/agent …`, `/compact …`), else the first user message the rewind dropped (in full, several
+ * lines too), else the checkpoint's label when it is not cut short.
+ */
+function rewoundPrompt(
+  before: readonly ChatMessage[],
+  after: readonly ChatMessage[],
+  label: string,
+): string | undefined {
+  const whole = !(label.length === 60 && label.endsWith("...")) && label !== "(start)";
+  if (label.startsWith("/")) return whole ? label : undefined;
+  const prefix = after.every(
+    (m, i) => before[i]?.role === m.role && before[i]?.content === m.content,
+  );
+  const dropped = prefix
+    ? before.slice(after.length).find((m) => m.role === "user")?.content
+    : undefined;
+  return dropped ?? (whole ? label : undefined);
+}
+
 /** `path` relative to `root` when inside it (how the rewind menu names files). */
 function relativeTo(root: string, path: string): string {
   const rel = relative(root, path);
@@ -277,10 +298,13 @@ class LiveServices implements S.ReplServices {
     const target = this.binding.checkpoints.find(index);
     if (!target) throw new Error(`no checkpoint [${index}]`);
     const plan = await planRewind(this.session, target.id, scope);
+    const before = [...this.session.messages];
     await applyRewind(this.session, plan);
     await this.binding.persist();
     await this.binding.refresh();
-    return { index, time: target.time, messages: target.messages, label: target.label };
+    const prompt =
+      scope === "code" ? undefined : rewoundPrompt(before, this.session.messages, target.label);
+    return { index, time: target.time, messages: target.messages, label: target.label, prompt };
   }
 
   shell(

@@ -28,6 +28,9 @@ export async function openRewindMenu(repl: Repl): Promise<void> {
         `↩ Rewound to checkpoint [${choice.index}] (${clockTime(cp.time)}, ${what})`,
       ),
     );
+    // what was typed then goes back in the input, to edit and send again (as Claude Code)
+    if (cp.prompt) repl.nextDraft = cp.prompt;
+    await repl.updateStatus();
   } catch (error) {
     repl.say(repl.style.red(`Rewind failed: ${(error as Error).message}`));
   }
