@@ -29,6 +29,7 @@ import { contextSummary, UsageMeter } from "./live-meter.ts";
 import { runReplShell } from "./live-shell.ts";
 import { replReporter } from "./live-sink.ts";
 import { streamChatTurn } from "./live-turn.ts";
+import { rewoundPrompt } from "./repl-rewind.ts";
 import type * as S from "./services.ts";
 
 export interface LiveOptions {
@@ -58,27 +59,6 @@ export async function createLiveServices(ctx: Ctx, options: LiveOptions): Promis
   await live.open(options.session);
   options.memory?.startTicker(() => live.history());
   return live;
-}
-
-/**
- * What was typed at the turn a rewind went back to, for the input line: a slash command's own line
- * (`/agent …`, `/compact …`), else the first user message the rewind dropped (in full, several
- * lines too), else the checkpoint's label when it is not cut short.
- */
-function rewoundPrompt(
-  before: readonly ChatMessage[],
-  after: readonly ChatMessage[],
-  label: string,
-): string | undefined {
-  const whole = !(label.length === 60 && label.endsWith("...")) && label !== "(start)";
-  if (label.startsWith("/")) return whole ? label : undefined;
-  const prefix = after.every(
-    (m, i) => before[i]?.role === m.role && before[i]?.content === m.content,
-  );
-  const dropped = prefix
-    ? before.slice(after.length).find((m) => m.role === "user")?.content
-    : undefined;
-  return dropped ?? (whole ? label : undefined);
 }
 
 /** `path` relative to `root` when inside it (how the rewind menu names files). */
