@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { $ } from "bun";
 import pkg from "../package.json" with { type: "json" };
 import { checkFormat } from "./binary-format.ts";
+import { ciBundle } from "./ci-bundle.ts";
 import {
   compile,
   currentCommit,
@@ -70,9 +71,15 @@ for (const target of targets) {
   console.log(`${basename(binary)}: ${check} (${seconds(t0)})`);
 }
 
+// the CI script the GitLab template runs from a release (the GitHub Action runs it from its checkout)
+const ciScript = join(outDir, "chatcli-ci.cjs");
+await writeFile(ciScript, await ciBundle(ROOT));
 const sums: string[] = [];
-for (const binary of binaries.values()) sums.push(`${await sha256(binary)}  ${basename(binary)}`);
+for (const file of [...binaries.values(), ciScript])
+  sums.push(`${await sha256(file)}  ${basename(file)}`);
 await writeFile(join(outDir, "SHA256SUMS"), `${sums.join("\n")}\n`);
 await stagePackages({ version: pkg.version, outDir: join(outDir, "npm"), binaries });
 await rm(join(outDir, ".home"), { recursive: true, force: true });
-console.log(`${outDir}: ${binaries.size} binaries, SHA256SUMS, npm/ (${seconds(started)})`);
+console.log(
+  `${outDir}: ${binaries.size} binaries, chatcli-ci.cjs, SHA256SUMS, npm/ (${seconds(started)})`,
+);
