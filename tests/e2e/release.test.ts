@@ -37,17 +37,18 @@ test("release: binaries named by target, SHA256SUMS that verify, formats checked
   expect(files).toEqual([
     "SHA256SUMS",
     "chatcli-ci.cjs",
+    "chatcli.1",
     "chatcli-linux-arm64",
     "chatcli-linux-x64",
     "npm",
   ]);
   const sums = await readFile(join(out.path, "SHA256SUMS"), "utf8");
   expect(sums).toMatch(
-    /^[0-9a-f]{64} {2}chatcli-linux-x64\n[0-9a-f]{64} {2}chatcli-linux-arm64\n[0-9a-f]{64} {2}chatcli-ci\.cjs\n$/,
+    /^[0-9a-f]{64} {2}chatcli-linux-x64\n[0-9a-f]{64} {2}chatcli-linux-arm64\n[0-9a-f]{64} {2}chatcli-ci\.cjs\n[0-9a-f]{64} {2}chatcli\.1\n$/,
   );
   const check = Bun.spawnSync(["sha256sum", "-c", "SHA256SUMS"], { cwd: out.path });
   expect(check.stdout.toString()).toBe(
-    "chatcli-linux-x64: OK\nchatcli-linux-arm64: OK\nchatcli-ci.cjs: OK\n",
+    "chatcli-linux-x64: OK\nchatcli-linux-arm64: OK\nchatcli-ci.cjs: OK\nchatcli.1: OK\n",
   );
   // the GitLab template's CI script runs on plain Node
   const ci = Bun.spawnSync(["node", join(out.path, "chatcli-ci.cjs")], {

@@ -1,8 +1,18 @@
 import { describe, expect, test } from "bun:test";
+import { createRequire } from "node:module";
+
 // the action's CommonJS modules, as GitHub runs them
-import { binaryUrl } from "../../../action/fetch-binary.js";
-import { chatcliArgs } from "../../../action/report.js";
-import { ensureSandbox } from "../../../action/sandbox.js";
+const load = createRequire(import.meta.url);
+type Deps = Record<string, unknown>;
+const { binaryUrl } = load("../../../action/fetch-binary.js") as {
+  binaryUrl(url: string, target: string): string;
+};
+const { chatcliArgs } = load("../../../action/report.js") as {
+  chatcliArgs(inputs: Record<string, string>): string[];
+};
+const { ensureSandbox } = load("../../../action/sandbox.js") as {
+  ensureSandbox(log: (line: string) => void, deps: Deps): string;
+};
 
 /** A fake Linux runner: which programs exist, whether bwrap works, what was run as root. */
 function fakeRunner(state: { bwrap: boolean; works: boolean; restrict: boolean; uid?: number }) {
