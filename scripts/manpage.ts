@@ -119,8 +119,10 @@ function exitStatusRoff(codes: Section | undefined): string {
   const rows: Array<{ code: string; text: string[] }> = [];
   for (const line of codes?.lines ?? []) {
     const row = /^ {2}(\d+) +(.*)$/.exec(line);
-    if (row) rows.push((last = { code: row[1] as string, text: [row[2] as string] }));
-    else if (last && line.trim()) last.text.push(line.trim());
+    if (row) {
+      last = { code: row[1] as string, text: [row[2] as string] };
+      rows.push(last);
+    } else if (last && line.trim()) last.text.push(line.trim());
   }
   for (const r of rows) out += `.TP\n.B ${r.code}\n${roffEscape(r.text.join(" "))}\n`;
   return out;

@@ -1,4 +1,4 @@
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import type { Env } from "../core/ctx.ts";
 import { expandHome, userHome } from "../core/paths.ts";
 import { protectedPaths } from "../policy/protected-paths.ts";

@@ -1,7 +1,6 @@
 /** The file-system facts a sandbox plan needs, gathered fresh for each process (links resolved). */
 import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { PermissionMode } from "../policy/permissions.ts";
 import { underEmptied } from "./bwrap.ts";
 import { isUnder } from "./deny.ts";
 import { gitlinkPaths } from "./gitlinks.ts";

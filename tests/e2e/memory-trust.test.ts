@@ -287,10 +287,12 @@ test("a 0-byte lock left by kill -9 (before its pid was written) delays the next
   expect(performance.now() - t).toBeLessThan(10_000);
 });
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the text under test holds a literal ${…}
 test(".env is read as godotenv reads it: ${VAR} from earlier keys, export, KEY: value", async () => {
   await using home = await goHome([]);
   await writeFile(
     join(home.path, "chatcli.env"),
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text under test holds a literal ${…}
     '# settings\nBASE_CAP=7 # the cap\nexport CHATCLI_MEMORY_MAX_FACTS=${BASE_CAP}\nCHATCLI_MEMORY_RETENTION_DAYS: "9"\n',
   );
   const env = baseEnv(home.path, { CHATCLI_DOTENV: join(home.path, "chatcli.env") });

@@ -2,13 +2,18 @@ import { describe, expect, test } from "bun:test";
 import { parseDotenvFile } from "../../../lib/core/dotenv.ts";
 
 describe(".env as godotenv reads it", () => {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the text under test holds a literal ${…}
   test("${VAR} and $VAR expand from earlier keys, then the environment; unknown → empty", () => {
     const text = [
       "BASE=/opt/chatcli",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text under test holds a literal ${…}
       "CHATCLI_BOOTSTRAP_DIR=${BASE}/x",
       "PLAIN=$BASE/y",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text under test holds a literal ${…}
       'QUOTED="${HOME}/z"',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text under test holds a literal ${…}
       "MISSING=${NOPE}-end",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text under test holds a literal ${…}
       "LOWER=${base}",
     ].join("\n");
     expect(parseDotenvFile(text, { HOME: "/home/ana", BASE: "/ignored" })).toEqual({
@@ -17,6 +22,7 @@ describe(".env as godotenv reads it", () => {
       PLAIN: "/opt/chatcli/y",
       QUOTED: "/home/ana/z",
       MISSING: "-end",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text under test holds a literal ${…}
       LOWER: "${base}",
     });
   });

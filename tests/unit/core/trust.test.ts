@@ -209,6 +209,7 @@ describe("workspace trust (CONTRACT §5)", () => {
   });
 
   test("an untrusted .env cannot expand the process environment into a value it keeps", async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text under test holds a literal ${…}
     const s0 = await setup({ dotenv: "CHATCLI_AGENT_DENYLIST=${OPENAI_API_KEY}\n" });
     await using _home = s0.home;
     const env = { ...s0.env, OPENAI_API_KEY: "sk-secret-key-1234567890" };
