@@ -177,7 +177,7 @@ export function runHelpFooter(command: "ask" | "agent" | "coder"): string {
   const tools =
     command === "ask"
       ? ""
-      : "\n  4 --max-turns   5 --max-budget-usd   7 stagnation\n  6 blocked: --on-ask fail, or every edit and command denied (blocked) or unable to run\n    for want of a sandbox or network (tools_unavailable)";
+      : "\n  4 --max-turns   5 --max-budget-usd   6 --on-ask fail, or every edit and command denied\n  (blocked) or unable to run for want of a sandbox or network (tools_unavailable)   7 stagnation";
   return `
 Model selection (when -m is not given), from the environment, the "env" object of
 ~/.chatcli/config.json, or a .env file (CHATCLI_DOTENV=FILE, or ./.env in a trusted workspace):

@@ -37,9 +37,9 @@ test("release: binaries named by target, SHA256SUMS that verify, formats checked
   expect(files).toEqual([
     "SHA256SUMS",
     "chatcli-ci.cjs",
-    "chatcli.1",
     "chatcli-linux-arm64",
     "chatcli-linux-x64",
+    "chatcli.1",
     "npm",
   ]);
   const sums = await readFile(join(out.path, "SHA256SUMS"), "utf8");
