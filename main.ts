@@ -22,7 +22,8 @@ if (argv[0] === "__file-worker" && argv.length === 1) {
   });
   process.exit(0);
 }
-const isVersionFlag = (arg: string | undefined) => arg === "--version" || arg === "-V";
+const isVersionFlag = (arg: string | undefined) =>
+  arg === "--version" || arg === "-V" || arg === "version";
 if (argv.length === 1 && isVersionFlag(argv[0])) {
   // Fast path: scripts call this to probe the tool; nothing else needs to load.
   writeSync(1, `${pkg.version}\n`);

@@ -15,6 +15,7 @@ import {
   runHelpFooter,
   SHOW_REASONING_HELP,
 } from "./_shared.ts";
+import { withColoredStderr } from "./color.ts";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -131,12 +132,10 @@ export function buildAgentLikeCommand(
     .option("--no-bootstrap", "same as --bare")
     .option("--no-auto-compact", "never compact the conversation automatically")
     .addOption(
-      // Accepted like ask's (scripts pass one flag set); the output is plain text either way.
-      new Option("--color <when>", "colour: auto, always, never").choices([
-        "auto",
-        "always",
-        "never",
-      ]),
+      new Option(
+        "--color <when>",
+        "colour the diagnostics on stderr: auto (a terminal), always, never; the answer is never coloured",
+      ).choices(["auto", "always", "never"] as const),
     )
     .option(
       "-f, --file <path>",
@@ -186,7 +185,7 @@ export function buildAgentLikeCommand(
     .addHelpText("after", runHelpFooter(name))
     .action(async (words, opts) => {
       if (opts.maxTurns === 0) throw new UsageError("--max-turns must be at least 1");
-      state.exitCode = await runAgentCli(ctx, name, {
+      state.exitCode = await runAgentCli(withColoredStderr(ctx, opts.color), name, {
         prompt: promptFromArgs(words),
         format: outputFormatOf(opts),
         model: opts.model,

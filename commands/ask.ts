@@ -3,6 +3,7 @@ import type { Ctx } from "../lib/core/ctx.ts";
 import { configuredSecrets } from "../lib/core/redact.ts";
 import { newEnvelope } from "../lib/output/envelope.ts";
 import { Reporter } from "../lib/output/reporter.ts";
+import type { ColorChoice } from "../lib/output/terminal.ts";
 import type { AskOptions } from "../lib/run/one-shot.ts";
 import {
   collect,
@@ -19,6 +20,7 @@ import {
   runHelpFooter,
   SHOW_REASONING_HELP,
 } from "./_shared.ts";
+import { withColoredStderr } from "./color.ts";
 
 /** `chatcli ask [PROMPT…]`: one answer; stdin is context or the prompt. */
 export function askCommand(ctx: Ctx, state: RunState) {
@@ -75,11 +77,10 @@ export function askCommand(ctx: Ctx, state: RunState) {
     )
     .option("--no-bootstrap", "same as --bare")
     .addOption(
-      new Option("--color <when>", "colour: auto, always, never").choices([
-        "auto",
-        "always",
-        "never",
-      ]),
+      new Option(
+        "--color <when>",
+        "colour the diagnostics on stderr: auto (a terminal), always, never; the answer is never coloured",
+      ).choices(["auto", "always", "never"] as const satisfies readonly ColorChoice[]),
     )
     .addOption(new Option("--effort <level>", EFFORT_HELP).choices(EFFORT_CHOICES))
     .option("--show-reasoning", SHOW_REASONING_HELP)
@@ -98,10 +99,11 @@ export function askCommand(ctx: Ctx, state: RunState) {
     .option("--jsonl", "same as --output-format stream-json")
     .addHelpText("after", runHelpFooter("ask"));
   return command.action(async (words, opts) => {
-    const reporter = new Reporter(ctx, {
+    const run = withColoredStderr(ctx, opts.color); // stderr's diagnostics; the answer stays plain
+    const reporter = new Reporter(run, {
       format: outputFormatOf(opts),
       envelope: newEnvelope("ask", ctx.version),
-      secrets: configuredSecrets(ctx.env),
+      secrets: configuredSecrets(run.env),
     });
     reporter.holdUntilSessionStarted();
     const options: AskOptions = {
@@ -126,10 +128,10 @@ export function askCommand(ctx: Ctx, state: RunState) {
       trustWorkspace: opts.trustWorkspace === true,
       noAutoCompact: opts.autoCompact === false,
       memory: opts.memory,
-      interactive: isInteractive(ctx),
+      interactive: isInteractive(run),
     };
     const { runAsk } = await import("../lib/run/one-shot.ts");
-    await runAsk(options, ctx, reporter);
+    await runAsk(options, run, reporter);
     reporter.finish();
     state.exitCode = reporter.envelope.exit_code;
   });

@@ -9,6 +9,7 @@ import { stripControl } from "../output/terminal.ts";
 import { displayEntry } from "../policy/workspace.ts";
 import { outboundCheck } from "./action.ts";
 import { earlyExitThreshold, fingerprint, StagnationDetector } from "./early-exit.ts";
+import { type CallRecord, incompleteRun } from "./outcome.ts";
 import { isTrivialQuery, ROUTE_TIP, routeMode } from "./routing.ts";
 import type { BatchState } from "./run-tools.ts";
 import { runBatch } from "./run-tools.ts";
@@ -29,12 +30,20 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       }, input.limits.timeoutMs)
     : undefined;
   const signal = controller.signal;
-  const reporter = input.hooks?.onEvent
-    ? tapEvents(input.reporter, input.hooks.onEvent)
-    : input.reporter;
   const toolMap = new Map(input.tools.map((t) => [t.name, t]));
   for (const t of input.tools)
     for (const a of t.aliases ?? []) if (!toolMap.has(a)) toolMap.set(a, t);
+  // every finished call, to tell a run that did its work from one that could do nothing it tried
+  const calls: CallRecord[] = [];
+  const reporter = tapEvents(input.reporter, (type, data) => {
+    if (type === "tool.completed")
+      calls.push({
+        kind: toolMap.get(String(data["name"]))?.kind,
+        status: data["status"] as CallRecord["status"],
+        output: String(data["output"] ?? ""),
+      });
+    input.hooks?.onEvent?.(type, data);
+  });
   const offered = input.offered ? new Set(input.offered) : undefined;
   const specs = input.tools
     .filter((t) => !offered || offered.has(t.name))
@@ -264,6 +273,17 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
             { hint: "raise --timeout" },
           )
         : new ChatcliError("cancelled", "cancelled");
+  }
+  if (reason === "completed" && !error) {
+    error = incompleteRun(calls, {
+      mode: input.policy.mode,
+      shellRefusal: input.sandbox?.shellRefusal,
+      networkOff: input.sandbox?.info.network === false,
+      suggestion: state.denials
+        .map((d) => (d as { suggestion?: string }).suggestion)
+        .find((s) => s !== undefined),
+    });
+    if (error) reason = error.reason;
   }
   // whatever stopped the loop, every tool call of the history has its one result
   messages = repairToolPairs(messages).messages;

@@ -203,8 +203,13 @@ export function pathCandidates(
   return [...out];
 }
 
-/** Whether a rule applies: no globs → always; else some glob matches some touched path. */
+/**
+ * Whether a rule applies. As the Go tool (reference §1.6): a turn that names no path gets no rules at
+ * all, not even global ones; otherwise a rule without globs always, one with globs when some glob
+ * matches some touched path.
+ */
 export function ruleApplies(rule: Pick<Rule, "paths">, candidates: readonly string[]): boolean {
+  if (candidates.length === 0) return false;
   if (rule.paths.length === 0) return true;
   return rule.paths.some((g) => candidates.some((c) => matchGlob(g, c)));
 }

@@ -16,7 +16,7 @@ import type { ChatMessage, Effort, Provider } from "../llm/types.ts";
 import { stripControl } from "../output/terminal.ts";
 import { type PermissionMode, resolvePermissionMode } from "../policy/permissions.ts";
 import { protectedPaths } from "../policy/protected-paths.ts";
-import { alwaysScope, approvalDetail } from "./approval-preview.ts";
+import { alwaysScope, approvalDetail, commandOutputPreview } from "./approval-preview.ts";
 import type { SessionBinding } from "./live-binding.ts";
 import { replReporter } from "./live-sink.ts";
 import type { AgentCallbacks, TurnResult } from "./services.ts";
@@ -85,7 +85,13 @@ async function runLoop(
       const input = data["input"] as Record<string, unknown> | undefined;
       const cmd = typeof input?.["cmd"] === "string" ? input["cmd"] : String(data["name"]);
       callbacks.onCommand(stripControl(cmd));
-    } else if (type === "tool.completed") callbacks.onCommand(undefined);
+    } else if (type === "tool.completed") {
+      callbacks.onCommand(undefined);
+      // what the command printed (its last lines), not only "→ exit 0"
+      if (data["status"] !== "denied")
+        for (const line of commandOutputPreview(String(data["output"] ?? "")))
+          callbacks.onActivity(line);
+    }
   });
   const w: wiring.WiringContext = {
     env,
@@ -179,7 +185,12 @@ async function runLoop(
   if (signal.aborted) throw new Error("cancelled");
   const text = stripControl(result.finalText);
   if (text) callbacks.onText(text);
-  if (result.error && result.terminalReason !== "completed") {
+  // "blocked" is the human's own answers here: the denial lines said it already
+  if (
+    result.error &&
+    result.terminalReason !== "completed" &&
+    result.terminalReason !== "blocked"
+  ) {
     callbacks.onActivity(`⚠ ${result.error.message}`);
   }
   const usage = addSubagentTotals(result.usage, null, delegation.records).usage;

@@ -35,6 +35,8 @@ export async function compactForRequest(
   options: RunCompactionOptions,
 ): Promise<ChatMessage[]> {
   const { reporter } = options;
+  // one message (a one-shot prompt) is not a history: cutting it is said by one warning, no report
+  const quiet = messages.filter((m) => m.role !== "system").length <= 1;
   let started = false;
   const result = await autoCompact(messages, {
     model: { provider: options.ref.provider, model: options.ref.model },
@@ -59,7 +61,7 @@ export async function compactForRequest(
       }
       reporter.event("compaction.phase", { phase, ...info });
       const line = describePhase(phase, info);
-      if (line) reporter.info(line);
+      if (line && !quiet) reporter.info(line);
     },
   });
   if (!result) {
@@ -71,7 +73,7 @@ export async function compactForRequest(
   reporter.envelope.compaction = compactionJson(result);
   reporter.event("compaction.completed", compactionJson(result));
   if (result.status === "cancelled") return messages;
-  reporter.info(describeResult(result));
+  if (!quiet) reporter.info(describeResult(result));
   // Level 3 shrinks the largest messages, which can be the prompt just given: never silently.
   const asked = messages.at(-1);
   const sent = result.messages.at(-1);

@@ -24,7 +24,7 @@ interface GeminiChunk {
 
 /** The SDK's constructor reads the process environment for keys and warns when two are set: hush it. */
 function createClient(ref: ModelRef, fetch: typeof globalThis.fetch): GoogleGenAI {
-  // biome-ignore lint/suspicious/noConsole: the SDK's warning goes to the console; silenced for the constructor only
+  // the SDK's warning goes to the console; silenced for the constructor only
   const sdkConsole = console;
   const warn = sdkConsole.warn;
   sdkConsole.warn = () => {};

@@ -35,7 +35,9 @@ describe("matchGlob (Go's TestMatchesAnyPath table and more)", () => {
   test("a rule applies when any glob matches any touched path", () => {
     expect(ruleApplies({ paths: ["*.ts"] }, ["index.ts", "other.go"])).toBe(true);
     expect(ruleApplies({ paths: ["*.ts"] }, ["other.go"])).toBe(false);
-    expect(ruleApplies({ paths: [] }, [])).toBe(true);
+    expect(ruleApplies({ paths: [] }, ["index.ts"])).toBe(true);
+    // a turn that names no path gets no rules at all, as the Go tool (reference §1.6)
+    expect(ruleApplies({ paths: [] }, [])).toBe(false);
   });
 });
 
@@ -130,7 +132,7 @@ describe("loading", () => {
     });
     const applied = (touched: string[], cwd = ws) =>
       rules.filter((r) => ruleApplies(r, pathCandidates(touched, cwd, ws))).map((r) => r.name);
-    expect(applied([])).toEqual(["always"]);
+    expect(applied([])).toEqual([]); // no path named: no rules at all (Go §1.6)
     expect(applied(["main.go"])).toEqual(["always", "go-style"]);
     expect(applied([join(ws, "src/app/x.ts")])).toEqual(["always", "ts"]);
     expect(applied(["app/x.ts"], join(ws, "src"))).toEqual(["always", "ts"]);
