@@ -81,7 +81,9 @@ describe("web_fetch is an outbound channel", () => {
     await using site = recorder();
     llm.push(fetchCall(`${site.url}/docs?q=1`), { text: "no page" });
     const r = await run(dir.path, llm.env("openai"));
-    expect(r.code).toBe(0);
+    // every call the model tried was denied: the run could do nothing it tried (exit 6, blocked)
+    expect(r.code).toBe(6);
+    expect(r.out.terminal_reason).toBe("blocked");
     expect(site.hits).toHaveLength(0);
     const flag = "--allow-tool 'web_fetch(domain:127.0.0.1)'";
     expect(r.out.permission_denials[0]).toMatchObject({ tool: "web_fetch" });
@@ -204,7 +206,8 @@ describe("auto keeps outbound open and says so; a secret never leaves", () => {
     for (const mode of ["auto", "bypass"]) {
       llm.push(fetchCall(`${site.url}/c?d=${leak}`), { text: "refused" });
       const r = await run(dir.path, llm.env("openai"), ["--permission-mode", mode]);
-      expect(r.code).toBe(0);
+      // the one call was refused: blocked (exit 6)
+      expect(r.code).toBe(6);
       expect(r.out.permission_denials[0]?.reason).toContain("DEPLOY_TOKEN");
       expect(r.stdout).not.toContain(TOKEN);
     }

@@ -105,9 +105,11 @@ describe("web_search (spawned binary, local search backend mock)", () => {
       "--json",
       [],
     );
-    expect(r.code).toBe(0);
+    // every call the model tried was denied: the run could do nothing it tried (exit 6, blocked)
+    expect(r.code).toBe(6);
     expect(backend.hits).toEqual([]);
     const out = JSON.parse(r.stdout);
+    expect(out.terminal_reason).toBe("blocked");
     expect(out.permission_denials[0].tool).toBe("web_search");
     expect(out.permission_denials[0].reason).toContain("--allow-tool 'web_search'");
     expect(out.outbound).toEqual({ policy: "allowlist", allow: [] });

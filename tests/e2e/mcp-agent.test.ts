@@ -125,8 +125,10 @@ describe("MCP tools in an agent run (spawned binary, SDK-built fixture servers, 
       env,
       cwd: dir.path,
     });
-    expect(denied.code).toBe(0);
+    // the one call the model tried was denied: blocked (exit 6)
+    expect(denied.code).toBe(6);
     const e = JSON.parse(denied.stdout);
+    expect(e.terminal_reason).toBe("blocked");
     expect(e.permission_denials).toMatchObject([{ tool: "mcp__fx__lookup_weather", turn: 1 }]);
     expect(e.permission_denials[0].reason).toContain("outbound channel");
     expect(denied.stderr).toContain("--allow-tool 'mcp__fx__lookup_weather'");

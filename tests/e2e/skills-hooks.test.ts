@@ -198,7 +198,8 @@ describe("hooks (spawned binary, mock LLM)", () => {
         cwd: dir.path,
       },
     );
-    expect(r.code).toBe(0);
+    // the hook blocked the only call: blocked (exit 6)
+    expect(r.code).toBe(6);
     const events = r.stdout
       .trim()
       .split("\n")
