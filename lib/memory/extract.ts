@@ -2,6 +2,7 @@ import type { Env } from "../core/ctx.ts";
 import { toChatcliError } from "../core/errors.ts";
 import { redact } from "../core/redact.ts";
 import type { ChatMessage } from "../llm/types.ts";
+import { addEpisodes } from "./episodes.ts";
 import {
   buildExtractionPrompt,
   isNothingNew,
@@ -132,7 +133,7 @@ async function existingContext(mem: Memory): Promise<string> {
   return parts.join("\n\n---\n\n");
 }
 
-/** Applies a parsed extraction: daily, long-term, profile, topics, projects. Returns new facts. */
+/** Applies a parsed extraction: daily, long-term, profile, topics, projects, episodes (Go's order). */
 export async function applyExtraction(
   mem: Memory,
   parsed: ParsedExtraction,
@@ -192,11 +193,20 @@ export async function applyExtraction(
   const topics = await recordTopics(mem, cleanTopics);
   let projects = 0;
   for (const p of cleanProjects) if (await upsertProject(mem, p)) projects++;
+  const cleanEpisodes = parsed.episodes
+    .map((e) => ({
+      ...e,
+      summary: redact(e.summary, mem.cfg.secrets),
+      outcome: redact(e.outcome, mem.cfg.secrets),
+    }))
+    .filter((e) => !poisoned([e.summary, e.outcome, ...e.refs].join("\n")));
+  const episodes = await addEpisodes(mem, cleanEpisodes);
   const parts: string[] = [];
   if (added) parts.push(`+${added} fact(s)`);
   if (profileChanged) parts.push("profile updated");
   if (projects) parts.push(`+${projects} project${projects > 1 ? "s" : ""}`);
   if (topics) parts.push(`+${topics} topic(s)`);
+  if (episodes) parts.push(`+${episodes} episode(s)`);
   return { facts: added, summary: parts.join(", ") };
 }
 
@@ -210,7 +220,13 @@ async function extractOnce(
   const response = await callChain(input, prompt, deadline);
   if (response === undefined) return { ok: false, facts: 0, summary: "" };
   if (isNothingNew(response)) return { ok: true, facts: 0, summary: "" };
-  const applied = await applyExtraction(mem, parseExtraction(response), messages);
+  const parsed = parseExtraction(response);
+  if (parsed.rejected) {
+    // The model answered, so retrying gives the same: the segment counts as done, nothing stored.
+    mem.warn(`memory: extraction reply dropped, nothing stored (${parsed.rejected})`);
+    return { ok: true, facts: 0, summary: "" };
+  }
+  const applied = await applyExtraction(mem, parsed, messages);
   return { ok: true, ...applied };
 }
 
