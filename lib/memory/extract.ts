@@ -62,6 +62,8 @@ export interface ExtractResult {
   factsWritten: number;
   queued: boolean;
   drained: number;
+  /** Why the live segment's reply was dropped unstored (not an extraction result), if it was. */
+  dropped?: string;
 }
 
 const STATE = "chatcli_memory_state.json";
@@ -215,7 +217,7 @@ async function extractOnce(
   input: ExtractInput,
   messages: readonly ChatMessage[],
   deadline: number,
-): Promise<{ ok: boolean; facts: number; summary: string }> {
+): Promise<{ ok: boolean; facts: number; summary: string; dropped?: string }> {
   const prompt = buildExtractionPrompt(messages, mem.workspace, await existingContext(mem));
   const response = await callChain(input, prompt, deadline);
   if (response === undefined) return { ok: false, facts: 0, summary: "" };
@@ -224,7 +226,7 @@ async function extractOnce(
   if (parsed.rejected) {
     // The model answered, so retrying gives the same: the segment counts as done, nothing stored.
     mem.warn(`memory: extraction reply dropped, nothing stored (${parsed.rejected})`);
-    return { ok: true, facts: 0, summary: "" };
+    return { ok: true, facts: 0, summary: "", dropped: parsed.rejected };
   }
   const applied = await applyExtraction(mem, parsed, messages);
   return { ok: true, ...applied };
@@ -306,6 +308,7 @@ async function run(
       : await extractOnce(mem, input, live, deadline);
     if (r.ok) {
       result.factsWritten += r.facts;
+      if ("dropped" in r && r.dropped) result.dropped = r.dropped;
       if (r.summary) input.stderr?.write(`memory: ${r.summary}\n`);
     } else if (!flags.late) {
       await queueSegment(mem, live);
