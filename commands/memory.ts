@@ -37,7 +37,10 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
   // Settings layer .env and config.json "env" under the process env (CHATCLI_MEMORY_* may live there).
   const mem = async (): Promise<Memory> => {
     const workspace = detectWorkspaceRoot(ctx.cwd);
-    const { env } = await loadSettings(ctx, { workspaceRoot: workspace });
+    const { env, warnings } = await loadSettings(ctx, { workspaceRoot: workspace });
+    // a .env the Go tool rejects is not loaded here either: say so, the variables are missing
+    for (const w of warnings)
+      if (w.code === "dotenv_invalid") ctx.stderr.write(`chatcli: warning: ${w.message}\n`);
     return openMemory({
       env,
       now: ctx.now,
