@@ -1,0 +1,572 @@
+/**
+ * A generated dev set shaped like the long-conversation memory benchmark issue 25 measures on (10
+ * conversations, ~1,980 questions; LoCoMo-like): two people chatting over months in dated sessions,
+ * one fact per turn ("Name: text", created_at = the session's time), a quarter of the turns sharing a
+ * photo kept as a caption (`[shares a photo: …]`), and questions in the benchmark's five categories
+ * and proportions:
+ * - single-hop: one turn, asked with other words (dog for puppy, unwind for relax) — often the turn
+ *   that holds the answer is a reply with a pronoun ("She's a beagle mix");
+ * - temporal: when something happened — the turn says "yesterday"/"last weekend", resolved against
+ *   the session date; some questions name the date itself ("on 7 May 2023", "in June 2023");
+ * - multi-hop: the answer needs two or more turns, often sessions (days) apart;
+ * - open-domain: the question uses words the speaker's turns don't ("a ceramics workshop" for
+ *   pottery); some stores have a turn elsewhere that uses both words, some don't;
+ * - adversarial: asks about something the named person never said (the other speaker did it); the
+ *   evidence is the turn that was said.
+ * No public dialogue corpus with these properties exists as an npm or Debian package (checked: the
+ * npm registry list, `apt-cache search`), so this is generated data; `talkSet("dev")` is for tuning,
+ * `talkSet("test")` is held out (other seeds: other names, threads, wording and dates).
+ */
+import { type Fact, factId } from "../lib/memory/facts.ts";
+import { formatGoTime } from "../lib/memory/gotime.ts";
+import {
+  CHITCHAT,
+  CITIES,
+  EVENTS,
+  HOBBIES,
+  JOBS,
+  KIDS,
+  NAMES,
+  PET_NAMES,
+  PETS,
+  PHOTO_FILLER,
+  RELATIVE,
+} from "./devset-talk-vocab.ts";
+
+export type Category = "single-hop" | "temporal" | "multi-hop" | "open-domain" | "adversarial";
+export interface TalkQuestion {
+  q: string;
+  category: Category;
+  evidence: string[];
+}
+export interface TalkStore {
+  facts: Fact[];
+  questions: TalkQuestion[];
+  workspace: string;
+  nowMs: number;
+}
+
+/** The benchmark's question mix per conversation (841/321/282/92/446 of 1,982, over 10). */
+const QUOTA: Record<Category, number> = {
+  "single-hop": 84,
+  temporal: 32,
+  "multi-hop": 28,
+  "open-domain": 9,
+  adversarial: 45,
+};
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const MONTHS =
+  "January February March April May June July August September October November December".split(
+    " ",
+  );
+const DAY = 86_400_000;
+
+interface Turn {
+  speaker: string;
+  text: string;
+  photo?: string;
+  id?: string;
+}
+
+/** One conversation: ~20 dated sessions of ~17 turns, ~200 questions. */
+export function generateConversation(seed: number): TalkStore {
+  const r = rng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+  const shuffle = <T>(xs: T[]): T[] => {
+    for (let i = xs.length - 1; i > 0; i--) {
+      const j = Math.floor(r() * (i + 1));
+      [xs[i], xs[j]] = [xs[j] as T, xs[i] as T];
+    }
+    return xs;
+  };
+  const [A, B] = shuffle([...NAMES]).slice(0, 2) as [string, string];
+  const sessionCount = 18 + Math.floor(r() * 8);
+  const dates: number[] = [];
+  let t = Date.UTC(
+    2023,
+    Math.floor(r() * 6),
+    1 + Math.floor(r() * 25),
+    9 + Math.floor(r() * 11),
+    Math.floor(r() * 60),
+  );
+  for (let i = 0; i < sessionCount; i++) {
+    dates.push(t);
+    t += (2 + Math.floor(r() * 15)) * DAY + Math.floor(r() * 8) * 3600_000;
+  }
+  const sessions: Turn[][][] = Array.from({ length: sessionCount }, () => []);
+  const asked: Array<{ q: string; category: Category; turns: Turn[] }> = [];
+  /**
+   * A question in its words: the first form shares a content word with the turn (as most of the
+   * benchmark's do), the second paraphrases it (35%). A single-hop or temporal question about X also
+   * makes an adversarial twin: the same question about the other speaker, who never said it.
+   */
+  const askAbout =
+    (X: string, Y: string) =>
+    (category: Category, forms: string | string[], ...turns: Turn[]) => {
+      const list = typeof forms === "string" ? [forms] : forms;
+      const q = (list.length > 1 && r() < 0.35 ? list[1] : list[0]) as string;
+      asked.push({ q, category, turns });
+      if (category === "single-hop" || category === "temporal")
+        asked.push({ q: q.replaceAll(X, Y), category: "adversarial", turns });
+    };
+  const sess = (from = 0, to = sessionCount - 1) =>
+    Math.min(sessionCount - 1, Math.max(0, from + Math.floor(r() * (to - from + 1))));
+  /** An exchange: turns that stay together in one session. */
+  const say = (session: number, ...turns: Turn[]) => {
+    sessions[session]?.push(turns);
+    return turns;
+  };
+  const turn = (speaker: string, text: string, photo?: string): Turn => ({ speaker, text, photo });
+  const dayOf = (session: number, back: number) => {
+    const d = new Date((dates[session] as number) - back * DAY);
+    return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+  };
+  const monthOf = (session: number) => {
+    const d = new Date(dates[session] as number);
+    return `${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+  };
+  const hobbyPool = shuffle([...HOBBIES]);
+  const petOwner = r() < 0.5 ? A : B;
+  for (const [who, X] of [A, B].entries()) {
+    const Y = X === A ? B : A;
+    const ask = askAbout(X, Y);
+    // Hobbies: two of X's own; the other speaker talks about them too (same words, other person).
+    const mine = hobbyPool.slice(who * 3, who * 3 + 3);
+    const intros: Turn[] = [];
+    for (const h of mine) {
+      const s1 = sess(0, sessionCount - 8);
+      const thing = pick(h.things);
+      const [intro, , how] = say(
+        s1,
+        turn(
+          X,
+          pick([
+            `I've been ${h.ing} a lot lately, it really helps me unwind.`,
+            `${cap(h.ing)} has become my favorite way to switch off after a long week.`,
+          ]),
+        ),
+        turn(Y, pick(["That's awesome! How did you get into it?", "Oh nice, since when?"])),
+        turn(X, `A friend dragged me to ${h.place} last spring and I was hooked right away.`),
+      ) as Turn[];
+      intros.push(intro as Turn);
+      const s2 = sess(s1 + 1, s1 + 4);
+      const [made] = say(
+        s2,
+        turn(
+          X,
+          pick([
+            `Finally finished the ${thing} this weekend!`,
+            `Look what I made, my first real ${thing}!`,
+          ]),
+          r() < 0.7 ? h.photo : undefined,
+        ),
+        turn(Y, pick(["Wow, it looks incredible!", "You're so talented, seriously."])),
+      ) as Turn[];
+      const s3 = sess(s1 + 2, s1 + 7);
+      const [signup] = say(
+        s3,
+        turn(X, `Signed up for a ${h.noun} with a few friends, the first session is next week.`),
+      ) as Turn[];
+      const s4 = sess(s1 + 3, sessionCount - 1);
+      const rel = pick(RELATIVE);
+      const [long] = say(
+        s4,
+        turn(X, `I ${h.past} for three hours ${rel.words}, I'm exhausted but so happy.`),
+      ) as Turn[];
+      say(
+        sess(),
+        turn(
+          Y,
+          pick([
+            `My neighbor is into ${h.ing} too, she keeps asking me to join.`,
+            `I tried ${h.ing} once years ago and it was a disaster.`,
+          ]),
+        ),
+      );
+      if (r() < 0.5)
+        say(
+          sess(),
+          turn(Y, `My aunt runs ${h.openWords} now, she says ${h.ing} is the best way to start.`),
+        );
+      ask(
+        "single-hop",
+        [
+          `What has ${X} been ${h.ing.split(" ")[0]} lately to unwind?`,
+          `What does ${X} do to relax?`,
+        ],
+        intro as Turn,
+      );
+      ask(
+        "single-hop",
+        [`Who dragged ${X} to ${h.place}?`, `How did ${X} get into ${h.asked}?`],
+        how as Turn,
+      );
+      ask(
+        "single-hop",
+        [`What did ${X} finally finish?`, `What did ${X} complete recently?`],
+        made as Turn,
+      );
+      if (made?.photo)
+        ask(
+          "single-hop",
+          [`What was in the photo ${X} shared of the ${thing}?`, `What did ${X}'s picture show?`],
+          made as Turn,
+        );
+      ask(
+        "single-hop",
+        [`What did ${X} sign up for with a few friends?`, `What did ${X} enroll in with friends?`],
+        signup as Turn,
+      );
+      ask(
+        "temporal",
+        [`When did ${X} sign up for the ${h.noun}?`, `When did ${X} join the ${h.noun}?`],
+        signup as Turn,
+      );
+      ask(
+        "temporal",
+        [
+          `When did ${X} spend three hours ${h.ing}?`,
+          `When did ${X} spend three hours on ${h.asked}?`,
+        ],
+        long as Turn,
+      );
+      ask(
+        "open-domain",
+        `Would ${X} be interested in ${h.openWords}?`,
+        intro as Turn,
+        signup as Turn,
+      );
+      ask(
+        "multi-hop",
+        [
+          `How did ${X} start ${h.ing}, and what did ${X} make?`,
+          `How did ${X} get into ${h.asked}, and what came of it?`,
+        ],
+        how as Turn,
+        made as Turn,
+      );
+    }
+    ask("multi-hop", `What hobbies does ${X} have?`, ...intros);
+    if (X === petOwner) {
+      const p = pick(PETS);
+      const name = pick(PET_NAMES);
+      const breed = pick(p.breeds);
+      const s1 = sess(0, sessionCount - 6);
+      const [adopt, , kind] = say(
+        s1,
+        turn(
+          X,
+          `We finally adopted a ${p.kind} from the shelter! Her name is ${name}.`,
+          r() < 0.5 ? `a tiny ${breed} ${p.also[0]} asleep on a blanket` : undefined,
+        ),
+        turn(Y, "No way!! What breed is she?"),
+        turn(X, `She's a ${breed}, and so friendly with everyone.`),
+      ) as Turn[];
+      const [habit] = say(
+        sess(s1 + 1, s1 + 5),
+        turn(X, `${name} ${p.habit} again, this little ${p.also[0]} never stops.`),
+      ) as Turn[];
+      const vs = sess(s1 + 2, sessionCount - 1);
+      const rel = pick(RELATIVE);
+      const [vet] = say(
+        vs,
+        turn(X, `Took ${name} for her shots ${rel.words}, she was so brave.`),
+      ) as Turn[];
+      ask(
+        "single-hop",
+        [
+          `What is the name of the ${p.kind} ${X} adopted?`,
+          `What is the name of ${X}'s ${pick(p.also)}?`,
+        ],
+        adopt as Turn,
+      );
+      ask("single-hop", [`What breed is ${name}?`, `What breed is ${X}'s pet?`], kind as Turn);
+      ask(
+        "single-hop",
+        [`What did ${name} do again?`, `What did ${name} break or ruin?`],
+        habit as Turn,
+      );
+      ask(
+        "temporal",
+        [`When did ${X} take ${name} for her shots?`, `When did ${X} take ${name} to the vet?`],
+        vet as Turn,
+      );
+      ask(
+        "temporal",
+        [`When did ${X} adopt ${name}?`, `When did ${X} get a ${pick(p.also)}?`],
+        adopt as Turn,
+      );
+      ask("temporal", `What did ${X} do on ${dayOf(vs, rel.days)}?`, vet as Turn);
+      ask(
+        "multi-hop",
+        `What kind of pet does ${X} have, and what is it like?`,
+        adopt as Turn,
+        kind as Turn,
+        habit as Turn,
+      );
+    }
+    const job = pick(JOBS);
+    const js = sess(0, sessionCount - 5);
+    const [work] = say(
+      js,
+      turn(
+        X,
+        `Work at the ${job.place} has been intense, being a ${job.job} is exhausting but rewarding.`,
+      ),
+    ) as Turn[];
+    const ps = sess(js + 2, sessionCount - 1);
+    const prel = pick(RELATIVE);
+    const [promo, , boss] = say(
+      ps,
+      turn(X, `Got promoted ${prel.words}! I'm a senior ${job.job} now.`),
+      turn(Y, "Congrats!! Did you celebrate?"),
+      turn(X, "My team took me out for dinner, my manager even gave a little speech."),
+    ) as Turn[];
+    ask(
+      "single-hop",
+      [`What is ${X}'s job at the ${job.place}?`, `What does ${X} do for a living?`],
+      work as Turn,
+    );
+    ask(
+      "single-hop",
+      [`Who gave a little speech at ${X}'s dinner?`, `Who gave a speech for ${X}?`],
+      boss as Turn,
+    );
+    ask(
+      "temporal",
+      [`When did ${X} get promoted?`, `When did ${X} get a promotion?`],
+      promo as Turn,
+    );
+    ask("temporal", `What happened to ${X} at work in ${monthOf(ps)}?`, promo as Turn);
+    ask("open-domain", `Does ${X} ${job.asked}?`, work as Turn);
+    ask(
+      "multi-hop",
+      `Where does ${X} work, and how did the team celebrate ${X}'s promotion?`,
+      work as Turn,
+      boss as Turn,
+    );
+    const c = pick(CITIES);
+    const ts = sess(2, sessionCount - 1);
+    const [plan] = say(
+      sess(Math.max(0, ts - 4), ts - 1),
+      turn(X, `I'm planning a trip, thinking about flying to ${c.city} next month.`),
+    ) as Turn[];
+    const [back, , food] = say(
+      ts,
+      turn(
+        X,
+        `Just got back from ${c.city}! We saw ${c.sight}.`,
+        r() < 0.5 ? `a view of ${c.sight} under a blue sky` : undefined,
+      ),
+      turn(Y, "So jealous! What was the best part?"),
+      turn(
+        X,
+        `Honestly the food, I had ${c.food} every single day.`,
+        r() < 0.5 ? `a plate of ${c.food} at a small street stall` : undefined,
+      ),
+    ) as Turn[];
+    ask(
+      "single-hop",
+      [`Where was ${X} planning a trip to?`, `Where did ${X} travel to?`],
+      back as Turn,
+      plan as Turn,
+    );
+    ask(
+      "single-hop",
+      [
+        `What food did ${X} have every single day on the trip?`,
+        `What did ${X} eat every day on vacation?`,
+      ],
+      food as Turn,
+    );
+    ask(
+      "single-hop",
+      [`What did ${X} see in ${c.city}?`, `Which sight did ${X} visit abroad?`],
+      back as Turn,
+    );
+    ask(
+      "temporal",
+      [`When did ${X} get back from ${c.city}?`, `When did ${X} visit ${c.city}?`],
+      back as Turn,
+    );
+    ask("multi-hop", `What did ${X} see and eat in ${c.city}?`, back as Turn, food as Turn);
+    ask(
+      "multi-hop",
+      [
+        `What did ${X} plan for next month, and how did it go?`,
+        `Where did ${X} want to fly, and what was the best part?`,
+      ],
+      plan as Turn,
+      food as Turn,
+    );
+    const [k1, k2] = shuffle([...KIDS]) as [string, string];
+    const kidSession = sess();
+    const krel = pick(RELATIVE);
+    const [game] = say(
+      kidSession,
+      turn(
+        X,
+        `${k1} had her first soccer game ${krel.words}, she scored a goal!`,
+        r() < 0.5 ? "a little girl in a red jersey kicking a ball on a grass field" : undefined,
+      ),
+    ) as Turn[];
+    const [tooth] = say(
+      sess(),
+      turn(
+        X,
+        `${k2} lost a tooth and wrote a note to the tooth fairy, I can't handle the cuteness.`,
+      ),
+    ) as Turn[];
+    ask(
+      "single-hop",
+      [`What game did ${k1} score a goal in?`, `What sport does ${X}'s daughter play?`],
+      game as Turn,
+    );
+    ask(
+      "single-hop",
+      [
+        `What did ${k2} write to the tooth fairy?`,
+        `What did ${X}'s son leave for the tooth fairy?`,
+      ],
+      tooth as Turn,
+    );
+    ask(
+      "temporal",
+      [`When did ${k1} have her first soccer game?`, `When did ${k1} play her first match?`],
+      game as Turn,
+    );
+    ask("multi-hop", `What are the names of ${X}'s children?`, game as Turn, tooth as Turn);
+    ask(
+      "multi-hop",
+      [`What have ${X}'s kids been up to?`, `What milestones did ${X}'s children have?`],
+      game as Turn,
+      tooth as Turn,
+    );
+    for (const e of shuffle([...EVENTS]).slice(0, 4)) {
+      const es = sess();
+      const rel = pick(RELATIVE);
+      const [ev, , after] = say(
+        es,
+        turn(
+          X,
+          pick([
+            `${cap(rel.words)} I ${e.said}, it was a really emotional day for me.`,
+            `So ${rel.words} I ${e.said}. Still processing it honestly.`,
+          ]),
+          e.photo && r() < 0.6 ? e.photo : undefined,
+        ),
+        turn(Y, `How are you feeling since then? I kept thinking about you.`),
+        turn(
+          X,
+          pick([
+            "Much better, honestly it gave me a lot of hope.",
+            "Still a bit shaken, but I'm okay.",
+          ]),
+        ),
+      ) as Turn[];
+      ask(
+        "temporal",
+        [
+          `When did ${X} say ${X} ${e.said.replace(/\bmy\b/g, "their")}?`.replace(`say ${X} `, ""),
+          `When did ${X} ${e.asked}?`,
+        ],
+        ev as Turn,
+      );
+      if (r() < 0.5) ask("temporal", `What did ${X} do on ${dayOf(es, rel.days)}?`, ev as Turn);
+      ask(
+        "single-hop",
+        [
+          `What did ${X} do ${rel.words} that was so emotional?`,
+          `What emotional thing did ${X} go through?`,
+        ],
+        ev as Turn,
+      );
+      ask(
+        "single-hop",
+        [
+          `How has ${X} been feeling since the ${e.asked.split(" ").slice(-1)[0]}?`,
+          `How is ${X} doing after that day?`,
+        ],
+        after as Turn,
+      );
+    }
+    ask("multi-hop", `What has ${X} been busy with, besides work?`, ...intros.slice(0, 2));
+  }
+  // Chit-chat fills every session to 14–20 turns; some share a photo of nothing in particular.
+  const turns: Turn[] = [];
+  const sessionOf: number[] = [];
+  for (const [i, exchanges] of sessions.entries()) {
+    const size = 14 + Math.floor(r() * 7);
+    let n = exchanges.reduce((a, e) => a + e.length, 0);
+    while (n < size) {
+      const who = r() < 0.5 ? A : B;
+      exchanges.push([turn(who, pick(CHITCHAT), r() < 0.15 ? pick(PHOTO_FILLER) : undefined)]);
+      n++;
+    }
+    for (const e of shuffle(exchanges))
+      for (const t of e) {
+        turns.push(t);
+        sessionOf.push(i);
+      }
+  }
+  const facts: Fact[] = [];
+  const seen = new Set<string>();
+  for (const [i, tn] of turns.entries()) {
+    let content = `${tn.speaker}: ${tn.text}${tn.photo ? ` [shares a photo: ${tn.photo}]` : ""}`;
+    for (let k = 2; seen.has(content.toLowerCase()); k++)
+      content = `${content.replace(/ \(\d+\)$/, "")} (${k})`;
+    seen.add(content.toLowerCase());
+    const at = formatGoTime((dates[sessionOf[i] as number] as number) + (i % 40) * 45_000);
+    tn.id = factId(content);
+    facts.push({
+      id: tn.id,
+      content,
+      category: "personal",
+      created_at: at,
+      last_accessed: at,
+      access_count: 1,
+      score: 1,
+      source_project: "/home/user/chat",
+      confidence: 0.6,
+      provenance: "extraction",
+    });
+  }
+  const byCategory = new Map<Category, TalkQuestion[]>();
+  for (const a of asked) {
+    const list = byCategory.get(a.category) ?? [];
+    list.push({
+      q: a.q,
+      category: a.category,
+      evidence: [...new Set(a.turns.map((x) => x.id as string))],
+    });
+    byCategory.set(a.category, list);
+  }
+  const questions: TalkQuestion[] = [];
+  for (const [category, quota] of Object.entries(QUOTA) as Array<[Category, number]>)
+    questions.push(...shuffle(byCategory.get(category) ?? []).slice(0, quota));
+  return {
+    facts,
+    questions,
+    workspace: "/home/user/chat",
+    nowMs: (dates.at(-1) as number) + 30 * DAY,
+  };
+}
+
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Ten conversations: `dev` to tune on, `test` held out (other seeds). */
+export function talkSet(split: "dev" | "test", count = 10): TalkStore[] {
+  const base = split === "dev" ? 2000 : 7000;
+  return Array.from({ length: count }, (_, i) => generateConversation(base + i * 31));
+}
