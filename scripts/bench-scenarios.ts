@@ -154,7 +154,10 @@ export async function inProcessSections(input: BenchInput): Promise<string[]> {
       `| ${n} | ${r.recallMs.toFixed(1)} | ${r.startMs.toFixed(1)} | ${r.overStartMs.toFixed(1)} | ${r.rebuildMs.toFixed(1)} | ${r.versionMs.toFixed(1)} | ${r.ratio.toFixed(2)}× |`,
     );
   }
-  out.push("", "Budgets: ≤ 20 ms over the process start at 10k facts; recall ≤ 4× `--version` (issue 25).");
+  out.push(
+    "",
+    "Budgets: ≤ 20 ms over the process start at 10k facts; recall ≤ 4× `--version` (issue 25).",
+  );
   const q = recallQuality();
   out.push(
     "",

@@ -287,6 +287,32 @@ export const CHITCHAT = [
   "Haha, that's so you!",
   "Aw, that's sweet. How did it go?",
 ];
+/** Openers and closers around CHITCHAT: small talk varies, it rarely repeats word for word. */
+export const OPENERS = [
+  "",
+  "",
+  "Haha, ",
+  "Oh wow, ",
+  "Honestly, ",
+  "Aw, ",
+  "Yeah, ",
+  "Hey! ",
+  "Ugh, ",
+  "Omg, ",
+  "Same here, ",
+  "Right? ",
+];
+export const CLOSERS = [
+  "",
+  "",
+  "",
+  " 😊",
+  " Talk soon!",
+  " Miss you!",
+  " How's everything on your end?",
+  " Anyway, enough about me.",
+  " Hugs!",
+];
 export const PHOTO_FILLER = [
   "a cup of coffee on a windowsill on a rainy morning",
   "a sunset over a parking lot with pink clouds",

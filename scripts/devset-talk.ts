@@ -22,11 +22,13 @@ import { formatGoTime } from "../lib/memory/gotime.ts";
 import {
   CHITCHAT,
   CITIES,
+  CLOSERS,
   EVENTS,
   HOBBIES,
   JOBS,
   KIDS,
   NAMES,
+  OPENERS,
   PET_NAMES,
   PETS,
   PHOTO_FILLER,
@@ -511,7 +513,9 @@ export function generateConversation(seed: number): TalkStore {
     let n = exchanges.reduce((a, e) => a + e.length, 0);
     while (n < size) {
       const who = r() < 0.5 ? A : B;
-      exchanges.push([turn(who, pick(CHITCHAT), r() < 0.15 ? pick(PHOTO_FILLER) : undefined)]);
+      const line = `${pick(OPENERS)}${pick(CHITCHAT)}${pick(CLOSERS)}`;
+      const text = line.charAt(0).toUpperCase() + line.slice(1);
+      exchanges.push([turn(who, text, r() < 0.15 ? pick(PHOTO_FILLER) : undefined)]);
       n++;
     }
     for (const e of shuffle(exchanges))
@@ -524,8 +528,12 @@ export function generateConversation(seed: number): TalkStore {
   const seen = new Set<string>();
   for (const [i, tn] of turns.entries()) {
     let content = `${tn.speaker}: ${tn.text}${tn.photo ? ` [shares a photo: ${tn.photo}]` : ""}`;
-    for (let k = 2; seen.has(content.toLowerCase()); k++)
-      content = `${content.replace(/ \(\d+\)$/, "")} (${k})`;
+    // an exact repeat would be one fact (same id): people rephrase a little
+    const again = ["Lol, ", "Hmm, ", "Well, ", "So, ", "Okay, ", "Oh, ", "Ha, "];
+    for (let k = 0; seen.has(content.toLowerCase()); k++) {
+      const lead = `${again[k % 7]}${tn.text.charAt(0).toLowerCase()}${tn.text.slice(1)}`;
+      content = `${tn.speaker}: ${lead}${k >= 7 ? " !".repeat(Math.floor(k / 7)) : ""}${tn.photo ? ` [shares a photo: ${tn.photo}]` : ""}`;
+    }
     seen.add(content.toLowerCase());
     const at = formatGoTime((dates[sessionOf[i] as number] as number) + (i % 40) * 45_000);
     tn.id = factId(content);

@@ -16,7 +16,7 @@ import { loadFacts, type Memory, memPath } from "./store.ts";
  */
 export const RECALL_CACHE = ".chatcli-recall-index";
 const MAGIC = 0x49524343; // "CCRI" little-endian
-const VERSION = 7;
+const VERSION = 8;
 
 type Row = [
   id: string,
@@ -45,6 +45,8 @@ const ARRAYS = {
   month: Int32Array,
   lastMs: Float64Array,
   bornMs: Float64Array,
+  byTime: Uint32Array,
+  timeRank: Uint32Array,
   access: Float64Array,
   confidence: Float64Array,
   project: Uint32Array,

@@ -36,6 +36,9 @@ export interface Corpus {
   bornMs: Float64Array;
   access: Float64Array;
   confidence: Float64Array;
+  /** Facts in order of creation (ties: store order), and each fact's place in it (dialog neighbours). */
+  byTime: Uint32Array;
+  timeRank: Uint32Array;
   /** Index into `projects` ("" = none) and `categories`. */
   project: Uint32Array;
   projects: string[];
@@ -115,6 +118,7 @@ export function buildCorpus(facts: readonly Fact[]): Corpus {
   const flat = Uint32Array.from(seq);
   const tagFlat = Uint32Array.from(tagIds);
   const tagged = postings(vocab.list.length, c.tagStart, tagFlat);
+  const { byTime, timeRank } = timeOrder(c.bornMs);
   const words = vocab.list;
   const order = Uint32Array.from(words.keys()).sort((a, b) =>
     (words[a] as string) < (words[b] as string) ? -1 : 1,
@@ -127,12 +131,25 @@ export function buildCorpus(facts: readonly Fact[]): Corpus {
     tagPostStart: tagged.postStart,
     tagDoc: tagged.postDoc,
     order,
+    byTime,
+    timeRank,
     seq: flat,
     tags: Uint32Array.from(tagIds),
     projects: projects.list,
     categories: categories.list,
     fact: (i) => facts[i] as Fact,
   };
+}
+
+/** Facts sorted by creation time (stable), and the inverse permutation. */
+function timeOrder(bornMs: Float64Array): { byTime: Uint32Array; timeRank: Uint32Array } {
+  const n = bornMs.length;
+  const byTime = Uint32Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => (bornMs[a] as number) - (bornMs[b] as number) || a - b,
+  );
+  const timeRank = new Uint32Array(n);
+  for (let p = 0; p < n; p++) timeRank[byTime[p] as number] = p;
+  return { byTime, timeRank };
 }
 
 /** The term ids whose strings start with `head` (all of them for an exact match's range). */
