@@ -175,6 +175,23 @@ export async function inProcessSections(input: BenchInput): Promise<string[]> {
       );
     }
   }
+  const talk = q.talk;
+  out.push(
+    "",
+    `## Recall quality on conversations (scripts/devset-talk.ts, GENERATED: ${talk.conversations.dev} dev + ${talk.conversations.test} held-out conversations × ~${talk.conversations.facts_per_conversation} turns, LoCoMo-shaped)`,
+    "",
+    "| split | ranker | questions | R@5 | R@10 | single-hop R@5/R@10 | temporal | multi-hop | open-domain | adversarial |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+  );
+  for (const split of ["dev", "test"] as const) {
+    for (const ranker of ["chatcli", "bm25"] as const) {
+      const r = talk[split][ranker];
+      const k = (name: string) => `${r.by_kind[name]?.r5 ?? 0}/${r.by_kind[name]?.r10 ?? 0}`;
+      out.push(
+        `| ${split === "test" ? "held-out" : split} | ${ranker === "bm25" ? "plain BM25" : "chatcli recall"} | ${r.questions} | ${r.r5} | ${r.r10} | ${k("single-hop")} | ${k("temporal")} | ${k("multi-hop")} | ${k("open-domain")} | ${k("adversarial")} |`,
+      );
+    }
+  }
   const compact = await benchCompact();
   out.push(
     "",

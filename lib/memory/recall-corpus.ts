@@ -13,6 +13,8 @@ export interface Corpus {
   n: number;
   /** Term strings; speakers are stored as `@name`. */
   vocab: string[];
+  /** One term's string (a loaded index decodes only the terms a search looks at). */
+  term(id: number): string;
   /** Body term ids of fact i: seq[seqStart[i] .. seqStart[i+1]). */
   seqStart: Uint32Array;
   seq: Uint32Array;
@@ -126,6 +128,7 @@ export function buildCorpus(facts: readonly Fact[]): Corpus {
   return {
     n,
     vocab: vocab.list,
+    term: (id) => words[id] as string,
     ...c,
     ...postings(vocab.list.length, c.seqStart, flat),
     tagPostStart: tagged.postStart,
@@ -154,7 +157,7 @@ function timeOrder(bornMs: Float64Array): { byTime: Uint32Array; timeRank: Uint3
 
 /** The term ids whose strings start with `head` (all of them for an exact match's range). */
 export function prefixRange(c: Corpus, head: string): [number, number] {
-  const at = (k: number) => c.vocab[c.order[k] as number] as string;
+  const at = (k: number) => c.term(c.order[k] as number);
   let lo = 0;
   let hi = c.order.length;
   while (lo < hi) {
@@ -171,7 +174,7 @@ export function prefixRange(c: Corpus, head: string): [number, number] {
 export function termId(c: Corpus, term: string): number | undefined {
   const [from] = prefixRange(c, term);
   const id = c.order[from];
-  return id !== undefined && c.vocab[id] === term ? id : undefined;
+  return id !== undefined && c.term(id) === term ? id : undefined;
 }
 
 /** Inverts the term sequences (a counting sort by term; facts stay in ascending order). */
