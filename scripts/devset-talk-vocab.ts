@@ -228,39 +228,65 @@ export const CITIES: Array<{ city: string; sight: string; food: string }> = [
   { city: "Kyoto", sight: "the bamboo forest", food: "matcha desserts" },
 ];
 /** Life events: how the speaker says it, how a question asks it (other words), a photo. */
-export const EVENTS: Array<{ said: string; asked: string; photo?: string }> = [
-  { said: "went to a support group meeting", asked: "attend the support meeting" },
+/** `noun`: how a later question names the event ("the week after the jazz concert"). */
+export const EVENTS: Array<{ said: string; asked: string; noun: string; photo?: string }> = [
+  {
+    said: "went to a support group meeting",
+    noun: "the support group meeting",
+    asked: "attend the support meeting",
+  },
   {
     said: "gave a talk at my old high school",
+    noun: "the talk at the high school",
     asked: "speak to students",
     photo: "a small stage with a microphone and rows of chairs",
   },
   {
     said: "moved into a new apartment downtown",
+    noun: "the move downtown",
     asked: "relocate to the city center",
     photo: "an empty living room with boxes stacked by the window",
   },
-  { said: "ran a charity race for cancer research", asked: "take part in the fundraiser run" },
-  { said: "started a new job at a bigger company", asked: "switch employers" },
+  {
+    said: "ran a charity race for cancer research",
+    noun: "the charity race",
+    asked: "take part in the fundraiser run",
+  },
+  { said: "started a new job at a bigger company", noun: "the new job", asked: "switch employers" },
   {
     said: "went to my cousin's wedding",
+    noun: "the wedding",
     asked: "attend the family wedding",
     photo: "a bride and groom dancing under string lights",
   },
-  { said: "had a minor car accident", asked: "get into the fender bender" },
+  {
+    said: "had a minor car accident",
+    noun: "the car accident",
+    asked: "get into the fender bender",
+  },
   {
     said: "went to a jazz concert",
+    noun: "the jazz concert",
     asked: "see the live music show",
     photo: "a saxophone player on a dimly lit stage",
   },
-  { said: "joined a book club", asked: "become a member of the reading group" },
+  {
+    said: "joined a book club",
+    noun: "the first book club night",
+    asked: "become a member of the reading group",
+  },
   {
     said: "took the kids to the science museum",
+    noun: "the museum trip",
     asked: "visit the museum with the children",
     photo: "kids staring up at a dinosaur skeleton",
   },
-  { said: "got my driver's license", asked: "pass the driving test" },
-  { said: "threw a surprise party for my mom", asked: "celebrate the mother's birthday" },
+  { said: "got my driver's license", noun: "the driving test", asked: "pass the driving test" },
+  {
+    said: "threw a surprise party for my mom",
+    noun: "the surprise party",
+    asked: "celebrate the mother's birthday",
+  },
 ];
 export const RELATIVE = [
   { words: "yesterday", days: 1 },

@@ -125,8 +125,12 @@ export function generateConversation(seed: number): TalkStore {
   const sess = (from = 0, to = sessionCount - 1) =>
     Math.min(sessionCount - 1, Math.max(0, from + Math.floor(r() * (to - from + 1))));
   /** An exchange: turns that stay together in one session. */
+  /** Statements (an exchange's first turn) by speaker and session: what a person did when. */
+  const statements: Array<{ speaker: string; session: number; turn: Turn }> = [];
+  const anchors: Array<{ speaker: string; session: number; noun: string }> = [];
   const say = (session: number, ...turns: Turn[]) => {
     sessions[session]?.push(turns);
+    if (turns[0]) statements.push({ speaker: turns[0].speaker, session, turn: turns[0] });
     return turns;
   };
   const turn = (speaker: string, text: string, photo?: string): Turn => ({ speaker, text, photo });
@@ -458,6 +462,7 @@ export function generateConversation(seed: number): TalkStore {
     for (const e of shuffle([...EVENTS]).slice(0, 4)) {
       const es = sess();
       const rel = pick(RELATIVE);
+      anchors.push({ speaker: X, session: es, noun: e.noun });
       const [ev, , after] = say(
         es,
         turn(
@@ -504,6 +509,28 @@ export function generateConversation(seed: number): TalkStore {
       );
     }
     ask("multi-hop", `What has ${X} been busy with, besides work?`, ...intros.slice(0, 2));
+  }
+  // Relative to another event: "What did X do the week after the jazz concert?" — X's statements
+  // of the sessions in the 9 days after the session that told of it.
+  for (const a of anchors) {
+    const from = dates[a.session] as number;
+    const next = statements.filter(
+      (st) =>
+        st.speaker === a.speaker &&
+        st.session !== a.session &&
+        (dates[st.session] as number) > from &&
+        (dates[st.session] as number) <= from + 9 * DAY,
+    );
+    if (next.length === 0 || next.length > 2) continue;
+    const ask = askAbout(a.speaker, a.speaker === A ? B : A);
+    ask(
+      "temporal",
+      [
+        `What did ${a.speaker} do the week after ${a.noun}?`,
+        `What was ${a.speaker} up to in the days after ${a.noun}?`,
+      ],
+      ...next.map((st) => st.turn),
+    );
   }
   // Chit-chat fills every session to 14–20 turns; some share a photo of nothing in particular.
   const turns: Turn[] = [];

@@ -100,7 +100,11 @@ export function dateWindow(
   toMs: number,
   bonus: number,
   onlyFound = false,
+  /** Where in the span talk about it is likeliest, and how much the bonus fades at the far end. */
+  centerMs = fromMs,
+  fade = 0,
 ): void {
+  const reach = Math.max(1, toMs - centerMs, centerMs - fromMs);
   // byTime is sorted: binary search the window's start.
   let lo = 0;
   let hi = c.n;
@@ -113,6 +117,7 @@ export function dateWindow(
     const i = c.byTime[p] as number;
     if ((c.bornMs[i] as number) >= toMs) break;
     if (onlyFound && !rel.has(i)) continue;
-    rel.add(i, bonus);
+    const away = Math.abs((c.bornMs[i] as number) - centerMs) / reach;
+    rel.add(i, bonus * (1 - fade * Math.min(1, away)));
   }
 }

@@ -46,8 +46,9 @@ export const TUNING = {
    * −5), see docs/dev-notes/memory-recall.md.
    */
   cooccurrence: 0,
-  /** Added to the facts of the day or span a query names. */
+  /** Added to the facts of the day or span a query names; how much it fades away from its center. */
   day: 3,
+  dayFade: 0,
   /** Facts by a speaker the query names, and by another speaker. */
   speakerMatch: 1.45,
   speakerOther: 0.8,
@@ -57,6 +58,7 @@ export const TUNING = {
   feedbackWeight: 0.2,
 };
 
+const DAY = 86_400_000;
 const K1 = 1.2;
 const B = 0.75;
 const FEEDBACK_MIN_FACTS = 100;
@@ -168,15 +170,21 @@ export class FactIndex {
     this.proximity(exact, rel);
     if (q.month !== undefined || q.year !== undefined) this.dates(q, rel);
     if (q.window) {
-      const only = q.window.found && q.terms.length > 0;
-      dateWindow(c, rel, q.window.from, q.window.to, TUNING.day, only);
+      // a span relative to now reorders what the words found; alone (or when they found nothing)
+      // it is the question. A named day is most talked about the day after ("yesterday").
+      const { from, to, found } = q.window;
+      const center = found ? to : from + 2 * DAY;
+      dateWindow(c, rel, from, to, TUNING.day, found && rel.size > 0, center, TUNING.dayFade);
     }
     if (q.anchor && !options.inner) {
       // "the day after the concert": the concert's date, then the span after it
       const [event] = this.search(q.anchor.text, { nowMs, workspace, limit: 1, inner: true });
       const at = event ? parseGoTime(event.fact.created_at) : undefined;
-      if (at !== undefined)
-        dateWindow(c, rel, at + q.anchor.from, at + q.anchor.to, TUNING.day, false);
+      if (at !== undefined) {
+        const { from, to } = q.anchor;
+        const near = from >= 0 ? at + from : at + to;
+        dateWindow(c, rel, at + from, at + to, TUNING.day, false, near, TUNING.dayFade);
+      }
     }
     const focus = (i: number) => {
       const sp = c.speaker[i] as number;
