@@ -107,14 +107,16 @@ export function addMemoryEditCommands(root: Command<[string | undefined]>, cli: 
         });
       }
       const gone = opts.dryRun ? r.matched : r.removed;
-      // Nothing to forget is an error, as `sessions rm NOSUCH` (a script must not think it worked).
-      if (gone.length === 0)
+      // Nothing to forget is an error, as `sessions rm NOSUCH` (a script must not think it worked);
+      // a --dry-run is a preview, a list like any other (CONTRACT §2: an empty list is [], exit 0).
+      if (gone.length === 0 && !opts.dryRun)
         throw new UsageError(`forget: no fact matches ${JSON.stringify(target)}`, {
           reason: "bad_input",
           hint: "list the facts and their ids with: chatcli memory facts",
         });
       // JSON: the list of removed (with --dry-run: removable) facts with their ids (CONTRACT §2).
       out(opts, gone, () => {
+        if (gone.length === 0) return "No matching fact found.\n";
         const head = opts.dryRun
           ? `Would remove ${gone.length} fact(s):`
           : `Removed ${gone.length} fact(s):`;

@@ -14,9 +14,11 @@ describe("chatcli memory", () => {
       const r = await run(["memory", ...argv, "--json"], { env: home.env });
       expect({ argv, code: r.code, out: r.out }).toEqual({ argv, code: 0, out: "[]\n" });
     }
-    // nothing to forget is an error (exit 2, as `sessions rm NOSUCH`), also as a dry run
+    // a dry run is a preview: an empty list, exit 0 (forgetting nothing for real is exit 2)
     const none = await run(["memory", "forget", "x", "--dry-run", "--json"], { env: home.env });
-    expect(none.code).toBe(2);
+    expect([none.code, JSON.parse(none.out)]).toEqual([0, []]);
+    const real = await run(["memory", "forget", "x"], { env: home.env });
+    expect([real.code, real.out]).toEqual([2, ""]);
     expect((await run(["memory", "profile", "--json"], { env: home.env })).out).toBe("{}\n");
     const path = await run(["memory", "path", "--json"], { env: home.env });
     expect(JSON.parse(path.out)).toEqual({ path: join(home.path, "memory") });
