@@ -157,23 +157,26 @@ function timeOrder(bornMs: Float64Array): { byTime: Uint32Array; timeRank: Uint3
 
 /** The term ids whose strings start with `head` (all of them for an exact match's range). */
 export function prefixRange(c: Corpus, head: string): [number, number] {
-  const at = (k: number) => c.term(c.order[k] as number);
+  // every string that starts with `head` sorts before head + U+FFFF: two binary searches, and only
+  // the terms they probe are decoded
+  return [lowerBound(c, head), lowerBound(c, `${head}\uffff`)];
+}
+
+/** The first position in `order` whose term is ≥ `s`. */
+function lowerBound(c: Corpus, s: string): number {
   let lo = 0;
   let hi = c.order.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (at(mid) < head) lo = mid + 1;
+    if (c.term(c.order[mid] as number) < s) lo = mid + 1;
     else hi = mid;
   }
-  let end = lo;
-  while (end < c.order.length && at(end).startsWith(head)) end++;
-  return [lo, end];
+  return lo;
 }
 
 /** The id of an exact term, or undefined. */
 export function termId(c: Corpus, term: string): number | undefined {
-  const [from] = prefixRange(c, term);
-  const id = c.order[from];
+  const id = c.order[lowerBound(c, term)];
   return id !== undefined && c.term(id) === term ? id : undefined;
 }
 

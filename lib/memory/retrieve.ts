@@ -56,11 +56,14 @@ export const TUNING = {
   feedbackDocs: 4,
   feedbackTerms: 8,
   feedbackWeight: 0.2,
+  /** BM25's term-frequency saturation and length normalisation. */
+  k1: 1.2,
+  b: 0.75,
 };
 
 const DAY = 86_400_000;
-const K1 = 1.2;
-const B = 0.75;
+/** A query word expands to at most this many terms it begins. */
+const PREFIX_MAX = 64;
 const FEEDBACK_MIN_FACTS = 100;
 /** A fact from the month (or year) the query names. */
 const MONTH_BONUS = 2.5;
@@ -129,8 +132,9 @@ export class FactIndex {
         if (onlyFound && !rel.has(i)) continue;
         const tf = c.postTf[k] as number;
         const len = (c.seqStart[i + 1] as number) - (c.seqStart[i] as number);
-        const norm = tf + K1 * (1 - B + (B * len) / this.avgLen);
-        rel.add(i, (w * idf * tf * (K1 + 1)) / norm);
+        const { k1, b } = TUNING;
+        const norm = tf + k1 * (1 - b + (b * len) / this.avgLen);
+        rel.add(i, (w * idf * tf * (k1 + 1)) / norm);
       }
     }
   }
@@ -156,6 +160,8 @@ export class FactIndex {
       for (const head of [q.raw[k] ?? t]) {
         if (head.length < 4) continue;
         const [from, to] = prefixRange(c, head);
+        // a family of numbered names (service1…service9999) is not a word's other forms
+        if (to - from > PREFIX_MAX) continue;
         for (let j = from; j < to; j++) {
           const id = c.order[j] as number;
           if (!want.has(id)) want.set(id, 0.6);
