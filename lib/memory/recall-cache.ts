@@ -16,7 +16,7 @@ import { loadFacts, type Memory, memPath } from "./store.ts";
  */
 export const RECALL_CACHE = ".chatcli-recall-index";
 const MAGIC = 0x49524343; // "CCRI" little-endian
-const VERSION = 9;
+const VERSION = 10;
 
 type Row = [
   id: string,
@@ -42,6 +42,7 @@ const ARRAYS = {
   tagDoc: Uint32Array,
   order: Uint32Array,
   speaker: Int32Array,
+  asks: Uint8Array,
   month: Int32Array,
   lastMs: Float64Array,
   bornMs: Float64Array,

@@ -51,6 +51,36 @@ export function neighbourContext(
 }
 
 /**
+ * Question and answer: a strong candidate that asks something (its text has a "?") lends `share`
+ * of its score to the next turn by another speaker in the session — its answer ("What breed is
+ * she?" / "She's a beagle"); a strong statement followed by a question of the other speaker lends
+ * it to the speaker's reply after that question.
+ */
+export function answerContext(c: Corpus, rel: Scores, share: number, top = 20): void {
+  const bonus = new Map<number, number>();
+  const at = (p: number) => c.byTime[p];
+  const sameSession = (a: number, b: number) =>
+    Math.abs((c.bornMs[a] as number) - (c.bornMs[b] as number)) <= SESSION_GAP_MS;
+  for (const [i, s] of rel.top(top)) {
+    const sp = c.speaker[i] as number;
+    if (sp < 0) continue;
+    const p = c.timeRank[i] as number;
+    const next = at(p + 1);
+    if (next === undefined || !sameSession(i, next) || (c.speaker[next] as number) < 0) continue;
+    let answer: number | undefined;
+    if (c.asks[i] && c.speaker[next] !== sp) answer = next;
+    else if (c.asks[next] && c.speaker[next] !== sp) {
+      const reply = at(p + 2);
+      if (reply !== undefined && sameSession(i, reply) && c.speaker[reply] === sp) answer = reply;
+    }
+    if (answer === undefined) continue;
+    const add = s * share;
+    if (add > (bonus.get(answer) ?? 0)) bonus.set(answer, add);
+  }
+  for (const [j, b] of bonus) rel.add(j, b);
+}
+
+/**
  * The terms that co-occur with `term` in the store's facts, strongest association first: counted
  * over the facts holding `term`, scored by pointwise mutual information × the count, among terms in
  * at least 2 and at most 5% of the facts (so the association leads somewhere specific).

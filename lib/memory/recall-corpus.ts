@@ -31,6 +31,8 @@ export interface Corpus {
   order: Uint32Array;
   /** Term id of the speaker, or -1. */
   speaker: Int32Array;
+  /** 1 when a dialog turn asks something (its text has a "?"): the turn after it answers. */
+  asks: Uint8Array;
   /** `year*12 + month` (UTC) of created_at, or -1. */
   month: Int32Array;
   /** Epoch ms of last access (else creation; NaN = unknown), of creation, access count, confidence. */
@@ -105,6 +107,7 @@ export function buildCorpus(facts: readonly Fact[]): Corpus {
     for (const t of tagTerms) tagIds.push(vocab.at(t));
     const m = SPEAKER.exec(f.content);
     c.speaker[i] = m ? vocab.at(`@${(m[1] as string).toLowerCase().replace(/['’.-]/g, "")}`) : -1;
+    c.asks[i] = m && f.content.includes("?") ? 1 : 0;
     const born = parseGoTime(f.created_at);
     const d = born === undefined ? undefined : new Date(born);
     c.month[i] = d ? d.getUTCFullYear() * 12 + d.getUTCMonth() : -1;
@@ -223,6 +226,7 @@ export function emptyArrays(n: number) {
     seqStart: new Uint32Array(n + 1),
     tagStart: new Uint32Array(n + 1),
     speaker: new Int32Array(n),
+    asks: new Uint8Array(n),
     month: new Int32Array(n),
     lastMs: new Float64Array(n),
     bornMs: new Float64Array(n),

@@ -1,6 +1,6 @@
 import type { Fact } from "./facts.ts";
 import { parseGoTime } from "./gotime.ts";
-import { cooccurring, dateWindow, neighbourContext } from "./recall-context.ts";
+import { answerContext, cooccurring, dateWindow, neighbourContext } from "./recall-context.ts";
 import { buildCorpus, type Corpus, liveAt, prefixRange, SPEAKER, termId } from "./recall-corpus.ts";
 import { type ParsedQuery, parseQuery } from "./recall-query.ts";
 import { type Ranked, Scores, topOf } from "./recall-scores.ts";
@@ -36,6 +36,8 @@ export const TUNING = {
   neighbours: 0.08,
   neighbourTop: 40,
   neighbourWindow: 3,
+  /** Share of a strong turn's score lent to the turn that answers it (recall-context.ts). */
+  answers: 0.6,
   /** …to a neighbour by the other speaker (a reply), as a fraction of that share. */
   neighbourOther: 1,
   /** A co-occurring term counts from this many shared facts. */
@@ -200,6 +202,9 @@ export class FactIndex {
     // Feedback needs a store large enough to tell topic words from common ones.
     if (rel.size > 0 && c.n >= FEEDBACK_MIN_FACTS) this.feedback(rel, want, focus);
     // (dialog stores only: facts of a coding session are not each other's context)
+    // question and answer: the reply to a strong turn's question, or to the question it raised
+    if (rel.size > 0 && TUNING.answers > 0 && speakers.size > 0)
+      answerContext(c, rel, TUNING.answers);
     if (rel.size > 0 && TUNING.neighbours > 0 && speakers.size > 0)
       neighbourContext(
         c,

@@ -47,6 +47,9 @@ const FACTS = talk([
   [
     S2,
     [
+      "Melanie: I've been doing pottery a lot lately, it really helps me unwind.",
+      "Caroline: That's awesome! How did you get into it?",
+      "Melanie: A friend dragged me to the studio last spring and I was hooked right away.",
       "Melanie: Signed up for a pottery class with a few friends, the first session is next week.",
       "Caroline: Life gets so busy sometimes, I totally get it.",
       "Melanie: My aunt runs a ceramics workshop now, she says pottery is the best way to start.",
@@ -75,6 +78,13 @@ describe("recall on conversations", () => {
     expect(top("What did Caroline's manager do at the dinner?", 1)).toEqual([
       "Caroline: My team took me out for dinner, my manager even gave a little speech.",
     ]);
+  });
+
+  test("question and answer: the reply to the question a strong turn raised is found with it", () => {
+    // the answer shares no word with the question; the turn before the other speaker's question does
+    expect(top("How did Melanie get into pottery?", 3)).toContain(
+      "Melanie: A friend dragged me to the studio last spring and I was hooked right away.",
+    );
   });
 
   test("a day the question names finds the turns of the days after it (yesterday, last week)", () => {
