@@ -38,6 +38,7 @@ export const TUNING = {
   neighbourWindow: 3,
   /** Share of a strong turn's score lent to the turn that answers it (recall-context.ts). */
   answers: 0.6,
+  answerTop: 20,
   /** …to a neighbour by the other speaker (a reply), as a fraction of that share. */
   neighbourOther: 1,
   /** A co-occurring term counts from this many shared facts. */
@@ -204,7 +205,7 @@ export class FactIndex {
     // (dialog stores only: facts of a coding session are not each other's context)
     // question and answer: the reply to a strong turn's question, or to the question it raised
     if (rel.size > 0 && TUNING.answers > 0 && speakers.size > 0)
-      answerContext(c, rel, TUNING.answers);
+      answerContext(c, rel, TUNING.answers, TUNING.answerTop);
     if (rel.size > 0 && TUNING.neighbours > 0 && speakers.size > 0)
       neighbourContext(
         c,
