@@ -241,6 +241,7 @@ export async function runAgentCli(
     envelope.bootstrap_files = bootstrapFiles;
     envelope.memory = {
       mode: w.memory?.mode ?? "off",
+      access: w.memory?.access ?? "off",
       facts_loaded: w.memory?.factsLoaded ?? 0,
       facts_written: 0,
     };

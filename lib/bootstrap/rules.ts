@@ -81,7 +81,7 @@ export async function loadRules(input: {
       if (parsed.warning)
         warnings.push({ code: "rule_front_matter", message: `${path}: ${parsed.warning}` });
       const name = file.slice(0, -".md".length);
-      if (parsed.body === "") continue;
+      if (parsed.body.trim() === "") continue; // a blank body is discarded (Go)
       byName.set(name, { name, scope, path, paths: parsed.paths, body: parsed.body });
     }
   }
@@ -99,10 +99,11 @@ export async function loadRules(input: {
 export async function parseRule(
   content: string,
 ): Promise<{ paths: string[]; body: string; warning?: string }> {
-  if (!content.startsWith("---")) return { paths: [], body: content.trim() };
+  // As Go: without front matter (or without its closing `---`) the whole file is the body, untrimmed.
+  if (!content.startsWith("---")) return { paths: [], body: content };
   const rest = content.slice(3);
   const end = rest.indexOf("---");
-  if (end < 0) return { paths: [], body: content.trim() };
+  if (end < 0) return { paths: [], body: content };
   const front = rest.slice(0, end);
   const body = rest.slice(end + 3).trim();
   const simple = parseSimpleFrontMatter(front);

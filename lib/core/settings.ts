@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { CREDENTIAL_BINDINGS } from "./credential-bindings.ts";
 import type { Ctx, Env } from "./ctx.ts";
-import { parseDotenvFile } from "./dotenv.ts";
+import { parseDotenv } from "./dotenv.ts";
 import { ConfigError } from "./errors.ts";
 import { readTextIfExists, withLock, writeFileAtomic } from "./fs.ts";
 import { expandHome, globalConfigPath } from "./paths.ts";
@@ -97,9 +97,17 @@ export async function loadSettings(
     ? expandHome(ctx.env["CHATCLI_DOTENV"] as string, ctx.env)
     : join(ctx.cwd, ".env");
   const dotenvText = await readTextIfExists(dotenvPath).catch(() => undefined);
-  let dotenv = dotenvText === undefined ? {} : parseDotenvFile(dotenvText, ctx.env);
-  if (dotenvText !== undefined) sources.push(dotenvPath);
+  // godotenv 1.5.1 (the Go ChatCLI's) rejects a malformed file whole: both tools then load nothing
+  const parsed = dotenvText === undefined ? undefined : parseDotenv(dotenvText);
+  let dotenv = parsed?.ok ? parsed.values : {};
+  if (parsed?.ok) sources.push(dotenvPath);
   const warnings: Settings["warnings"] = [];
+  if (parsed && !parsed.ok) {
+    warnings.push({
+      code: "dotenv_invalid",
+      message: `${dotenvPath}:${parsed.line}: ${parsed.message}; the file is not valid for godotenv (the Go ChatCLI's reader), so no variable was loaded from it`,
+    });
+  }
   const userEnv: Env = { ...stringRecord(global?.env), ...ctx.env };
   const ignoredValues: Record<string, string> = {};
   const ignoredSettings: Ignored[] = [];
@@ -119,7 +127,7 @@ export async function loadSettings(
     const filteredDotenv =
       explicitDotenv || dotenvText === undefined
         ? dotenv
-        : filterUntrustedDotenv(dotenvPath, parseDotenvFile(dotenvText, {}), userEnv, ignored);
+        : filterUntrustedDotenv(dotenvPath, dotenv, userEnv, ignored);
     if (ignored.length && options.askTrust) {
       const root = options.workspaceRoot ?? ctx.cwd;
       if (await options.askTrust({ workspace: root, ignored })) {

@@ -48,7 +48,16 @@ export interface Envelope {
   permission_denials: PermissionDenial[];
   files_changed: Array<{ path: string; change: "created" | "modified" | "deleted" }>;
   checkpoints: { count: number; last: number | null } | null;
-  memory: { mode: string; facts_loaded: number; facts_written: number } | null;
+  /**
+   * `mode`: how memory reached the prompt (index, full, off); `access`: what the run may do with the
+   * store — off, read (never written: --memory read, the default in CI and pipes) or write.
+   */
+  memory: {
+    mode: string;
+    access: "off" | "read" | "write";
+    facts_loaded: number;
+    facts_written: number;
+  } | null;
   bootstrap_files: BootstrapFileInfo[];
   compaction: Record<string, unknown> | null;
   /** The OS sandbox of agent/coder runs (CONTRACT §5); null for commands that run no tools. */

@@ -124,6 +124,7 @@ export async function runAsk(options: AskOptions, ctx: Ctx, reporter: Reporter):
     });
     envelope.memory = {
       mode: access === "off" ? "off" : document.memory_mode,
+      access,
       facts_loaded: memory.factsLoaded,
       facts_written: 0,
     };

@@ -64,7 +64,13 @@ describe("front matter", () => {
     expect(r.warning).toContain("not valid YAML");
   });
   test("no front matter, or no closing ---: the whole file is the body; no paths", async () => {
-    expect(await parseRule("Just a rule.\n")).toEqual({ paths: [], body: "Just a rule." });
+    // untrimmed, as Go keeps it (leading blank lines, indentation, CRLF, the final newline)
+    expect(await parseRule("Just a rule.\n")).toEqual({ paths: [], body: "Just a rule.\n" });
+    expect(await parseRule("\n\n  indented\r\nrule\r\n\n")).toEqual({
+      paths: [],
+      body: "\n\n  indented\r\nrule\r\n\n",
+    });
+    expect(await parseRule(" \n\t\n")).toEqual({ paths: [], body: " \n\t\n" });
     expect(await parseRule("---\npaths: [x]\nno end")).toEqual({
       paths: [],
       body: "---\npaths: [x]\nno end",
@@ -102,7 +108,7 @@ describe("loading", () => {
     });
     expect(warnings).toEqual([]);
     expect(rules.map((r) => [r.name, r.scope, r.paths, r.body])).toEqual([
-      ["always", "global", [], "always on"],
+      ["always", "global", [], "always on\n"],
       ["go-style", "workspace", ["*.go", "cmd/**"], "workspace go style"],
       ["ts", "workspace", ["src/**/*.ts"], "ts rule"],
     ]);
