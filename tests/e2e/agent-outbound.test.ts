@@ -53,6 +53,7 @@ function recorder(route?: (url: URL, hits: Hit[]) => Response | undefined) {
 }
 
 interface Result {
+  terminal_reason: string;
   permission_denials: Array<{ tool: string; reason: string }>;
   outbound: { policy: string; allow: string[] } | null;
 }
