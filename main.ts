@@ -6,7 +6,24 @@ import { EXIT, formatError, toChatcliError } from "./lib/core/errors.ts";
 import pkg from "./package.json" with { type: "json" };
 
 const argv = process.argv.slice(2);
-const isVersionFlag = (arg: string | undefined) => arg === "--version" || arg === "-V";
+if (argv[0] === "__file-worker" && argv.length === 1) {
+  // Internal: the run's file worker, started by chatcli inside its sandbox (lib/sandbox/file-worker.ts).
+  const { serveFileWorker } = await import("./lib/sandbox/file-worker.ts");
+  const pauseOut = new Int32Array(new SharedArrayBuffer(4));
+  await serveFileWorker(process.stdin as AsyncIterable<Uint8Array>, (bytes) => {
+    for (let done = 0; done < bytes.length; ) {
+      try {
+        done += writeSync(1, bytes, done, bytes.length - done);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+        Atomics.wait(pauseOut, 0, 0, 2); // the pipe is full: chatcli reads it soon
+      }
+    }
+  });
+  process.exit(0);
+}
+const isVersionFlag = (arg: string | undefined) =>
+  arg === "--version" || arg === "-V" || arg === "version";
 if (argv.length === 1 && isVersionFlag(argv[0])) {
   // Fast path: scripts call this to probe the tool; nothing else needs to load.
   writeSync(1, `${pkg.version}\n`);

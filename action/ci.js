@@ -9,7 +9,9 @@ const { spawn, execFileSync } = require("node:child_process");
 const { randomUUID } = require("node:crypto");
 const fs = require("node:fs");
 const path = require("node:path");
+const { fetchBinary } = require("./fetch-binary.js");
 const { annotations, chatcliArgs, codeQuality, summary } = require("./report.js");
+const { ensureSandbox } = require("./sandbox.js");
 
 const INPUTS = [
   "task",
@@ -26,7 +28,11 @@ const INPUTS = [
   "working-directory",
   "version",
   "chatcli-path",
+  "chatcli-url",
+  "chatcli-sha256",
   "packages",
+  "sandbox",
+  "install-sandbox",
 ];
 
 /** GitHub passes inputs as INPUT_<NAME> (upper case, hyphens kept); GitLab variables are CHATCLI_CI_<NAME>. */
@@ -54,10 +60,22 @@ function log(line) {
   process.stdout.write(`${line}\n`);
 }
 
-/** The chatcli binary to run: chatcli-path, else the npm package installed now, else the one beside us. */
-function install(inputs, env, github) {
+/**
+ * The chatcli binary to run: chatcli-path, else chatcli-url (a release binary, SHA-256 checked), else
+ * the npm package installed now (version / packages), else the one beside us.
+ */
+async function install(inputs, env, github) {
   if (inputs["chatcli-path"]) return inputs["chatcli-path"];
   const name = target(env);
+  if (inputs["chatcli-url"]) {
+    return fetchBinary({
+      url: inputs["chatcli-url"],
+      sha256: inputs["chatcli-sha256"],
+      target: name,
+      dir: path.join(env.RUNNER_TEMP || require("node:os").tmpdir(), `chatcli-${randomUUID()}`),
+      log,
+    });
+  }
   const exe = name.startsWith("windows") ? "chatcli.exe" : "chatcli";
   if (!github && !inputs.packages) {
     try {
@@ -87,11 +105,18 @@ function install(inputs, env, github) {
   // Windows: npm is npm.cmd, which Node runs only through a shell (CVE-2024-27980).
   const windows = process.platform === "win32";
   const npmArgs = ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", prefix, ...specs];
-  execFileSync(windows ? "npm.cmd" : "npm", windows ? npmArgs.map((a) => `"${a}"`) : npmArgs, {
-    stdio: ["ignore", "inherit", "inherit"],
-    env,
-    shell: windows,
-  });
+  try {
+    execFileSync(windows ? "npm.cmd" : "npm", windows ? npmArgs.map((a) => `"${a}"`) : npmArgs, {
+      stdio: ["ignore", "inherit", "inherit"],
+      env,
+      shell: windows,
+    });
+  } catch {
+    log("::endgroup::");
+    throw new Error(
+      `npm could not install ${specs.join(" ")} (until chatcli is published there, give the chatcli-url input a release binary — e.g. https://github.com/OWNER/chatcli/releases/download/vX/ — or chatcli-path a binary you built)`,
+    );
+  }
   log("::endgroup::");
   return path.join(prefix, "node_modules", "@chatcli", name, "bin", exe);
 }
@@ -149,7 +174,10 @@ async function main(env) {
     log(`::error title=chatcli::${error.message}`);
     return 2;
   }
-  const binary = install(inputs, env, github);
+  const binary = await install(inputs, env, github);
+  // agent/coder: bubblewrap (and on Ubuntu 24.04 its AppArmor profile) before `--sandbox required`
+  if ((inputs.command || "agent") !== "ask" && inputs["install-sandbox"] !== "false")
+    ensureSandbox(log);
   const cwd =
     inputs["working-directory"] || env.GITHUB_WORKSPACE || env.CI_PROJECT_DIR || process.cwd();
   const { code, stdout } = await run(binary, args, cwd, { ...env, CI: env.CI || "true" });

@@ -33,6 +33,8 @@ function chatcliArgs(inputs) {
     flag("--max-turns", inputs["max-turns"]);
     flag("--max-budget-usd", inputs["max-budget-usd"]);
     flag("--on-ask", inputs["on-ask"]);
+    // every command the agent starts runs in the OS sandbox, or the run stops (exit 3): never unconfined
+    flag("--sandbox", inputs.sandbox === undefined ? "required" : inputs.sandbox);
   }
   flag("--timeout", inputs.timeout);
   args.push(...lines(inputs.args)); // one flag or value a line

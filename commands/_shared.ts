@@ -1,6 +1,7 @@
-import { type CommandUnknownOpts, Option } from "@commander-js/extra-typings";
+import { type CommandUnknownOpts, Help, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
+import { llmProviderValues, providerHelpLines } from "../lib/llm/provider-list.ts";
 import type { OutputFormat } from "../lib/output/reporter.ts";
 import { stripControl } from "../lib/output/terminal.ts";
 
@@ -113,6 +114,14 @@ export function configureTree(command: CommandUnknownOpts, ctx: Ctx): void {
       writeErr: (text) => {
         ctx.stderr.write(stripControl(text)); // it may quote what was typed
       },
+      // parse errors are printed by runCli in chatcli's one style (commands/help-route.ts)
+      outputError: () => {},
+    })
+    .configureHelp({
+      // a repeatable flag's [] start value is not a default worth showing
+      optionDescription(option) {
+        return Help.prototype.optionDescription.call(this, option).replace(" (default: [])", "");
+      },
     });
   for (const sub of command.commands) configureTree(sub, ctx);
 }
@@ -168,14 +177,14 @@ export function runHelpFooter(command: "ask" | "agent" | "coder"): string {
   const tools =
     command === "ask"
       ? ""
-      : "\n  4 --max-turns   5 --max-budget-usd   6 --on-ask fail blocked   7 stagnation";
+      : "\n  4 --max-turns   5 --max-budget-usd   6 --on-ask fail, or every edit and command denied\n  (blocked) or unable to run for want of a sandbox or network (tools_unavailable)   7 stagnation";
   return `
-Model selection (when -m is not given), from the environment, a .env file (CHATCLI_DOTENV or ./.env)
-or the "env" object of ~/.chatcli/config.json:
-  LLM_PROVIDER=OPENAI|CLAUDEAI|GOOGLEAI|BEDROCK|GITHUB_MODELS|COPILOT|ZAI|MINIMAX|MOONSHOT|
-  OLLAMA|OPENROUTER|XAI, OPENAI_API_KEY, OPENAI_MODEL, OPENAI_API_URL (full chat-completions URL),
-  OPENAI_BASE_URL, OPENAI_USE_RESPONSES, ANTHROPIC_API_KEY, ANTHROPIC_MODEL, ANTHROPIC_BASE_URL,
-  OLLAMA_BASE_URL, GOOGLEAI_API_KEY, BEDROCK_MODEL, … (chatcli models lists every provider's)
+Model selection (when -m is not given), from the environment, the "env" object of
+~/.chatcli/config.json, or a .env file (CHATCLI_DOTENV=FILE, or ./.env in a trusted workspace):
+  LLM_PROVIDER=${llmProviderValues()}
+${providerHelpLines().join("\n")}
+  OPENAI_API_URL (a full chat-completions URL), OPENAI_BASE_URL, OPENAI_USE_RESPONSES,
+  <PROVIDER>_BASE_URL … (chatcli models lists every provider's variables and models)
   OPENAI_MAX_TOKENS, ANTHROPIC_MAX_TOKENS, OLLAMA_MAX_TOKENS, … (output cap without --max-tokens)
   CHATCLI_EFFORT=low|medium|high|max      reasoning effort without --effort
   CHATCLI_FALLBACK_PROVIDERS=CLAUDEAI,openai/gpt-5.4   tried in order once retries run out

@@ -19,6 +19,7 @@ import {
   runHelpFooter,
   SHOW_REASONING_HELP,
 } from "./_shared.ts";
+import { withColoredStderr } from "./color.ts";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -121,16 +122,24 @@ export function buildAgentLikeCommand(
       "--trust-workspace",
       "honour this workspace's .chatcli/config.json and .env in full (else only what tightens applies)",
     )
-    .option("--bare", "no bootstrap files, no memory")
+    .option(
+      "--bare",
+      "no bootstrap files, no memory, no skills, hooks or MCP servers (but --mcp-config's)",
+    )
+    .option(
+      "--mcp-config <file>",
+      "also start the MCP servers of this file (Claude Code's .mcp.json format; repeatable)",
+      collect,
+      [] as string[],
+    )
+    .option("--strict-mcp-config", "only the MCP servers of --mcp-config")
     .option("--no-bootstrap", "same as --bare")
     .option("--no-auto-compact", "never compact the conversation automatically")
     .addOption(
-      // Accepted like ask's (scripts pass one flag set); the output is plain text either way.
-      new Option("--color <when>", "colour: auto, always, never").choices([
-        "auto",
-        "always",
-        "never",
-      ]),
+      new Option(
+        "--color <when>",
+        "colour the diagnostics on stderr: auto (a terminal), always, never; the answer is never coloured",
+      ).choices(["auto", "always", "never"] as const),
     )
     .option(
       "-f, --file <path>",
@@ -152,13 +161,23 @@ export function buildAgentLikeCommand(
     )
     .option(
       "--pass-env <name>",
-      "pass this variable to commands even though its name looks like a secret (repeatable)",
+      "pass this variable to commands (they get only a core set: PATH, HOME, locale, CI and toolchain variables) (repeatable)",
       collect,
       [] as string[],
+    )
+    .addOption(
+      new Option(
+        "--env-policy <policy>",
+        "what commands inherit: core (the documented core set + --pass-env) or all (everything but what looks like a credential) (default core, or sandbox.env_policy)",
+      ).choices(["core", "all"]),
     )
     .option(
       "--allow-network",
       "let commands reach the network in --permission-mode auto (default: no network)",
+    )
+    .option(
+      "--allow-git-writes",
+      "let commands write the workspace's .git in edit/auto (git commit, tag, fetch); default read-only, or sandbox.allow_git_writes in ~/.chatcli/config.json",
     )
     .addOption(new Option("--effort <level>", EFFORT_HELP).choices(EFFORT_CHOICES))
     .option("--show-reasoning", SHOW_REASONING_HELP)
@@ -170,7 +189,7 @@ export function buildAgentLikeCommand(
     .addHelpText("after", runHelpFooter(name))
     .action(async (words, opts) => {
       if (opts.maxTurns === 0) throw new UsageError("--max-turns must be at least 1");
-      state.exitCode = await runAgentCli(ctx, name, {
+      state.exitCode = await runAgentCli(withColoredStderr(ctx, opts.color), name, {
         prompt: promptFromArgs(words),
         format: outputFormatOf(opts),
         model: opts.model,
@@ -197,11 +216,15 @@ export function buildAgentLikeCommand(
         maxRetries: opts.maxRetries,
         sandbox: opts.sandbox,
         passEnv: opts.passEnv,
+        envPolicy: opts.envPolicy,
         allowNetwork: opts.allowNetwork === true,
+        allowGitWrites: opts.allowGitWrites === true,
         effort: opts.effort,
         showReasoning: opts.showReasoning === true,
         interactive: isInteractive(ctx),
         trustWorkspace: opts.trustWorkspace === true,
+        mcpConfig: opts.mcpConfig,
+        strictMcpConfig: opts.strictMcpConfig === true,
       });
     });
 }
@@ -237,7 +260,11 @@ export interface AgentCliOptions {
   interactive: boolean;
   sandbox?: string;
   passEnv?: string[];
+  envPolicy?: string;
   allowNetwork?: boolean;
+  allowGitWrites?: boolean;
+  mcpConfig?: string[];
+  strictMcpConfig?: boolean;
   /** Tests inject a provider and a TTY answerer. */
   provider?: Provider;
   ask?: (request: AskRequest) => Promise<boolean>;
@@ -278,7 +305,11 @@ export function agentSpec(mode: "agent" | "coder", opts: AgentCliOptions): RunSp
     interactive: opts.interactive,
     sandbox: opts.sandbox,
     passEnv: opts.passEnv,
+    envPolicy: opts.envPolicy,
     allowNetwork: opts.allowNetwork,
+    allowGitWrites: opts.allowGitWrites,
+    mcpConfig: opts.mcpConfig,
+    strictMcpConfig: opts.strictMcpConfig,
     trustWorkspace: opts.trustWorkspace,
     // only stream-json shows the deltas; text prints the final message, json the envelope
     liveDeltas: opts.format === "stream-json",

@@ -2,6 +2,7 @@ import { Command, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { configuredSecrets } from "../lib/core/redact.ts";
 import { RunOutput } from "../lib/output/sinks.ts";
+import type { ColorChoice } from "../lib/output/terminal.ts";
 import type { RunSpec } from "../lib/run/spec.ts";
 import {
   collect,
@@ -18,6 +19,7 @@ import {
   runHelpFooter,
   SHOW_REASONING_HELP,
 } from "./_shared.ts";
+import { withColoredStderr } from "./color.ts";
 
 /** `chatcli ask [PROMPT…]`: one answer; stdin is context or the prompt. */
 export function askCommand(ctx: Ctx, state: RunState) {
@@ -74,11 +76,10 @@ export function askCommand(ctx: Ctx, state: RunState) {
     )
     .option("--no-bootstrap", "same as --bare")
     .addOption(
-      new Option("--color <when>", "colour: auto, always, never").choices([
-        "auto",
-        "always",
-        "never",
-      ]),
+      new Option(
+        "--color <when>",
+        "colour the diagnostics on stderr: auto (a terminal), always, never; the answer is never coloured",
+      ).choices(["auto", "always", "never"] as const satisfies readonly ColorChoice[]),
     )
     .addOption(new Option("--effort <level>", EFFORT_HELP).choices(EFFORT_CHOICES))
     .option("--show-reasoning", SHOW_REASONING_HELP)
@@ -97,6 +98,7 @@ export function askCommand(ctx: Ctx, state: RunState) {
     .option("--jsonl", "same as --output-format stream-json")
     .addHelpText("after", runHelpFooter("ask"));
   return command.action(async (words, opts) => {
+    const run = withColoredStderr(ctx, opts.color); // stderr's diagnostics; the answer stays plain
     const format = outputFormatOf(opts);
     const spec: RunSpec = {
       command: "ask",
@@ -126,17 +128,17 @@ export function askCommand(ctx: Ctx, state: RunState) {
       trustWorkspace: opts.trustWorkspace === true,
       noAutoCompact: opts.autoCompact === false,
       memory: opts.memory,
-      interactive: isInteractive(ctx),
+      interactive: isInteractive(run),
       // text streams the answer to stdout, stream-json each delta: a broken reply is not asked again
       liveDeltas: format !== "json",
     };
-    const output = new RunOutput(ctx, {
+    const output = new RunOutput(run, {
       format,
       command: "ask",
       streamText: true,
-      secrets: configuredSecrets(ctx.env),
+      secrets: configuredSecrets(run.env),
     });
     const { runHeadless } = await import("../lib/run/headless.ts");
-    state.exitCode = await runHeadless(ctx, spec, output);
+    state.exitCode = await runHeadless(run, spec, output);
   });
 }

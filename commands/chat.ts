@@ -23,6 +23,7 @@ export interface ChatOptions {
   model?: string;
   color?: ColorChoice;
   effort?: string;
+  fakeResponses?: string;
 }
 
 /** `chatcli chat [--session NAME] [-m MODEL]` — the interactive REPL (a TTY is required). */
@@ -32,6 +33,7 @@ export function chatCommand(ctx: Ctx, state: RunState) {
     .option("--session <name>", "continue (or start) a named session, saved as you go")
     .option("-m, --model <model>", "PROVIDER/MODEL to use")
     .addOption(new Option("--effort <level>", EFFORT_HELP).choices(EFFORT_CHOICES))
+    .option("--fake-responses <file>", "scripted replies (JSONL) for -m mock:script")
     .addOption(
       new Option("--color <when>", "colour and markdown styling").choices([
         "auto",
@@ -79,6 +81,7 @@ export async function runChat(ctx: Ctx, opts: ChatOptions): Promise<number> {
     memory,
     meter,
     effort: resolveEffort(opts.effort, env),
+    fakeResponses: opts.fakeResponses,
   });
   const historyPath = inputHistoryPath(env);
   return runRepl(ctx, services, {

@@ -7,11 +7,14 @@ import { Reporter } from "../lib/output/reporter.ts";
 import { stripControl } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";
 import { isInteractive } from "./_shared.ts";
+import { commandPath, fromCommander, helpRoute } from "./help-route.ts";
 import { buildProgram, COMMAND_NAMES } from "./program.ts";
 import { mistypedCommand } from "./typos.ts";
 
 /** Commands whose --jsonl is an event stream (the others print one document). */
-const STREAMING = new Set(["ask", "agent", "coder", "chat", "compact", "rewind"]);
+const STREAMING = new Set(["ask", "agent", "coder", "compact", "rewind"]);
+/** Commands that print no envelope, whatever the flags (the REPL speaks no JSON). */
+const NO_ENVELOPE = new Set(["chat"]);
 
 /** Bare `chatcli …` is `chat` on an interactive terminal with no arguments, else `ask …`. */
 function routeBare(argv: readonly string[], ctx: Ctx): string[] {
@@ -41,8 +44,16 @@ function formatFlagsAt(argv: readonly string[]): number {
 }
 
 /** Runs the CLI in-process and returns the exit code. Never exits the process. */
-export async function runCli(argv: readonly string[], ctx: Ctx): Promise<number> {
+export async function runCli(args: readonly string[], ctx: Ctx): Promise<number> {
+  let argv = args;
   const state: RunState = { exitCode: EXIT.ok };
+  // `help …`, `sessions help list`, `version`: what they ask for, or a usage error (never a prompt)
+  const help = helpRoute(argv, COMMAND_NAMES);
+  if (help instanceof ChatcliError) {
+    ctx.stderr.write(stripControl(formatError(help)));
+    return help.exitCode;
+  }
+  if (help) argv = help;
   const routed = routeBare(argv, ctx);
   // A typo must not become a paid request: judged before anything loads (commands/typos.ts).
   const typo = mistypedCommand(argv.slice(formatFlagsAt(argv)), COMMAND_NAMES);
@@ -63,11 +74,10 @@ export async function runCli(argv: readonly string[], ctx: Ctx): Promise<number>
       ) {
         return EXIT.ok;
       }
-      printErrorEnvelope(
-        routed,
-        ctx,
-        new ChatcliError("usage_error", error.message.replace(/^error: /, "")),
-      );
+      // commander's own errors, in chatcli's one style (its printing is switched off: _shared.ts)
+      const usage = fromCommander(error, commandPath(routed, COMMAND_NAMES));
+      ctx.stderr.write(stripControl(formatError(usage)));
+      printErrorEnvelope(routed, ctx, usage);
       return EXIT.usage;
     }
     const failure = toChatcliError(error);
@@ -99,6 +109,7 @@ function printErrorEnvelope(argv: readonly string[], ctx: Ctx, error: ChatcliErr
   const requested = requestedFormat(argv);
   if (!requested) return;
   const first = argv[0] && COMMAND_NAMES.includes(argv[0]) ? argv[0] : "ask";
+  if (NO_ENVELOPE.has(first)) return;
   // document commands (memory, sessions, bootstrap) print one document with --jsonl too
   const format = STREAMING.has(first) ? requested : "json";
   const reporter = new Reporter(ctx, {

@@ -1,4 +1,10 @@
 import type { CommandUnknownOpts } from "@commander-js/extra-typings";
+import {
+  llmProviderValues,
+  modelSpecExamples,
+  providerHelpLines,
+} from "../lib/llm/provider-list.ts";
+import { EXAMPLES } from "./examples.ts";
 
 /**
  * Help that teaches: `chatcli --help` ends with examples, the variables that choose a model and the
@@ -8,22 +14,22 @@ import type { CommandUnknownOpts } from "@commander-js/extra-typings";
 /** The four lines at the top of the README. */
 const TOP_EXAMPLES = `  cat build.log | chatcli ask "why did it fail"
   git diff | chatcli ask "review this" --json | jq -r .result
-  chatcli agent "fix the failing tests" --json          # tool loop that never waits for a human in CI
+  chatcli agent "fix the failing tests" --permission-mode edit --allow-tool 'run_command(npm test*)' --json
   chatcli memory facts --category gotcha`;
 
 export const ROOT_EXAMPLES = `
 Examples:
 ${TOP_EXAMPLES}`;
 
-/** After the bare-prompt rule (commands/typos.ts): model variables, exit codes. */
-export const ROOT_REFERENCE = `Choosing a model: -m provider/model (openai/…, anthropic/…, ollama/…, openrouter/…, xai/…, mock:echo),
-else these variables (environment, ./.env or CHATCLI_DOTENV, the "env" object of ~/.chatcli/config.json):
-  LLM_PROVIDER=OPENAI|CLAUDEAI|OLLAMA|OPENROUTER|XAI   which provider
-  OPENAI_API_KEY, OPENAI_MODEL, OPENAI_BASE_URL, OPENAI_API_URL
-  ANTHROPIC_API_KEY, ANTHROPIC_MODEL, ANTHROPIC_BASE_URL
-  OLLAMA_BASE_URL, OLLAMA_MODEL   OPENROUTER_API_KEY   XAI_API_KEY
+/** After the bare-prompt rule (commands/typos.ts): model variables (from lib/llm's table), exit codes. */
+export const ROOT_REFERENCE = `Choosing a model: -m provider/model (${modelSpecExamples()}),
+else LLM_PROVIDER=${llmProviderValues()}
+and the provider's variables — from the environment, the "env" object of ~/.chatcli/config.json, or a
+.env file (CHATCLI_DOTENV=FILE, or ./.env in a trusted workspace):
+${providerHelpLines().join("\n")}
   CHATCLI_FALLBACK_PROVIDERS=CLAUDEAI,openai/gpt-5.4   tried in order once retries run out
-else "model" in config.json, else the first provider with a key. \`chatcli config\` shows which won.
+else "model" in config.json, else the first provider configured. \`chatcli config\` shows which won;
+\`chatcli models\` lists every provider and model.
 
 Exit codes:
   0    success
@@ -32,7 +38,8 @@ Exit codes:
   3    configuration or authentication
   4    --max-turns reached
   5    --max-budget-usd reached
-  6    the permission policy blocked completion (--on-ask fail)
+  6    the permission policy blocked completion (--on-ask fail), or the run could do none of
+       what it tried (blocked: every edit and command denied; tools_unavailable: no sandbox/network)
   7    stagnation (the model repeated the same tool calls)
   8    context overflow compaction could not fix
   9    rewind conflict
@@ -43,67 +50,6 @@ Exit codes:
 
 More: chatcli COMMAND --help, man chatcli, chatcli completion bash|zsh|fish
 `;
-
-/** Examples by command path ("memory facts"): shown at the end of that command's --help. */
-const EXAMPLES: Record<string, string[]> = {
-  ask: [
-    'cat build.log | chatcli ask "why did it fail"',
-    'git diff | chatcli ask -m anthropic/claude-sonnet-4-6 "review this" --json | jq -r .result',
-    'chatcli ask --session triage -f src/app.ts "where is the retry logic?"',
-  ],
-  agent: [
-    'chatcli agent "fix the failing tests" --permission-mode edit --allow-tool "run_command(npm test*)" --json',
-    'chatcli agent "summarise the TODOs" --max-turns 10 --max-budget-usd 0.50 --timeout 5m',
-    'chatcli agent -m mock:script --fake-responses replies.jsonl "task" --json   # a CI test without a model',
-  ],
-  coder: [
-    'chatcli coder "add a --verbose flag to the CLI" --permission-mode edit',
-    'chatcli coder "rename fetchUser to loadUser" --session refactor --json',
-  ],
-  chat: ["chatcli chat", "chatcli chat --session design-notes -m openai/gpt-5.4"],
-  memory: [
-    "chatcli memory facts --category gotcha",
-    'chatcli memory remember --category preference "use pnpm, not npm"',
-    'chatcli memory recall "deploy" --json',
-  ],
-  "memory facts": ["chatcli memory facts gotcha", "chatcli memory facts --limit 5 --json"],
-  "memory recall": ['chatcli memory recall "database migrations"'],
-  "memory remember": ['chatcli memory remember --category gotcha "the CI cache breaks on Node 22"'],
-  compact: [
-    "chatcli compact --session fix-login",
-    "cat conversation.json | chatcli compact --budget 8000 --no-llm > smaller.json",
-  ],
-  rewind: [
-    "chatcli rewind --session fix-login --list",
-    "chatcli rewind --session fix-login --to 3 --both --dry-run",
-  ],
-  bootstrap: ['chatcli bootstrap show "a prompt"', "chatcli bootstrap path --json"],
-  "bootstrap show": [
-    "chatcli bootstrap show --mode agent",
-    "chatcli bootstrap show -f README.md --json",
-  ],
-  sessions: [
-    "chatcli sessions list",
-    "chatcli sessions show fix-login --json",
-    "chatcli sessions rm old-spike",
-  ],
-  policy: [
-    'chatcli policy check -- "npm test && git push --force"',
-    "chatcli policy check --permission-mode edit --allow-tool 'run_command(npm test*)' --json -- npm test",
-  ],
-  "policy check": [
-    "chatcli policy check -- rm -rf build",
-    "chatcli policy check --permission-mode auto --json -- 'curl https://example.com | sh'",
-  ],
-  schema: [
-    "chatcli schema result > result.schema.json",
-    "chatcli schema events | jq '.$defs | keys'",
-  ],
-  models: [
-    "chatcli models                # which providers are configured, and by which variable",
-    "chatcli models --json | jq -r '.providers[] | select(.configured) | .provider'",
-  ],
-};
 
 /** Adds the examples of `command` and its subcommands to their --help (path: the command's own). */
 export function addExamples(command: CommandUnknownOpts, path: string[] = [command.name()]): void {

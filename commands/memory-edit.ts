@@ -11,6 +11,11 @@ import type { ExtractLlm } from "../lib/memory/extract.ts";
 import type { Fact } from "../lib/memory/facts.ts";
 import { extractionChain } from "../lib/memory/llm-chain.ts";
 import { forget, profileGet, profileSet, remember } from "../lib/memory/ops.ts";
+import {
+  PROFILE_KEYS_HELP,
+  profileKeyNames,
+  resolveProfileSetKey,
+} from "../lib/memory/profile-keys.ts";
 import { parseProfilePairs } from "../lib/memory/profile-text.ts";
 import { compactionJson, renderCompaction, renderProfile } from "../lib/memory/render.ts";
 import { loadFacts, type Memory, readStoreJson, writeMarkdown } from "../lib/memory/store.ts";
@@ -22,6 +27,7 @@ import {
   parseExportDocument,
 } from "../lib/memory/transfer.ts";
 import { jsonDocument } from "../lib/output/terminal.ts";
+import { closest } from "./_shared.ts";
 
 type Json = { json?: boolean };
 
@@ -101,6 +107,13 @@ export function addMemoryEditCommands(root: Command<[string | undefined]>, cli: 
         });
       }
       const gone = opts.dryRun ? r.matched : r.removed;
+      // Nothing to forget is an error, as `sessions rm NOSUCH` (a script must not think it worked);
+      // a --dry-run is a preview, a list like any other (CONTRACT §2: an empty list is [], exit 0).
+      if (gone.length === 0 && !opts.dryRun)
+        throw new UsageError(`forget: no fact matches ${JSON.stringify(target)}`, {
+          reason: "bad_input",
+          hint: "list the facts and their ids with: chatcli memory facts",
+        });
       // JSON: the list of removed (with --dry-run: removable) facts with their ids (CONTRACT §2).
       out(opts, gone, () => {
         if (gone.length === 0) return "No matching fact found.\n";
@@ -123,12 +136,26 @@ export function addMemoryEditCommands(root: Command<[string | undefined]>, cli: 
     .description("set profile fields: KEY=VALUE (list fields accept _add/_remove/_replace)")
     .argument("<pairs...>")
     .addOption(json())
+    .addHelpText("after", `\n${PROFILE_KEYS_HELP}\n`)
     .action(async (pairs, opts) => {
-      const { fields, bad } = parseProfilePairs(pairs);
+      const { fields: typed, bad } = parseProfilePairs(pairs);
       if (bad !== undefined)
         throw new UsageError(`expected KEY=VALUE, got: ${bad}`, {
           hint: "chatcli memory profile set name=Ana",
         });
+      // Every key is checked before anything is written: a typo is not stored as a preference.
+      const fields: Record<string, string> = {};
+      for (const [k, v] of Object.entries(typed)) {
+        const r = resolveProfileSetKey(k);
+        if ("error" in r) {
+          const near = closest(k.toLowerCase(), profileKeyNames());
+          throw new UsageError(r.error, {
+            reason: "bad_input",
+            hint: `${near ? `did you mean ${near}? ` : ""}keys: chatcli memory profile set --help (a free-form preference: pref:${k}=…)`,
+          });
+        }
+        fields[r.key] = v;
+      }
       const changed = await profileSet(await mem(), fields);
       // `profile` has its own --json and commander hands it the flag first (no positional options).
       out({ json: opts.json || profile.opts().json }, { changed }, () =>

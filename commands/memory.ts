@@ -2,6 +2,7 @@ import { Command, Option } from "@commander-js/extra-typings";
 import { detectWorkspaceRoot } from "../lib/bootstrap/workspace.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
+import { goTrimSpace } from "../lib/core/gostrings.ts";
 import { readStdin } from "../lib/core/input.ts";
 import { configuredSecrets } from "../lib/core/redact.ts";
 import { loadSettings } from "../lib/core/settings.ts";
@@ -36,7 +37,10 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
   // Settings layer .env and config.json "env" under the process env (CHATCLI_MEMORY_* may live there).
   const mem = async (): Promise<Memory> => {
     const workspace = detectWorkspaceRoot(ctx.cwd);
-    const { env } = await loadSettings(ctx, { workspaceRoot: workspace });
+    const { env, warnings } = await loadSettings(ctx, { workspaceRoot: workspace });
+    // a .env the Go tool rejects is not loaded here either: say so, the variables are missing
+    for (const w of warnings)
+      if (w.code === "dotenv_invalid") ctx.stderr.write(`chatcli: warning: ${w.message}\n`);
     return openMemory({
       env,
       now: ctx.now,
@@ -55,14 +59,15 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
   const json = () => new Option("--json", "print one JSON document");
   /** Words joined, or stdin when there are none or the only word is `-` (CONTRACT §1). */
   const textArg = async (words: readonly string[]): Promise<string | undefined> => {
-    if (words.length && !(words.length === 1 && words[0] === "-")) return words.join(" ").trim();
+    if (words.length && !(words.length === 1 && words[0] === "-"))
+      return goTrimSpace(words.join(" "));
     const read = await readStdin(ctx.stdin, {
       hasPrompt: false,
       giveUpOnSilentPipe: true,
       firstByteTimeoutMs: 3000,
       maxBytes: 1 << 20,
     });
-    return read.text?.trim();
+    return read.text === undefined ? undefined : goTrimSpace(read.text);
   };
   const showDay = async (label: string, opts: Json) => {
     const m = await mem();

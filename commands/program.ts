@@ -68,6 +68,18 @@ const COMMANDS: Record<string, CommandEntry> = {
     description: "JSON Schema 2020-12 of the result envelope and of every stream-json event",
     load: async () => (await import("./schema.ts")).schemaCommand,
   },
+  mcp: {
+    description: "MCP servers: list, add, remove, tools; serve chatcli's memory over MCP",
+    load: async () => (await import("./mcp.ts")).mcpCommand,
+  },
+  skills: {
+    description: "SKILL.md skills: list (scope and source)",
+    load: async () => (await import("./skills.ts")).skillsCommand,
+  },
+  hooks: {
+    description: "hooks.json hooks: list (event, scope and source)",
+    load: async () => (await import("./hooks.ts")).hooksCommand,
+  },
   models: {
     description:
       "providers (configured or not, by which variable), models, context windows, prices",

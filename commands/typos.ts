@@ -30,13 +30,17 @@ subcommand of that command (\`sesions list\`, \`memroy facts\`; any words after 
 \`chatcli what does this error mean\` is a prompt; \`chatcli ask …\` or \`chatcli -- …\` always is.
 `;
 
-/** Subcommands of the commands that have them (a unit test checks these against the real trees). */
+/**
+ * Subcommands of the commands that have them, with their aliases (`memory lt`): every name a user
+ * may type (a unit test checks these against the real trees, aliases included).
+ */
 export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   memory: [
     "today",
     "yesterday",
     "week",
     "longterm",
+    "lt",
     "list",
     "facts",
     "recall",

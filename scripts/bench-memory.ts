@@ -205,6 +205,9 @@ export async function benchColdRecall(
   startMs: number;
   overStartMs: number;
   rebuildMs: number;
+  /** `chatcli --version` (the floor issue 25 measures against) and recall ÷ that. */
+  versionMs: number;
+  ratio: number;
 }> {
   const store = await storeWithFacts(n);
   try {
@@ -219,17 +222,29 @@ export async function benchColdRecall(
     const rebuildMs = await time(q);
     const recall: number[] = [];
     const start: number[] = [];
+    const version: number[] = [];
     for (let i = 0; i < runs + 2; i++) {
       const a = await time(q);
       const b = await time(["memory", "path"]);
+      const c = await time(["--version"]);
       if (i >= 2) {
         recall.push(a);
         start.push(b);
+        version.push(c);
       }
     }
     const recallMs = median(recall);
     const startMs = median(start);
-    return { facts: n, recallMs, startMs, overStartMs: recallMs - startMs, rebuildMs };
+    const versionMs = median(version);
+    return {
+      facts: n,
+      recallMs,
+      startMs,
+      overStartMs: recallMs - startMs,
+      rebuildMs,
+      versionMs,
+      ratio: recallMs / versionMs,
+    };
   } finally {
     await store.dispose();
   }

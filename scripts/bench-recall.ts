@@ -1,4 +1,5 @@
 #!/usr/bin/env bun
+import type { Fact } from "../lib/memory/facts.ts";
 /**
  * Recall quality on the development set (scripts/memory-devset.ts): R@5 and R@10 of `memory recall`'s
  * ranking (FactIndex: BM25 fields + proximity + feedback × live score × workspace), overall and per
@@ -7,9 +8,17 @@
  */
 import { FactIndex } from "../lib/memory/retrieve.ts";
 import { STOP_WORDS, wordRuns } from "../lib/memory/text.ts";
-import { type DevStore, devSet } from "./memory-devset.ts";
+import { talkSet } from "./devset-talk.ts";
+import { devSet } from "./memory-devset.ts";
 
-type Ranker = (store: DevStore) => (q: string, k: number) => string[];
+/** A store and its questions (the old generated set says `kind`, the conversational one `category`). */
+export interface EvalStore {
+  facts: Fact[];
+  questions: Array<{ q: string; evidence: string[]; kind?: string; category?: string }>;
+  workspace: string;
+  nowMs: number;
+}
+type Ranker = (store: EvalStore) => (q: string, k: number) => string[];
 
 /** Plain BM25 (k1 1.2, b 0.75): lower-cased words, stop words dropped, no stemming. */
 const searchTerms = (text: string) => wordRuns(text).filter((w) => !STOP_WORDS.has(w));
@@ -57,7 +66,7 @@ export interface Quality {
 }
 
 /** Mean share of each question's evidence in the top 5 / top 10, in percent. */
-export function evaluate(stores: readonly DevStore[], ranker: Ranker): Quality {
+export function evaluate(stores: readonly EvalStore[], ranker: Ranker): Quality {
   const kinds: Record<string, { n: number; r5: number; r10: number }> = {};
   let n = 0;
   let r5 = 0;
@@ -68,8 +77,9 @@ export function evaluate(stores: readonly DevStore[], ranker: Ranker): Quality {
       const top = rank(q.q, 10);
       const hit = (k: number) =>
         q.evidence.filter((id) => top.slice(0, k).includes(id)).length / q.evidence.length;
-      kinds[q.kind] ??= { n: 0, r5: 0, r10: 0 };
-      const kind = kinds[q.kind] as { n: number; r5: number; r10: number };
+      const name = q.kind ?? q.category ?? "?";
+      kinds[name] ??= { n: 0, r5: 0, r10: 0 };
+      const kind = kinds[name] as { n: number; r5: number; r10: number };
       kind.n++;
       kind.r5 += hit(5);
       kind.r10 += hit(10);
@@ -85,7 +95,7 @@ export function evaluate(stores: readonly DevStore[], ranker: Ranker): Quality {
   return { questions: n, r5: pct(r5, n), r10: pct(r10, n), by_kind };
 }
 
-/** The report `npm run bench` prints. */
+/** The report `npm run bench` prints: the old generated set and the conversational one. */
 export function recallQuality() {
   const dev = devSet("dev");
   const heldout = devSet("heldout");
@@ -93,7 +103,24 @@ export function recallQuality() {
     stores: { dev: dev.length, heldout: heldout.length, facts_per_store: dev[0]?.facts.length },
     dev: { chatcli: evaluate(dev, chatcli), bm25: evaluate(dev, bm25) },
     heldout: { chatcli: evaluate(heldout, chatcli), bm25: evaluate(heldout, bm25) },
+    talk: talkQuality(),
   };
 }
 
-if (import.meta.main) console.log(JSON.stringify(recallQuality(), null, 2));
+/** The conversational set (scripts/devset-talk.ts): dev for tuning, test held out. */
+export function talkQuality() {
+  const dev = talkSet("dev");
+  const test = talkSet("test");
+  const facts = (xs: EvalStore[]) =>
+    Math.round(xs.reduce((a, s) => a + s.facts.length, 0) / xs.length);
+  return {
+    conversations: { dev: dev.length, test: test.length, facts_per_conversation: facts(test) },
+    dev: { chatcli: evaluate(dev, chatcli), bm25: evaluate(dev, bm25) },
+    test: { chatcli: evaluate(test, chatcli), bm25: evaluate(test, bm25) },
+  };
+}
+
+if (import.meta.main) {
+  const which = process.argv[2];
+  console.log(JSON.stringify(which === "talk" ? talkQuality() : recallQuality(), null, 2));
+}

@@ -145,16 +145,19 @@ export async function inProcessSections(input: BenchInput): Promise<string[]> {
     "",
     "## Memory recall, cold process (`chatcli memory recall … --json`, persisted recall index)",
     "",
-    "| facts | recall (ms) | process start: `memory path` (ms) | recall over start (ms) | first run after a store change (ms) |",
-    "|---:|---:|---:|---:|---:|",
+    "| facts | recall (ms) | process start: `memory path` (ms) | recall over start (ms) | first run after a store change (ms) | `--version` (ms) | recall ÷ `--version` |",
+    "|---:|---:|---:|---:|---:|---:|---:|",
   );
   for (const n of [500, 5000, 10_000]) {
     const r = await benchColdRecall(n, input.bin);
     out.push(
-      `| ${n} | ${r.recallMs.toFixed(1)} | ${r.startMs.toFixed(1)} | ${r.overStartMs.toFixed(1)} | ${r.rebuildMs.toFixed(1)} |`,
+      `| ${n} | ${r.recallMs.toFixed(1)} | ${r.startMs.toFixed(1)} | ${r.overStartMs.toFixed(1)} | ${r.rebuildMs.toFixed(1)} | ${r.versionMs.toFixed(1)} | ${r.ratio.toFixed(2)}× |`,
     );
   }
-  out.push("", "Budget: ≤ 20 ms over the process start at 10k facts.");
+  out.push(
+    "",
+    "Budgets: ≤ 20 ms over the process start at 10k facts; recall ≤ 4× `--version` (issue 25).",
+  );
   const q = recallQuality();
   out.push(
     "",
@@ -169,6 +172,23 @@ export async function inProcessSections(input: BenchInput): Promise<string[]> {
       const k = (name: string) => r.by_kind[name]?.r10 ?? 0;
       out.push(
         `| ${split} | ${ranker === "bm25" ? "plain BM25" : "chatcli recall"} | ${r.questions} | ${r.r5} | ${r.r10} | ${k("single")} | ${k("multi")} | ${k("temporal")} | ${k("open")} |`,
+      );
+    }
+  }
+  const talk = q.talk;
+  out.push(
+    "",
+    `## Recall quality on conversations (scripts/devset-talk.ts, GENERATED: ${talk.conversations.dev} dev + ${talk.conversations.test} held-out conversations × ~${talk.conversations.facts_per_conversation} turns, LoCoMo-shaped)`,
+    "",
+    "| split | ranker | questions | R@5 | R@10 | single-hop R@5/R@10 | temporal | multi-hop | open-domain | adversarial |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+  );
+  for (const split of ["dev", "test"] as const) {
+    for (const ranker of ["chatcli", "bm25"] as const) {
+      const r = talk[split][ranker];
+      const k = (name: string) => `${r.by_kind[name]?.r5 ?? 0}/${r.by_kind[name]?.r10 ?? 0}`;
+      out.push(
+        `| ${split === "test" ? "held-out" : split} | ${ranker === "bm25" ? "plain BM25" : "chatcli recall"} | ${r.questions} | ${r.r5} | ${r.r10} | ${k("single-hop")} | ${k("temporal")} | ${k("multi-hop")} | ${k("open-domain")} | ${k("adversarial")} |`,
       );
     }
   }

@@ -48,7 +48,7 @@ try {
     "",
     ratioTable(rows, floor),
     "",
-    "Budgets (ARCHITECTURE.md): non-LLM commands ≤ 1.3× the floor; `ask` ≤ 1.5× the floor plus the round trip, ≤ 60 MB.",
+    "Budgets (docs/contract.md §12): non-LLM commands ≤ 1.3× the floor; `ask` ≤ 1.5× the floor plus the round trip, ≤ 60 MB.",
   );
   if (extra) sections.push("", ...(await extra.inProcessSections({ bin: BIN, env, work })));
   const sandbox = await import("./bench-sandbox.ts");

@@ -74,11 +74,67 @@ function sectionRoff(section: Section): string {
   return `${head}.nf\n.RS 2\n${roffEscape(body)}\n.RE\n.fi\n`;
 }
 
+/** chatcli's own variables (the provider variables come from the root help's "Choosing a model"). */
+const ENVIRONMENT: Array<[string, string]> = [
+  [
+    "CHATCLI_HOME",
+    "where chatcli keeps its state (default ~/.chatcli), shared with the Go ChatCLI",
+  ],
+  ["CHATCLI_DOTENV", "a .env file to read (else ./.env, in a trusted workspace only)"],
+  [
+    "CHATCLI_TRUST_WORKSPACE",
+    "1: the workspace's .chatcli/config.json, .env and bootstrap files count in full",
+  ],
+  ["CHATCLI_SANDBOX", "auto, required or off: the OS sandbox for every command the agent runs"],
+  ["CHATCLI_SESSION_AUTOSAVE", "false: no autosave sessions (in CI none are kept unless true)"],
+  ["CHATCLI_MEMORY_ENABLED", "false: no memory at all"],
+  ["CHATCLI_BOOTSTRAP_ENABLED", "false: no bootstrap files or path rules"],
+  ["CHATCLI_CONTEXT_WINDOW", "the model's context window in tokens (compaction aims by it)"],
+  ["CI", "set: nothing waits for a human; memory is read-only; bare chatcli is never the REPL"],
+  ["NO_COLOR, FORCE_COLOR", "colour off / on when --color is auto"],
+];
+
+/** A `Title:` section of the root help, whole (heading line included), or undefined. */
+function takeSection(sections: Section[], title: string): Section | undefined {
+  const at = sections.findIndex((s) => s.title === title);
+  return at < 0 ? undefined : sections.splice(at, 1)[0];
+}
+
+/** ENVIRONMENT: chatcli's variables, then how a model is chosen (the root help's own text). */
+function environmentRoff(models: Section | undefined): string {
+  let out = ".SH ENVIRONMENT\n";
+  for (const [name, text] of ENVIRONMENT)
+    out += `.TP\n.B ${roffEscape(name)}\n${roffEscape(text)}\n`;
+  if (models) {
+    const body = [`${models.title}: ${models.lines[0] ?? ""}`, ...models.lines.slice(1)].join("\n");
+    out += `.PP\n.nf\n.RS 2\n${roffEscape(body.replace(/\n+$/, ""))}\n.RE\n.fi\n`;
+  }
+  return out;
+}
+
+/** EXIT STATUS: the root help's exit-code table, a tagged paragraph per code. */
+function exitStatusRoff(codes: Section | undefined): string {
+  let out = ".SH EXIT STATUS\n";
+  let last: { code: string; text: string[] } | undefined;
+  const rows: Array<{ code: string; text: string[] }> = [];
+  for (const line of codes?.lines ?? []) {
+    const row = /^ {2}(\d+) +(.*)$/.exec(line);
+    if (row) {
+      last = { code: row[1] as string, text: [row[2] as string] };
+      rows.push(last);
+    } else if (last && line.trim()) last.text.push(line.trim());
+  }
+  for (const r of rows) out += `.TP\n.B ${r.code}\n${roffEscape(r.text.join(" "))}\n`;
+  return out;
+}
+
 /** The whole page in roff (man(7)), root page first. */
 export function helpToMan(pages: HelpPage[], version: string, date: string): string {
   const [root, ...commands] = pages;
   if (!root) throw new Error("no help pages");
   const top = parseHelp(root.help);
+  const models = takeSection(top.sections, "Choosing a model");
+  const codes = takeSection(top.sections, "Exit codes");
   let out = `.TH CHATCLI 1 "${date}" "chatcli ${version}" "User Commands"\n`;
   out += `.SH NAME\nchatcli \\- ${roffEscape(top.description.split("\n")[0] ?? "")}\n`;
   out += `.SH SYNOPSIS\n.B chatcli\n[options] [command] [prompt...]\n`;
@@ -90,6 +146,8 @@ export function helpToMan(pages: HelpPage[], version: string, date: string): str
     out += `.SS "chatcli ${page.path.join(" ")}"\n.B ${roffEscape(parsed.usage)}\n.PP\n${roffEscape(parsed.description)}\n`;
     for (const s of parsed.sections) out += sectionRoff(s);
   }
+  out += environmentRoff(models);
+  out += exitStatusRoff(codes);
   out += `.SH FILES\n.TP\n.B ~/.chatcli/\nconfiguration, sessions and memory (CHATCLI_HOME), shared with the Go ChatCLI\n`;
   out += `.SH SEE ALSO\n.BR chatcli\\ completion\\ bash|zsh|fish ,\n.BR chatcli\\ config\n`;
   return out;

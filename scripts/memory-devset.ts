@@ -381,14 +381,11 @@ export function generateStore(seed: number): DevStore {
       ask("single", `What ${h.cat} activity does ${me} enjoy?`, intro, later);
       ask("open", `Would ${me} be interested in ${h.open}?`, rel, intro);
       ask("single", `What did ${me} buy for ${h.v[2]}ing?`.replace(`${h.v[2]}ing`, h.v[0]), rel);
-      ask(
-        "single",
-        `What helps ${me} relax after the job?`.replace(
-          "the job",
-          pick(r, ["the job", "a shift", "work"]),
-        ) + ` (${h.cat})`,
-        proud,
+      const relax = `What helps ${me} relax after the job?`.replace(
+        "the job",
+        pick(r, ["the job", "a shift", "work"]),
       );
+      ask("single", `${relax} (${h.cat})`, proud);
       ask("temporal", `When did ${me} start ${h.v[0]}?`, intro);
     }
     ask("multi", `What hobbies does ${me} have?`, ...intros);
@@ -501,7 +498,7 @@ export function generateStore(seed: number): DevStore {
   for (const [i, s] of slots.entries()) {
     let content = `${s.speaker}: ${s.text}`;
     if (seen.has(content.toLowerCase())) content = `${s.speaker}: ${pick(r, OPENERS)} ${s.text}`;
-    if (seen.has(content.toLowerCase())) content = `${content} :)`.repeat(1) + ` ${i % 97}`;
+    if (seen.has(content.toLowerCase())) content = `${content} :) ${i % 97}`;
     seen.add(content.toLowerCase());
     const at = formatGoTime((dates[s.session] as number) + i * 60_000);
     s.id = factId(content);

@@ -29,6 +29,8 @@ export async function stagePackages(options: {
   version: string;
   outDir: string;
   binaries: ReadonlyMap<Target, string>;
+  /** The man page: npm links it into <prefix>/share/man on a global install (`man chatcli`). */
+  manPage?: string;
 }): Promise<string[]> {
   const { version, outDir } = options;
   const launcherSrc = join(ROOT, "npm", "chatcli");
@@ -40,10 +42,16 @@ export async function stagePackages(options: {
   await cp(join(launcherSrc, "README.md"), join(launcher, "README.md"));
   // `chatcli-ci`: the CI runner the GitLab template calls (the GitHub Action's own script).
   await cp(join(ROOT, "action", "ci.js"), join(launcher, "bin", "chatcli-ci.js"));
-  await cp(join(ROOT, "action", "report.js"), join(launcher, "bin", "report.js"));
+  for (const file of ["report.js", "fetch-binary.js", "sandbox.js"])
+    await cp(join(ROOT, "action", file), join(launcher, "bin", file));
   await chmod(join(launcher, "bin", "chatcli-ci.js"), 0o755);
   const manifest = JSON.parse(await Bun.file(join(launcherSrc, "package.json")).text());
   manifest.version = version;
+  if (options.manPage) {
+    await mkdir(join(launcher, "man"), { recursive: true });
+    await cp(options.manPage, join(launcher, "man", "chatcli.1"));
+    manifest.man = ["man/chatcli.1"];
+  }
   manifest.optionalDependencies = Object.fromEntries(
     TARGETS.map((t) => [platformPackageName(t), version]),
   );

@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { $ } from "bun";
 import pkg from "../package.json" with { type: "json" };
 import { checkFormat } from "./binary-format.ts";
+import { ciBundle } from "./ci-bundle.ts";
 import {
   compile,
   currentCommit,
@@ -18,6 +19,7 @@ import {
   type Target,
   targetByName,
 } from "./compile.ts";
+import { collectHelp, helpToMan } from "./manpage.ts";
 import { stagePackages } from "./npm-packages.ts";
 
 const { values } = parseArgs({
@@ -70,9 +72,30 @@ for (const target of targets) {
   console.log(`${basename(binary)}: ${check} (${seconds(t0)})`);
 }
 
+// the CI script the GitLab template runs from a release (the GitHub Action runs it from its checkout)
+const ciScript = join(outDir, "chatcli-ci.cjs");
+await writeFile(ciScript, await ciBundle(ROOT));
+// the man page, from the binary this machine runs (`man chatcli` once installed: README)
+const host = [...binaries].find(([t]) => t.name === hostTarget())?.[1];
+const manPage = host ? join(outDir, "chatcli.1") : undefined;
+if (host && manPage) {
+  const env = {
+    PATH: process.env["PATH"] ?? "",
+    HOME: outDir,
+    CHATCLI_HOME: join(outDir, ".home"),
+  };
+  const date = (await $`git log -1 --format=%cs`.cwd(ROOT).quiet().nothrow().text()).trim();
+  await writeFile(
+    manPage,
+    helpToMan(await collectHelp(host, env), pkg.version, date || "1970-01-01"),
+  );
+}
 const sums: string[] = [];
-for (const binary of binaries.values()) sums.push(`${await sha256(binary)}  ${basename(binary)}`);
+for (const file of [...binaries.values(), ciScript, ...(manPage ? [manPage] : [])])
+  sums.push(`${await sha256(file)}  ${basename(file)}`);
 await writeFile(join(outDir, "SHA256SUMS"), `${sums.join("\n")}\n`);
-await stagePackages({ version: pkg.version, outDir: join(outDir, "npm"), binaries });
+await stagePackages({ version: pkg.version, outDir: join(outDir, "npm"), binaries, manPage });
 await rm(join(outDir, ".home"), { recursive: true, force: true });
-console.log(`${outDir}: ${binaries.size} binaries, SHA256SUMS, npm/ (${seconds(started)})`);
+console.log(
+  `${outDir}: ${binaries.size} binaries, chatcli-ci.cjs, ${manPage ? "chatcli.1, " : ""}SHA256SUMS, npm/ (${seconds(started)})`,
+);

@@ -4,9 +4,11 @@ import { repairToolPairs } from "../history/tool-pairs.ts";
 import { ProviderError } from "../llm/errors.ts";
 import type { ChatMessage, LlmRequest, Usage } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
-import { ev, note } from "../output/events.ts";
+import { type Emit, ev, note } from "../output/events.ts";
 import { displayEntry } from "../policy/workspace.ts";
+import { outboundCheck } from "./action.ts";
 import { earlyExitThreshold, fingerprint, StagnationDetector } from "./early-exit.ts";
+import { type CallRecord, incompleteRun } from "./outcome.ts";
 import { isTrivialQuery, ROUTE_TIP, routeMode } from "./routing.ts";
 import type { BatchState } from "./run-tools.ts";
 import { runBatch } from "./run-tools.ts";
@@ -34,11 +36,19 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       }, input.limits.timeoutMs)
     : undefined;
   const signal = controller.signal;
-  const emit = input.emit;
   const parent_id = input.parentId ?? null;
   const toolMap = new Map(input.tools.map((t) => [t.name, t]));
+  for (const t of input.tools)
+    for (const a of t.aliases ?? []) if (!toolMap.has(a)) toolMap.set(a, t);
+  // every finished call, to tell a run that did its work from one that could do nothing it tried
+  const calls: CallRecord[] = [];
+  const emit: Emit = (e) => {
+    if (e.type === "tool.completed" && e.parent_id === parent_id)
+      calls.push({ kind: toolMap.get(e.name)?.kind, status: e.status, output: e.output });
+    input.emit(e);
+  };
   const offered = input.offered ? new Set(input.offered) : undefined;
-  let specs = input.tools
+  const specs = input.tools
     .filter((t) => !offered || offered.has(t.name))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema }));
@@ -49,6 +59,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
     emit,
     parentId: parent_id,
     ...(input.fire ? { fire: input.fire } : {}),
+    ...(input.background ? { background: input.background } : {}),
     toolCtx: {
       workspaceRoot: input.workspaceRoot,
       cwd: input.cwd,
@@ -62,6 +73,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       memoryMode: input.memoryMode,
       beforeFileChange: input.hooks?.beforeFileChange,
       protectedPaths: input.policy.mode === "bypass" ? undefined : input.policy.protectedPaths,
+      outbound: outboundCheck(input.policy),
       origins: { list: [], userText: input.task },
     },
     stats: { calls: 0, failed: 0, denied: 0, by_name: {} },
@@ -143,17 +155,14 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       if (input.hooks?.beforeRequest) {
         messages = await input.hooks.beforeRequest(messages, turn, signal, charge);
       }
-      // tools an extension added since the last request (tool_search, tools/list_changed)
-      const added = (input.moreTools?.() ?? []).filter((t) => !toolMap.has(t.name));
-      if (added.length > 0) {
-        for (const t of added) {
-          toolMap.set(t.name, t);
-          offered?.add(t.name);
-        }
-        specs = [...toolMap.values()]
-          .filter((t) => !offered || offered.has(t.name))
-          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-          .map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema }));
+      // tools that joined since the last request (tool_search, tools/list_changed): appended, so
+      // the earlier definitions keep their bytes (and the provider's cache)
+      for (const t of input.moreTools?.() ?? []) {
+        if (!toolMap.has(t.name)) toolMap.set(t.name, t);
+        for (const a of t.aliases ?? []) if (!toolMap.has(a)) toolMap.set(a, t);
+        offered?.add(t.name);
+        if (specs.some((s) => s.name === t.name)) continue;
+        specs.push({ name: t.name, description: t.description, input_schema: t.input_schema });
         useTools = true;
       }
       let request: LlmRequest = {
@@ -322,6 +331,17 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
             { hint: "raise --timeout" },
           )
         : new ChatcliError("cancelled", "cancelled");
+  }
+  if (reason === "completed" && !error) {
+    error = incompleteRun(calls, {
+      mode: input.policy.mode,
+      shellRefusal: input.sandbox?.shellRefusal,
+      networkOff: input.sandbox?.info.network === false,
+      suggestion: state.denials
+        .map((d) => (d as { suggestion?: string }).suggestion)
+        .find((s) => s !== undefined),
+    });
+    if (error) reason = error.reason;
   }
   // whatever stopped the loop, every tool call of the history has its one result
   messages = repairToolPairs(messages).messages;

@@ -12,7 +12,7 @@
  * A plain AGENTS.md (no `## @` headings) has no roles and stays prompt text only.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { bootstrapEnabled } from "../bootstrap/files.ts";
 import type { Env } from "../core/ctx.ts";
 import { bootstrapGlobalDir } from "../core/paths.ts";
@@ -125,17 +125,60 @@ function applySetting(role: Role, key: string, value: string): string | undefine
   }
 }
 
+/** How far an untrusted workspace's role may go: its max_turns may only be lower than this. */
+export interface RoleTrust {
+  /** Whether the workspace is trusted (CONTRACT §5); the global AGENTS.md always is. */
+  trusted: boolean;
+  /** The user's turn limit (CHATCLI_AGENT_PLUGIN_MAX_TURNS or the default). */
+  maxTurns: number;
+}
+
+/**
+ * What an untrusted AGENTS.md may say about a role: prompt text and narrowing lines (`tools`,
+ * `read_only`, a `max_turns` below the user's). A `model:` line (a whole run to another model) or
+ * a higher cap is dropped with warning `untrusted_workspace_setting`.
+ */
+export function narrowUntrusted(
+  roles: Role[],
+  path: string,
+  maxTurns: number,
+): { roles: Role[]; warnings: Warning[] } {
+  const warnings: Warning[] = [];
+  const why =
+    "the workspace is not trusted (pass --trust-workspace, set CHATCLI_TRUST_WORKSPACE=1 or add it to trusted_workspaces in ~/.chatcli/config.json)";
+  for (const role of roles) {
+    if (role.model !== undefined) {
+      warnings.push({
+        code: "untrusted_workspace_setting",
+        message: `ignored model: ${role.model} of role @${role.name} from ${path}: ${why}`,
+      });
+      delete role.model;
+    }
+    if (role.maxTurns !== undefined && role.maxTurns > maxTurns) {
+      warnings.push({
+        code: "untrusted_workspace_setting",
+        message: `ignored max_turns: ${role.maxTurns} of role @${role.name} from ${path} (above ${maxTurns}): ${why}`,
+      });
+      delete role.maxTurns;
+    }
+  }
+  return { roles, warnings };
+}
+
 /**
  * The roles of a run: from the workspace root's AGENTS.md when it exists, else the global one (the
- * same shadowing as the bootstrap files); none with --bare or CHATCLI_BOOTSTRAP_ENABLED=false.
+ * same shadowing as the bootstrap files); none with --bare or CHATCLI_BOOTSTRAP_ENABLED=false. The
+ * workspace's file is narrowed unless the workspace is trusted (`narrowUntrusted`).
  */
 export function loadRoles(
   env: Env,
   workspaceRoot: string,
   bare: boolean,
+  trust: RoleTrust = { trusted: false, maxTurns: 50 },
 ): { roles: Role[]; warnings: Warning[] } {
   if (bare || !bootstrapEnabled(env)) return { roles: [], warnings: [] };
-  for (const dir of [workspaceRoot, bootstrapGlobalDir(env)]) {
+  const globalDir = bootstrapGlobalDir(env);
+  for (const dir of [workspaceRoot, globalDir]) {
     const path = join(dir, "AGENTS.md");
     let text: string;
     try {
@@ -143,7 +186,11 @@ export function loadRoles(
     } catch {
       continue;
     }
-    return parseRoles(text, path);
+    const parsed = parseRoles(text, path);
+    if (trust.trusted || (dir === globalDir && resolve(dir) !== resolve(workspaceRoot)))
+      return parsed;
+    const narrowed = narrowUntrusted(parsed.roles, path, trust.maxTurns);
+    return { roles: narrowed.roles, warnings: [...parsed.warnings, ...narrowed.warnings] };
   }
   return { roles: [], warnings: [] };
 }

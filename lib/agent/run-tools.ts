@@ -1,6 +1,6 @@
 import { toChatcliError } from "../core/errors.ts";
 import { envInt } from "../core/settings.ts";
-import type { HookEvent, HookEventName, HookOutcome } from "../extensions/types.ts";
+import type { HookEvent, HookOutcome } from "../extensions/types.ts";
 import type { ToolCall } from "../llm/types.ts";
 import { type Emit, ev, type PermissionDenial } from "../output/events.ts";
 import { stripControl } from "../output/terminal.ts";
@@ -40,6 +40,8 @@ export interface BatchState {
   parentId: string | null;
   /** Fires hooks (PreToolUse may block a call); absent without extensions. */
   fire?: (event: HookEvent) => Promise<HookOutcome>;
+  /** Work the loop does not wait for (PostToolUse hooks); absent: it is awaited. */
+  background?: (work: Promise<unknown>) => void;
   toolCtx: ToolContext;
   stats: ToolStats;
   denials: PermissionDenial[];
@@ -163,6 +165,7 @@ async function execute(
   }
   // Colours and progress-bar carriage returns from commands are noise for the model (and for JSON).
   if (tool.kind === "shell") outcome = { ...outcome, output: stripControl(outcome.output) };
+  for (const w of outcome.warnings ?? []) state.emit(ev("warning", w));
   for (const change of outcome.filesChanged ?? []) {
     const prev = state.files.get(change.path);
     if (!prev || (prev === "deleted" && change.change !== "deleted"))
@@ -191,13 +194,15 @@ async function execute(
       }),
     );
   }
-  await fireHook(state, outcome.isError ? "PostToolUseFailure" : "PostToolUse", {
+  // PostToolUse is not waited for (Go's FireAsync): the run waits for it before the turn ends
+  const after = fireHook(state, outcome.isError ? "PostToolUseFailure" : "PostToolUse", {
     toolName: tool.name,
     toolArgs: p.args,
-    ...(outcome.isError
-      ? { error: outcome.output.slice(0, 4000) }
-      : { toolOutput: outcome.output.slice(0, 4000) }),
+    ...(outcome.isError ? { error: outcome.output.slice(0, 4000) } : {}),
+    toolOutput: outcome.output.slice(0, 20_000),
   });
+  if (state.background) state.background(after);
+  else await after;
   const summary = outcome.summary ?? (outcome.isError ? "error" : "ok");
   return finishCall(state, turn, p, outcome.isError ? "error" : "ok", outcome.output, {
     exitCode: outcome.exitCode ?? null,
@@ -275,6 +280,12 @@ async function prepare(
     source: verdict.source,
     suggestion: verdict.decision.suggestion,
   });
+  // nobody could approve it: Notification hooks (a desktop alert, a chat message) hear of it
+  if (!verdict.allowed && verdict.source === "on_ask")
+    await fireHook(state, "Notification", {
+      toolName: tool.name,
+      error: `needs approval, denied unattended: ${verdict.decision.reason}`,
+    });
   if (verdict.allowed && verdict.decision.outside && !state.warnedOutside) {
     state.warnedOutside = true;
     state.emit(

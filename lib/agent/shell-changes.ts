@@ -1,3 +1,4 @@
+import { lstatSync } from "node:fs";
 import { lstat, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { gitSafeArgs } from "../sandbox/env.ts";
@@ -72,6 +73,45 @@ export function treeChanges(before: TreeSnapshot, after: TreeSnapshot): FileChan
 }
 
 /**
+ * Git repositories a command created inside the work tree: an untracked directory git lists as
+ * `?? sub/` (a `.git` directory or gitfile in it — git lists nothing else that way), a directory that
+ * gained `HEAD` beside `objects/` and `refs/` (a bare repository), and — with `--allow-git-writes` —
+ * a submodule it registered (`A  sub` with a `.git`). Git at the workspace root never enters an
+ * unregistered one, but git run inside it obeys its config (core.fsmonitor, hooks), and `git add -A`
+ * would register it as a submodule that the next `git status` enters. Only looked at, never touched.
+ */
+export function newRepositories(before: TreeSnapshot, after: TreeSnapshot): string[] {
+  const out = new Set<string>();
+  const exists = (rel: string) => {
+    try {
+      lstatSync(join(after.top, rel));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const [path, now] of after.entries) {
+    if (before.entries.has(path)) continue;
+    if (now.code === "??" && path.endsWith("/")) out.add(path.slice(0, -1));
+    else if (now.code[0] === "A" && exists(join(path, ".git"))) out.add(path);
+    else if (now.code === "??" && (path === "HEAD" || path.endsWith("/HEAD"))) {
+      const dir = path.slice(0, -"HEAD".length).replace(/\/$/, "");
+      if (exists(join(dir, "objects")) && exists(join(dir, "refs"))) out.add(dir || ".");
+    }
+  }
+  return [...out].sort();
+}
+
+/** What the model and the user are told about repositories a command created. */
+export function repositoryNotes(repos: readonly string[]): { note: string; warning: string } {
+  const list = repos.map((r) => `${r}/`).join(", ");
+  return {
+    note: `chatcli: this command created a git repository at ${list}; its config can run programs when git runs inside it, and \`git add\` would make it a submodule that the next \`git status\` enters. It was left as it is: remove it unless the task needs it.`,
+    warning: `a command created the git repository ${list} in the workspace: git at the workspace root does not enter it, but \`git add -A\` would register it as a submodule whose config (core.fsmonitor, hooks) your next git status runs — inspect it (git -C ${repos[0]} config --list --show-origin) or remove it first`,
+  };
+}
+
+/**
  * size+mtime of every file at or under each path ("gone" for a path that does not exist): the
  * files a command names as its targets (`rm -rf build`, `> out.txt`, `sed -i`), git-ignored or not.
  */
@@ -125,12 +165,23 @@ export async function withTreeChanges(
   const named = await snapshotPaths(targets);
   const outcome = await run();
   const after = before && (await snapshotTree(ctx));
+  const repos = before && after ? newRepositories(before, after) : [];
+  const flagged = repos.length ? flagRepositories(outcome, repos) : outcome;
   const changes = [
     ...(before && after ? treeChanges(before, after) : []),
     ...pathChanges(named, await snapshotPaths(targets)),
   ];
-  if (changes.length === 0) return outcome;
-  const seen = new Set((outcome.filesChanged ?? []).map((c) => c.path));
+  if (changes.length === 0) return flagged;
+  const seen = new Set((flagged.filesChanged ?? []).map((c) => c.path));
   const fresh = changes.filter((c) => !seen.has(c.path) && seen.add(c.path));
-  return { ...outcome, filesChanged: [...(outcome.filesChanged ?? []), ...fresh] };
+  return { ...flagged, filesChanged: [...(flagged.filesChanged ?? []), ...fresh] };
+}
+
+function flagRepositories(outcome: ToolOutcome, repos: readonly string[]): ToolOutcome {
+  const { note, warning } = repositoryNotes(repos);
+  return {
+    ...outcome,
+    output: `${outcome.output.replace(/\n?$/, "\n")}${note}`,
+    warnings: [...(outcome.warnings ?? []), { code: "nested_git_repository", message: warning }],
+  };
 }

@@ -64,6 +64,7 @@ export async function fireHook(
         status: r.status,
         duration_ms: r.duration_ms,
         tool: extra.toolName ?? null,
+        reason: r.status === "blocked" ? (outcome.reason ?? null) : null,
         parent_id: state.parentId,
       }),
     );

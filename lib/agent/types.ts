@@ -51,6 +51,11 @@ export interface ToolContext {
   scratchDir?: string;
   /** The OS sandbox every process a tool starts runs in (absent: unconfined, unit tests only). */
   sandbox?: Sandbox;
+  /**
+   * The run's outbound rule for a URL a network tool is about to request (every redirect hop):
+   * the refusal with the flag that would allow it, or undefined when allowed.
+   */
+  outbound?: (tool: string, url: string) => string | undefined;
   /** Set for one call a human approved on the terminal (read-only mode lets it write the workspace). */
   humanApproved?: boolean;
   memory?: MemoryBackend;
@@ -80,6 +85,8 @@ export interface ToolOutcome {
   /** Short text for the stderr line (`exit 1`, `42 lines`). */
   summary?: string;
   filesChanged?: FileChange[];
+  /** Warnings for the envelope and stderr (a command created a nested git repository). */
+  warnings?: Array<{ code: string; message: string }>;
 }
 
 export type JsonSchema = Record<string, unknown>;
@@ -90,8 +97,17 @@ export interface Tool {
   description: string;
   input_schema: JsonSchema;
   kind: ToolKind;
+  /** Other names the model may call it by (Go's `mcp_<tool>`); the policy judges `name`. */
+  aliases?: readonly string[];
+  /** Its output is untrusted content (web, MCP): never a source of memory facts. */
+  untrustedOutput?: boolean;
   /** The text permission rules and progress lines see: a path, a command, a URL. */
   subject(args: Record<string, unknown>): string;
+  /**
+   * network: the host the call reaches, for `domain:` rules (default: the host of the subject when
+   * it is an http(s) URL; none: only a rule naming the tool opens it).
+   */
+  host?(args: Record<string, unknown>): string | undefined;
   /** Paths (relative or absolute) an edit tool writes, for the workspace check. */
   writes?(args: Record<string, unknown>): string[];
   /** Extra argument checks after the schema (returns an error message for the model). */
@@ -168,6 +184,8 @@ export interface AgentInput {
   moreTools?: () => Tool[];
   /** Fires hooks (PreToolUse, PostToolUse…); absent without extensions. */
   fire?: (event: HookEvent) => Promise<HookOutcome>;
+  /** Takes work the loop does not wait for (PostToolUse hooks): the run awaits it before the turn ends. */
+  background?: (work: Promise<unknown>) => void;
   signal: AbortSignal;
   workspaceRoot: string;
   cwd: string;

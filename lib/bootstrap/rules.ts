@@ -81,7 +81,7 @@ export async function loadRules(input: {
       if (parsed.warning)
         warnings.push({ code: "rule_front_matter", message: `${path}: ${parsed.warning}` });
       const name = file.slice(0, -".md".length);
-      if (parsed.body === "") continue;
+      if (parsed.body.trim() === "") continue; // a blank body is discarded (Go)
       byName.set(name, { name, scope, path, paths: parsed.paths, body: parsed.body });
     }
   }
@@ -99,10 +99,11 @@ export async function loadRules(input: {
 export async function parseRule(
   content: string,
 ): Promise<{ paths: string[]; body: string; warning?: string }> {
-  if (!content.startsWith("---")) return { paths: [], body: content.trim() };
+  // As Go: without front matter (or without its closing `---`) the whole file is the body, untrimmed.
+  if (!content.startsWith("---")) return { paths: [], body: content };
   const rest = content.slice(3);
   const end = rest.indexOf("---");
-  if (end < 0) return { paths: [], body: content.trim() };
+  if (end < 0) return { paths: [], body: content };
   const front = rest.slice(0, end);
   const body = rest.slice(end + 3).trim();
   const simple = parseSimpleFrontMatter(front);
@@ -203,8 +204,13 @@ export function pathCandidates(
   return [...out];
 }
 
-/** Whether a rule applies: no globs → always; else some glob matches some touched path. */
+/**
+ * Whether a rule applies. As the Go tool (reference §1.6): a turn that names no path gets no rules at
+ * all, not even global ones; otherwise a rule without globs always, one with globs when some glob
+ * matches some touched path.
+ */
 export function ruleApplies(rule: Pick<Rule, "paths">, candidates: readonly string[]): boolean {
+  if (candidates.length === 0) return false;
   if (rule.paths.length === 0) return true;
   return rule.paths.some((g) => candidates.some((c) => matchGlob(g, c)));
 }

@@ -13,7 +13,7 @@ export const EXIT = {
   maxTurns: 4,
   /** --max-budget-usd or token budget reached */
   maxBudget: 5,
-  /** the permission policy blocked completion (--on-ask fail) */
+  /** the permission policy blocked completion (--on-ask fail), or the run could do none of what it tried */
   permissionDenied: 6,
   /** the model repeated the same tool calls */
   stagnation: 7,
@@ -48,6 +48,10 @@ export type TerminalReason =
   | "max_turns"
   | "max_budget"
   | "permission_denied"
+  /** the run ended, but every edit and command the model tried was denied by the permission policy */
+  | "blocked"
+  /** the run ended, but no shell command could run: no OS sandbox, or no network inside it */
+  | "tools_unavailable"
   | "stagnation"
   | "context_overflow"
   | "rewind_conflict"
@@ -70,6 +74,8 @@ const EXIT_OF_REASON: Record<TerminalReason, ExitCode> = {
   max_turns: EXIT.maxTurns,
   max_budget: EXIT.maxBudget,
   permission_denied: EXIT.permissionDenied,
+  blocked: EXIT.permissionDenied,
+  tools_unavailable: EXIT.permissionDenied,
   stagnation: EXIT.stagnation,
   context_overflow: EXIT.contextOverflow,
   rewind_conflict: EXIT.rewindConflict,

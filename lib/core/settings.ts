@@ -1,7 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { CREDENTIAL_BINDINGS } from "./credential-bindings.ts";
 import type { Ctx, Env } from "./ctx.ts";
-import { parseDotenvFile } from "./dotenv.ts";
+import { parseDotenv } from "./dotenv.ts";
 import { ConfigError } from "./errors.ts";
 import { readTextIfExists, withLock, writeFileAtomic } from "./fs.ts";
 import { expandHome, globalConfigPath } from "./paths.ts";
@@ -10,9 +11,6 @@ import {
   filterUntrustedConfig,
   filterUntrustedDotenv,
   type Ignored,
-  isCredentialVar,
-  isEndpointVar,
-  providerPrefix,
   untrustedWarning,
   type WorkspaceTrust,
 } from "./trust.ts";
@@ -99,9 +97,17 @@ export async function loadSettings(
     ? expandHome(ctx.env["CHATCLI_DOTENV"] as string, ctx.env)
     : join(ctx.cwd, ".env");
   const dotenvText = await readTextIfExists(dotenvPath).catch(() => undefined);
-  let dotenv = dotenvText === undefined ? {} : parseDotenvFile(dotenvText, ctx.env);
-  if (dotenvText !== undefined) sources.push(dotenvPath);
+  // godotenv 1.5.1 (the Go ChatCLI's) rejects a malformed file whole: both tools then load nothing
+  const parsed = dotenvText === undefined ? undefined : parseDotenv(dotenvText);
+  let dotenv = parsed?.ok ? parsed.values : {};
+  if (parsed?.ok) sources.push(dotenvPath);
   const warnings: Settings["warnings"] = [];
+  if (parsed && !parsed.ok) {
+    warnings.push({
+      code: "dotenv_invalid",
+      message: `${dotenvPath}:${parsed.line}: ${parsed.message}; the file is not valid for godotenv (the Go ChatCLI's reader), so no variable was loaded from it`,
+    });
+  }
   const userEnv: Env = { ...stringRecord(global?.env), ...ctx.env };
   const ignoredValues: Record<string, string> = {};
   const ignoredSettings: Ignored[] = [];
@@ -121,7 +127,7 @@ export async function loadSettings(
     const filteredDotenv =
       explicitDotenv || dotenvText === undefined
         ? dotenv
-        : filterUntrustedDotenv(dotenvPath, parseDotenvFile(dotenvText, {}), userEnv, ignored);
+        : filterUntrustedDotenv(dotenvPath, dotenv, userEnv, ignored);
     if (ignored.length && options.askTrust) {
       const root = options.workspaceRoot ?? ctx.cwd;
       if (await options.askTrust({ workspace: root, ignored })) {
@@ -189,8 +195,10 @@ export async function loadSettings(
 }
 
 /**
- * A credential is sent only to an endpoint from the same place, or to the provider's default: a
- * base URL a workspace file set is dropped when that provider's key came from elsewhere.
+ * A credential is sent only to an endpoint from the same place, or to the provider's default
+ * (CONTRACT §5): an endpoint a workspace file set — trusted or not — is dropped when any credential
+ * its row of the binding table (lib/core/credential-bindings.ts) binds to it came from elsewhere.
+ * The user config's value of that endpoint, if any, is used instead.
  */
 function pairCredentials(
   env: Record<string, string | undefined>,
@@ -198,21 +206,20 @@ function pairCredentials(
   global: ChatcliConfig | undefined,
 ): Settings["warnings"] {
   const out: Settings["warnings"] = [];
-  for (const name of Object.keys(env)) {
-    const from = origin.get(name);
-    if (!isEndpointVar(name) || from === undefined || from === "user") continue;
-    const prefix = providerPrefix(name);
-    const keys = Object.keys(env).filter(
-      (k) => providerPrefix(k) === prefix && isCredentialVar(k) && env[k] && origin.get(k) !== from,
-    );
-    if (!keys.length) continue;
-    const fallback = stringRecord(global?.env)[name];
-    if (fallback === undefined) delete env[name];
-    else env[name] = fallback;
-    out.push({
-      code: "credential_endpoint_mismatch",
-      message: `ignored ${name} from ${from}: ${keys.join(", ")} comes from elsewhere and is only sent to an endpoint set in the same place (or the provider's default)`,
-    });
+  for (const binding of CREDENTIAL_BINDINGS) {
+    for (const name of binding.endpoints) {
+      const from = origin.get(name);
+      if (!env[name] || from === undefined || from === "user") continue;
+      const foreign = binding.credentials.filter((k) => env[k] && origin.get(k) !== from);
+      if (!foreign.length) continue;
+      const fallback = stringRecord(global?.env)[name];
+      if (fallback === undefined) delete env[name];
+      else env[name] = fallback;
+      out.push({
+        code: "credential_endpoint_mismatch",
+        message: `ignored ${name} from ${from}: ${foreign.join(", ")} comes from elsewhere and is only sent to an endpoint set in the same place (or the provider's default)`,
+      });
+    }
   }
   return out;
 }

@@ -19,6 +19,11 @@ export interface ExtensionTool {
   server?: string;
   /** Its result is untrusted content (like a web page): never a source of memory facts. */
   untrustedOutput: boolean;
+  /**
+   * Known but not offered on the first request (deferred MCP loading): it runs when called, and is
+   * offered once newTools() returns it.
+   */
+  deferred?: boolean;
   call(
     args: Record<string, unknown>,
     signal: AbortSignal,
@@ -48,6 +53,8 @@ export interface HookEvent {
   toolOutput?: string;
   error?: string;
   userPrompt?: string;
+  /** PreCompact/PostCompact: what caused it (`auto`, `manual`, `recovery`), as in Go. */
+  trigger?: string;
 }
 
 /** What firing one event gave: a PreToolUse hook may block the tool (exit 2 or HTTP 403). */
@@ -66,16 +73,36 @@ export interface HookOutcome {
   warnings: Array<{ code: string; message: string }>;
 }
 
+/** What the active skills change besides the prompt (allowed-tools, model, effort). */
+export interface SkillEffects {
+  /** Allow rules to add for the rest of the run (trusted skills' allowed-tools). */
+  allow: string[];
+  /** When set, only these tools may be offered (an untrusted workspace skill only narrows). */
+  only?: string[];
+  /** The model to use when the user named none (trusted skills only). */
+  model?: string;
+  /** The effort to use (an untrusted skill's only when lower than `current.effort`). */
+  effort?: string;
+}
+
 /** One run's extensions, opened by the engine (lazily: a run that offers no tools starts no server). */
 export interface RunExtensions {
-  /** Stable text for the cached system prefix: the skills index, one line per MCP server. */
+  /**
+   * Stable text for the cached system prefix: the skills index, one line per MCP server whose tools
+   * are deferred. Call it after tools() (whether MCP tools are deferred is known only then).
+   */
   systemBlocks(): Array<{ id: string; text: string }>;
-  /** The tools to offer on the first request (starts the servers it needs, in parallel). */
+  /**
+   * Every tool (starts the servers, in parallel): offer the ones without `deferred` on the first
+   * request; the deferred ones still run when called (and newTools() returns them once found).
+   */
   tools(): Promise<ExtensionTool[]>;
   /** Tools added since the last call (tool_search results, tools/list_changed): offered from the next request on. */
   newTools(): ExtensionTool[];
   /** Skill bodies a user input activates (trigger words, paths, `/name`), within the inject budget. */
   contextFor(input: string, paths: readonly string[]): Array<{ id: string; text: string }>;
+  /** The effects of the skills active so far (contextFor and the `skill` tool activate them). */
+  skillEffects(current: { effort?: string }): SkillEffects;
   /** Fires every hook registered for the event. Never throws. */
   fire(event: HookEvent): Promise<HookOutcome>;
   /** Connected servers, for `session.started` and the envelope. */
@@ -84,8 +111,10 @@ export interface RunExtensions {
     status: "connected" | "failed" | "pending" | "untrusted";
     tools: number;
     scope: "global" | "workspace" | "flag";
+    /** Why it failed. */
+    error?: string;
   }>;
-  /** Warnings so far (a server that failed to start, untrusted workspace files). */
+  /** Warnings since the last call (a server that failed to start, untrusted workspace files). */
   warnings(): Array<{ code: string; message: string }>;
   /** Stops every server this run started. */
   close(): Promise<void>;
@@ -99,6 +128,7 @@ export function noExtensions(): RunExtensions {
     tools: async () => [],
     newTools: () => [],
     contextFor: () => [],
+    skillEffects: () => ({ allow: [] }),
     fire: async () => none,
     servers: () => [],
     warnings: () => [],

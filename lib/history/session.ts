@@ -270,8 +270,9 @@ async function freeName(ctx: SessionCtx, base: string): Promise<string> {
     if (taken) continue;
     const dir = sessionDataDir(ctx.env, name);
     try {
-      await mkdir(dirname(dir), { recursive: true });
-      await mkdir(dir);
+      // private like every session dir chatcli makes (~/.chatcli and sessions/ included): 0700
+      await mkdir(dirname(dir), { recursive: true, mode: 0o700 });
+      await mkdir(dir, { mode: 0o700 });
       return name;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;

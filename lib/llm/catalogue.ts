@@ -3,6 +3,7 @@ import type { Env } from "../core/ctx.ts";
 import { contextWindow } from "./context-window.ts";
 import { PRICE_TABLE_VERSION, pricedModels, priceOf } from "./cost.ts";
 import { modelLabel, resolveModel } from "./models.ts";
+import { configureWith, MOCK_MODELS } from "./provider-list.ts";
 import { configuredBy, firstSet, PROVIDER_TABLE, type ProviderInfo } from "./provider-table.ts";
 
 export interface ModelEntry {
@@ -27,6 +28,8 @@ export interface ProviderEntry {
   model_from: string | null;
   /** Whether a run without -m would use it. */
   active: boolean;
+  /** What to set to configure it (names only); null for the built-in mock and unsupported ones. */
+  configure_with: string | null;
   note: string | null;
   models: ModelEntry[];
 }
@@ -141,11 +144,33 @@ export function modelsDocument(env: Env, configModel?: string): ModelsDocument {
       model: requestModel(info, fromEnv?.value ?? info.defaultModel),
       model_from: fromEnv?.name ?? null,
       active: active?.provider === info.id,
+      configure_with: info.unsupported ? null : configureWith(info),
       note: info.unsupported ?? null,
       models: knownModels(info).map((id) => entry(info.id, id)),
     };
   });
+  providers.push(mockEntry(env, active?.provider === "mock"));
   return { active: active?.label ?? null, price_table_version: PRICE_TABLE_VERSION, providers };
+}
+
+/** The built-in test models: always there, no key, no network (`-m mock:echo`, `-m mock:script`). */
+function mockEntry(env: Env, active: boolean): ProviderEntry {
+  const fromEnv = env["MOCK_MODEL"]?.trim();
+  return {
+    provider: "mock",
+    llm_provider: "MOCK",
+    protocol: "mock",
+    supported: true,
+    configured: true,
+    configured_by: [],
+    default_model: "echo",
+    model: fromEnv || "echo",
+    model_from: fromEnv ? "MOCK_MODEL" : null,
+    active,
+    configure_with: null,
+    note: `built in, for tests of your own pipelines: ${MOCK_MODELS.map((m) => `-m mock:${m.id} ${m.note}`).join("; ")}`,
+    models: MOCK_MODELS.map((m) => entry("mock", `mock:${m.id}`)),
+  };
 }
 
 /** `2.50`, `0.30`, `0.0075`: two decimals at least, four at most, no trailing zeros past two. */
@@ -160,16 +185,19 @@ export function renderModels(doc: ModelsDocument): string {
   for (const p of doc.providers) {
     const state = !p.supported
       ? "not supported"
-      : p.configured
-        ? `configured by ${p.configured_by.join(" + ")}`
-        : "not configured";
+      : p.provider === "mock"
+        ? "built in (no key)"
+        : p.configured
+          ? `configured by ${p.configured_by.join(" + ")}`
+          : `not configured: set ${p.configure_with}`;
     lines.push(
       `${p.provider} (LLM_PROVIDER=${p.llm_provider}) — ${state}${p.active ? "  [active]" : ""}`,
     );
-    if (p.note) {
+    if (p.note && !p.supported) {
       lines.push(`  ${p.note}`, "");
       continue;
     }
+    if (p.note) lines.push(`  ${p.note}`);
     const chosen = p.model_from ? ` · using ${p.model} (${p.model_from})` : "";
     lines.push(`  default ${p.default_model}${chosen}`);
     const width = Math.max(5, ...p.models.map((m) => m.id.length));

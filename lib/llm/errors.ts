@@ -16,6 +16,12 @@ export type ProviderErrorKind =
   | "bad_response"
   /** the model or the provider's filter declined to answer */
   | "refused"
+  /**
+   * a quota that waiting a few seconds cannot refill (OpenAI insufficient_quota, a Gemini per-day or
+   * zero quota, an Anthropic spend limit, a Bedrock service quota): never retried, the fallback chain
+   * may still answer
+   */
+  | "quota"
   | "cancelled";
 
 interface Action {
@@ -37,6 +43,7 @@ export const ERROR_TABLE: Record<ProviderErrorKind, Action> = {
   truncated: { retry: true, fallback: true, reason: "stream_truncated" },
   bad_response: { retry: true, fallback: true, reason: "provider_error" },
   refused: { retry: false, fallback: false, reason: "refused" },
+  quota: { retry: false, fallback: true, reason: "rate_limited" },
   cancelled: { retry: false, fallback: false, reason: "cancelled" },
 };
 
@@ -44,6 +51,8 @@ export class ProviderError extends ChatcliError {
   readonly kind: ProviderErrorKind;
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
+  /** Where retryAfterMs came from: `retry-after` (header), `RetryInfo` (Gemini), `the error message`. */
+  readonly retryAfterSource: string | undefined;
   readonly provider: string;
   /** For context-length errors: the token counts the provider's own message states. */
   readonly context: ContextCounts | undefined;
@@ -53,6 +62,7 @@ export class ProviderError extends ChatcliError {
     options: {
       status?: number;
       retryAfterMs?: number;
+      retryAfterSource?: string;
       provider: string;
       hint?: string;
       cause?: unknown;
@@ -67,6 +77,8 @@ export class ProviderError extends ChatcliError {
     this.kind = kind;
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
+    this.retryAfterSource =
+      options.retryAfterMs === undefined ? undefined : (options.retryAfterSource ?? "retry-after");
     this.provider = options.provider;
     this.context = kind === "context_length" ? contextCounts(message) : undefined;
   }
@@ -161,6 +173,8 @@ const CONTEXT_PATTERNS =
 export function kindFromStatus(status: number | undefined, message: string): ProviderErrorKind {
   // Rate limits and server errors are retryable whatever their text says (529: Anthropic overloaded).
   if (status === 429) return "rate_limit";
+  // 402 Payment Required: Anthropic billing_error, Gemini's prepaid credits — money, not time
+  if (status === 402) return "quota";
   if (status !== undefined && status >= 500) return "server";
   if (CONTEXT_PATTERNS.test(message)) return "context_length";
   if (status === undefined) return "network";

@@ -2,16 +2,10 @@ import type { Env } from "../core/ctx.ts";
 import { ConfigError } from "../core/errors.ts";
 import type { ModelRef } from "./model-ref.ts";
 import { buildRef } from "./provider-env.ts";
+import { llmProviderValues } from "./provider-list.ts";
+import { configuredBy, PROVIDER_TABLE, type ProviderInfo, providerInfo } from "./provider-table.ts";
 
 export type { ModelRef };
-
-import {
-  configuredBy,
-  PROVIDER_TABLE,
-  type Protocol,
-  type ProviderInfo,
-  providerInfo,
-} from "./provider-table.ts";
 
 const build = buildRef;
 
@@ -60,10 +54,12 @@ function autoDetected(info: ProviderInfo, env: Env): boolean {
   return true;
 }
 
+/** What to do when nothing is configured: every provider's LLM_PROVIDER value, never a blind ./.env. */
 const NO_PROVIDER_HINT =
-  "set OPENAI_API_KEY or ANTHROPIC_API_KEY (optionally LLM_PROVIDER=OPENAI|CLAUDEAI|GOOGLEAI|BEDROCK|OLLAMA|… " +
-  "and OPENAI_MODEL/ANTHROPIC_MODEL) in the environment, ./.env (or the file CHATCLI_DOTENV names) or the " +
-  '"env" object of ~/.chatcli/config.json, or pass -m provider/model; `chatcli models` lists them';
+  `set a provider's key (OPENAI_API_KEY, ANTHROPIC_API_KEY, …; optionally LLM_PROVIDER=${llmProviderValues()}) ` +
+  'in the environment or the "env" object of ~/.chatcli/config.json (a .env file counts when ' +
+  "CHATCLI_DOTENV names it, or as ./.env in a trusted workspace), or pass -m provider/model (mock:echo " +
+  "needs no key); `chatcli models` lists every provider and the variable that configures it";
 
 /**
  * Resolves `-m provider/model` (or `mock:echo`), else ChatCLI's env (LLM_PROVIDER + per-provider vars),
@@ -119,7 +115,19 @@ function fromSpec(spec: string, env: Env): ModelRef {
       },
     );
   }
-  const base = resolveModel(undefined, env);
+  let base: ModelRef;
+  try {
+    base = resolveModel(undefined, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // `ask -m hi` with the model forgotten: name the word, not only "no provider"
+    throw new ConfigError(
+      `unknown model ${JSON.stringify(spec)}: it is not provider/model, and no LLM provider is configured to take a bare model name`,
+      {
+        hint: `-m takes provider/model, e.g. openai/gpt-5.4, anthropic/claude-sonnet-4-6 or mock:echo (chatcli models lists them); to send ${JSON.stringify(spec)} as the prompt: chatcli ask ${spec}`,
+      },
+    );
+  }
   return { ...base, model: spec };
 }
 /**

@@ -1,4 +1,5 @@
 import type { ModelRef } from "./models.ts";
+import { credentialSafeFetch } from "./redirects.ts";
 import type { Provider, ProviderDeps } from "./types.ts";
 
 export type { ProviderDeps };
@@ -21,5 +22,6 @@ const LOADERS: Record<ModelRef["protocol"], () => Promise<ProviderModule>> = {
 /** Builds the Provider for a resolved model, importing its SDK on first use. */
 export async function createProvider(ref: ModelRef, deps: ProviderDeps): Promise<Provider> {
   const mod = await LOADERS[ref.protocol]();
-  return mod.createProvider(ref, deps);
+  // a redirect never takes the key (or the request body) to another origin
+  return mod.createProvider(ref, { ...deps, fetch: credentialSafeFetch(deps.fetch) });
 }

@@ -146,7 +146,7 @@ export function withResilience(
             if (elapsed + delayMs > maxTotalMs) {
               gaveUp =
                 error.retryAfterMs !== undefined && error.retryAfterMs > maxTotalMs - elapsed
-                  ? `: the provider asked to wait ${seconds(error.retryAfterMs)} (retry-after), beyond the ${seconds(maxTotalMs)} retry budget`
+                  ? `: the provider asked to wait ${seconds(error.retryAfterMs)} (${error.retryAfterSource ?? "retry-after"}), beyond the ${seconds(maxTotalMs)} retry budget`
                   : ` after ${attempt + 1} attempt(s) in ${seconds(elapsed)} (retry budget ${seconds(maxTotalMs)})`;
               break;
             }
@@ -169,6 +169,7 @@ export function withResilience(
       throw new ProviderError(lastError.kind, `${lastError.message} — gave up${gaveUp}${tried}`, {
         status: lastError.status,
         retryAfterMs: lastError.retryAfterMs,
+        retryAfterSource: lastError.retryAfterSource,
         provider: lastError.provider,
         hint:
           lastError.hint ??

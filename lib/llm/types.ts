@@ -6,7 +6,12 @@ export type ThinkingBlock =
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
   /** An OpenAI Responses reasoning item (stateless: its encrypted content goes back as is). */
-  | { type: "reasoning"; id: string; encrypted_content: string };
+  | { type: "reasoning"; id: string; encrypted_content: string }
+  /**
+   * An OpenAI Responses assistant message that was progress, not the answer (`phase: "commentary"`):
+   * it goes back with its phase, in place, as the API asks ("preserve and resend phase").
+   */
+  | { type: "commentary"; phase: string; text: string };
 
 export interface ToolCall {
   id: string;

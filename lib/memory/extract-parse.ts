@@ -21,6 +21,9 @@ One per line: name: one-line summary (a bare comma-separated list is accepted).
 ## PROJECTS
 project_name= project_path= project_status=active|paused|completed project_description= project_technologies=
 
+## EPISODES
+One line per unit of work completed in this segment (a dated work log): - summary :: outcome :: ref, ref (refs: exact paths, PR numbers, commands).
+
 Rules: write NOTHING_NEW in a section with nothing to add; if the whole conversation is trivial, reply with just NOTHING_NEW. One line per bullet. Keep paths exact. Do not repeat anything listed under EXISTING LONG-TERM MEMORY. Write in the same language as the user. Be concise.
 Give each topic a one-line summary of what was decided or learned about it.`;
 
@@ -71,7 +74,17 @@ export interface ParsedExtraction {
   profile: Record<string, string>;
   topics: Array<{ name: string; summary: string }>;
   projects: Array<Record<string, string>>;
+  episodes: Array<{ summary: string; outcome: string; refs: string[] }>;
+  /** Why the reply is not an extraction result (nothing of it may be stored), if it is not. */
+  rejected?: string;
 }
+
+/** Lines only the extraction prompt has: a reply that holds them echoes the prompt. */
+const PROMPT_MARKERS = [
+  "CONVERSATION SEGMENT TO ANALYZE:",
+  "You are a memory annotation system.",
+  "EXISTING LONG-TERM MEMORY (do NOT duplicate these facts):",
+];
 
 const HEADER =
   /^[ \t]*(?:#{1,4}[ \t]*|\*\*[ \t]*)(DAILY|LONG[-_ ]?TERM|PROFILE_UPDATE|PROFILE[ _]UPDATE|PROFILE|TOPICS|PROJECTS|EPISODES)\b[ \t]*\**[ \t]*:?[ \t]*$/gim;
@@ -132,14 +145,24 @@ function parseProjects(text: string): Array<Record<string, string>> {
 
 /** §2.18.1 parseEnhancedResponse, tolerant of messy model output. */
 export function parseExtraction(response: string): ParsedExtraction {
-  const out: ParsedExtraction = { daily: [], facts: [], profile: {}, topics: [], projects: [] };
+  const out: ParsedExtraction = {
+    daily: [],
+    facts: [],
+    profile: {},
+    topics: [],
+    projects: [],
+    episodes: [],
+  };
   const text = response.replace(/\r\n/g, "\n").trim();
   if (isNothingNew(text)) return out;
+  // Go stores a header-less reply as the daily note; a reply that is not an extraction result (an
+  // echo model returning its prompt, a refusal, chit-chat) is dropped whole instead: stored, it
+  // would be injected into every later prompt.
+  if (PROMPT_MARKERS.some((m) => text.includes(m) || text.includes(JSON.stringify(m).slice(1, -1))))
+    return { ...out, rejected: "the reply repeats the extraction prompt" };
   const found = findHeaders(text);
-  if (found.length === 0) {
-    out.daily.push(text);
-    return out;
-  }
+  if (found.length === 0)
+    return { ...out, rejected: "the reply has none of the sections (## DAILY, ## LONGTERM, …)" };
   found.forEach((sec, i) => {
     const end = i + 1 < found.length ? (found[i + 1] as { at: number }).at : text.length;
     const body = text.slice(sec.end, end).trim();
@@ -175,4 +198,25 @@ function apply(out: ParsedExtraction, key: string, body: string): void {
           if (n.trim()) out.topics.push({ name: n.trim(), summary: "" });
     }
   } else if (key === "PROJECTS") out.projects.push(...parseProjects(body));
+  else if (key === "EPISODES") {
+    for (const raw of body.split("\n")) {
+      const line = raw.trim().replace(/^[-*]\s+/, "");
+      if (!line || isNothingNew(line)) continue;
+      // `summary :: outcome :: refs` (at most 3 parts; refs comma-separated)
+      const at1 = line.indexOf("::");
+      const at2 = at1 < 0 ? -1 : line.indexOf("::", at1 + 2);
+      const summary = (at1 < 0 ? line : line.slice(0, at1)).trim();
+      const outcome =
+        at1 < 0 ? "" : (at2 < 0 ? line.slice(at1 + 2) : line.slice(at1 + 2, at2)).trim();
+      const refs =
+        at2 < 0
+          ? []
+          : line
+              .slice(at2 + 2)
+              .split(",")
+              .map((r) => r.trim())
+              .filter(Boolean);
+      if (summary) out.episodes.push({ summary, outcome, refs });
+    }
+  }
 }

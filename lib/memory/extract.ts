@@ -2,6 +2,7 @@ import type { Env } from "../core/ctx.ts";
 import { toChatcliError } from "../core/errors.ts";
 import { redact } from "../core/redact.ts";
 import type { ChatMessage } from "../llm/types.ts";
+import { addEpisodes } from "./episodes.ts";
 import {
   buildExtractionPrompt,
   isNothingNew,
@@ -61,6 +62,8 @@ export interface ExtractResult {
   factsWritten: number;
   queued: boolean;
   drained: number;
+  /** Why the live segment's reply was dropped unstored (not an extraction result), if it was. */
+  dropped?: string;
 }
 
 const STATE = "chatcli_memory_state.json";
@@ -132,7 +135,7 @@ async function existingContext(mem: Memory): Promise<string> {
   return parts.join("\n\n---\n\n");
 }
 
-/** Applies a parsed extraction: daily, long-term, profile, topics, projects. Returns new facts. */
+/** Applies a parsed extraction: daily, long-term, profile, topics, projects, episodes (Go's order). */
 export async function applyExtraction(
   mem: Memory,
   parsed: ParsedExtraction,
@@ -192,11 +195,20 @@ export async function applyExtraction(
   const topics = await recordTopics(mem, cleanTopics);
   let projects = 0;
   for (const p of cleanProjects) if (await upsertProject(mem, p)) projects++;
+  const cleanEpisodes = parsed.episodes
+    .map((e) => ({
+      ...e,
+      summary: redact(e.summary, mem.cfg.secrets),
+      outcome: redact(e.outcome, mem.cfg.secrets),
+    }))
+    .filter((e) => !poisoned([e.summary, e.outcome, ...e.refs].join("\n")));
+  const episodes = await addEpisodes(mem, cleanEpisodes);
   const parts: string[] = [];
   if (added) parts.push(`+${added} fact(s)`);
   if (profileChanged) parts.push("profile updated");
   if (projects) parts.push(`+${projects} project${projects > 1 ? "s" : ""}`);
   if (topics) parts.push(`+${topics} topic(s)`);
+  if (episodes) parts.push(`+${episodes} episode(s)`);
   return { facts: added, summary: parts.join(", ") };
 }
 
@@ -205,12 +217,18 @@ async function extractOnce(
   input: ExtractInput,
   messages: readonly ChatMessage[],
   deadline: number,
-): Promise<{ ok: boolean; facts: number; summary: string }> {
+): Promise<{ ok: boolean; facts: number; summary: string; dropped?: string }> {
   const prompt = buildExtractionPrompt(messages, mem.workspace, await existingContext(mem));
   const response = await callChain(input, prompt, deadline);
   if (response === undefined) return { ok: false, facts: 0, summary: "" };
   if (isNothingNew(response)) return { ok: true, facts: 0, summary: "" };
-  const applied = await applyExtraction(mem, parseExtraction(response), messages);
+  const parsed = parseExtraction(response);
+  if (parsed.rejected) {
+    // The model answered, so retrying gives the same: the segment counts as done, nothing stored.
+    mem.warn(`memory: extraction reply dropped, nothing stored (${parsed.rejected})`);
+    return { ok: true, facts: 0, summary: "", dropped: parsed.rejected };
+  }
+  const applied = await applyExtraction(mem, parsed, messages);
   return { ok: true, ...applied };
 }
 
@@ -290,6 +308,7 @@ async function run(
       : await extractOnce(mem, input, live, deadline);
     if (r.ok) {
       result.factsWritten += r.facts;
+      if ("dropped" in r && r.dropped) result.dropped = r.dropped;
       if (r.summary) input.stderr?.write(`memory: ${r.summary}\n`);
     } else if (!flags.late) {
       await queueSegment(mem, live);

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { goToLower, goTrimSpace } from "../core/gostrings.ts";
 import { CATEGORIES, HALF_LIFE_DAYS, TOMBSTONE_RETENTION_MS } from "./config.ts";
 import { formatGoTime, parseGoTime } from "./gotime.ts";
 import { type FactTokens, factTokens, reconcile } from "./reconcile.ts";
@@ -43,9 +44,12 @@ function tokensOf(state: FactState, fact: Fact): FactTokens {
 
 export const CONFIDENCE = { user: 0.9, correction: 1.0, extraction: 0.6 } as const;
 
-/** Fact id: hex of the first 12 bytes of SHA-256 of the trimmed, lower-cased content. */
+/** Fact id: hex of the first 12 bytes of SHA-256 of the content trimmed and lower-cased as Go does. */
 export function factId(content: string): string {
-  return createHash("sha256").update(content.trim().toLowerCase()).digest("hex").slice(0, 24);
+  return createHash("sha256")
+    .update(goToLower(goTrimSpace(content)))
+    .digest("hex")
+    .slice(0, 24);
 }
 
 /** Live score: (1 + ln(1 + access)) × exp(−days·ln2/30) × (0.5 + confidence). */
@@ -181,7 +185,7 @@ export function addFact(
   now: Date,
   maxFacts: number,
 ): AddOutcome {
-  const content = input.content.trim();
+  const content = goTrimSpace(input.content);
   if (!content) return { kind: "empty" };
   const nowIso = formatGoTime(now);
   const confidence = input.confidence && input.confidence > 0 ? input.confidence : 0.6;

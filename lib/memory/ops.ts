@@ -1,3 +1,4 @@
+import { goTrimSpace } from "../core/gostrings.ts";
 import { redact } from "../core/redact.ts";
 import { CATEGORIES, CONFIDENCE_USER } from "./config.ts";
 import { addFact, type Fact, liveScore, rankedFacts, removeFact } from "./facts.ts";
@@ -31,7 +32,7 @@ export async function remember(
 ): Promise<RememberResult> {
   const mem = asMemory(options);
   const split = splitCategoryPrefix(text);
-  const content = redact(split.content, mem.cfg.secrets).trim();
+  const content = goTrimSpace(redact(split.content, mem.cfg.secrets));
   if (!content) return { status: "rejected", content, reason: "empty" };
   const threat = threatReason(content);
   if (threat && mem.cfg.threatscan && !opts.force)

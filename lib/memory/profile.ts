@@ -40,7 +40,7 @@ export const SCALARS: Record<string, string> = {
   timezone: "location",
   tz: "location",
 };
-const LISTS: Record<string, string> = {
+export const LISTS: Record<string, string> = {
   certifications: "certifications",
   certification: "certifications",
   cert: "certifications",
@@ -138,18 +138,31 @@ export function applyProfileUpdate(
   const changed: string[] = [];
   const iso = formatGoTime(now);
   const meta = dict(p, "field_meta");
-  const touch = (field: string, did: boolean, affirm: boolean, sensitiveKey = field) => {
-    const m = (meta[field] as Record<string, unknown> | undefined) ?? {};
-    if (did) Object.assign(m, { source, updated_at: iso, confirmed_at: iso });
-    else if (affirm && source === "user") Object.assign(m, { source: "user", confirmed_at: iso });
-    else return;
-    if (isSensitiveKey(sensitiveKey)) m["sensitive"] = true;
+  // Go's touchFieldMeta: a change stamps the field, a user's restatement confirms it, and the key
+  // as typed decides sensitivity (`org=…` flags company: "org" holds "rg"; a preference by its name).
+  const touch = (field: string, did: boolean, affirm: boolean) => {
+    const m = { ...((meta[field] as Record<string, unknown> | undefined) ?? {}) };
+    let dirty = false;
+    if (did) {
+      Object.assign(m, { source, updated_at: iso, confirmed_at: iso });
+      dirty = true;
+    } else if (affirm && source === "user") {
+      Object.assign(m, { source: "user", confirmed_at: iso });
+      dirty = true;
+    }
+    const named = field.startsWith("pref:") ? field.slice(5) : key;
+    if (m["sensitive"] !== true && isSensitiveKey(named.toLowerCase())) {
+      m["sensitive"] = true;
+      dirty = true;
+    }
+    if (!dirty) return;
     meta[field] = m;
     p["field_meta"] = meta;
   };
+  let key = "";
   for (const rawKey of orderKeys(Object.keys(fields))) {
     const value = (fields[rawKey] ?? "").trim();
-    const key = rawKey.trim().toLowerCase();
+    key = rawKey.trim().toLowerCase();
     const listed = listKey(key);
     if (listed) {
       const before = JSON.stringify(list(p, listed.field));
@@ -170,15 +183,21 @@ export function applyProfileUpdate(
       key === "sensitive_unmark" ||
       key === "unmark_sensitive"
     ) {
+      // Go's setSensitive: a name that is a stored preference means `pref:<name>`; else as given.
       const on = key.includes("unmark") === false;
-      for (const f of splitItems(value, ",")) {
-        const k = f in SCALARS || f in LISTS ? f : `pref:${f}`;
-        const m = (meta[k] as Record<string, unknown> | undefined) ?? {};
+      const prefs = dict(p, "preferences");
+      for (const f of splitItems(value)) {
+        let k = f.trim().toLowerCase();
+        if (!k) continue;
+        if (Object.hasOwn(prefs, k) && !k.startsWith("pref:")) k = `pref:${k}`;
+        const m = { ...((meta[k] as Record<string, unknown> | undefined) ?? {}) };
+        if ((m["sensitive"] === true) === on) continue;
         if (on) m["sensitive"] = true;
         else delete m["sensitive"];
         meta[k] = m;
+        p["field_meta"] = meta;
+        changed.push(k);
       }
-      p["field_meta"] = meta;
       continue;
     }
     if (!value) continue;
@@ -228,9 +247,11 @@ export function applyProfileUpdate(
     } else if (key === "environment_remove" || key === "env_remove") {
       const env = dict(p, "environment");
       const before = Object.keys(env).length;
-      for (const k of splitItems(value, ",")) delete env[k.toLowerCase()];
+      for (const k of splitItems(value)) delete env[k.toLowerCase()];
       p["environment"] = env;
-      if (Object.keys(env).length !== before) changed.push("environment");
+      const did = Object.keys(env).length !== before;
+      if (did) changed.push("environment");
+      touch("environment", did, false);
     } else if (
       [
         "preferences_remove",
@@ -240,15 +261,19 @@ export function applyProfileUpdate(
       ].includes(key)
     ) {
       const prefs = dict(p, "preferences");
-      for (const k of splitItems(value, ",")) {
-        if (k in prefs) {
+      let did = false;
+      for (const k of splitItems(value)) {
+        if (Object.hasOwn(prefs, k)) {
           delete prefs[k];
           delete meta[`pref:${k}`];
-          changed.push("preferences");
+          did = true;
         }
       }
       p["preferences"] = prefs;
-    } else if (key.startsWith("env_")) {
+      if (did) changed.push("preferences");
+      // Go records the removal on the field's meta (field_meta.preferences)
+      touch("preferences", did, false);
+    } else if (key.startsWith("env_") && key.length > 4) {
       const env = dict(p, "environment");
       const k = key.slice(4);
       const did = env[k] !== value;
@@ -263,14 +288,16 @@ export function applyProfileUpdate(
       prefs[k] = value;
       p["preferences"] = prefs;
       if (did) changed.push("preferences");
-      touch(`pref:${k}`, did, true, k);
+      touch(`pref:${k}`, did, true);
     }
   }
   if (changed.length > 0) p["last_updated"] = iso;
   return [...new Set(changed)];
 }
 
-function listKey(key: string): { field: string; op: "replace" | "remove" | "add" } | undefined {
+export function listKey(
+  key: string,
+): { field: string; op: "replace" | "remove" | "add" } | undefined {
   if (LISTS[key]) return { field: LISTS[key] as string, op: "add" };
   for (const [op, kind] of Object.entries(OPS)) {
     if (key.endsWith(`_${op}`) && LISTS[key.slice(0, -op.length - 1)])

@@ -217,11 +217,15 @@ export async function memoryDigest(mem: Memory, preloaded?: FactState): Promise<
   return buildDigest(profile, projects, topics, state, episodes);
 }
 
-/** episodes.json belongs to a newer Go feature: only counted, never quarantined or rewritten. */
+/** Go's EpisodeStore.Count: the distinct non-empty ids in episodes.json (read, never quarantined). */
 async function countEpisodes(mem: Memory): Promise<number> {
   try {
     const v = JSON.parse((await readTextIfExists(memPath(mem, "episodes.json"))) ?? "[]");
-    return Array.isArray(v) ? v.length : 0;
+    if (!Array.isArray(v)) return 0;
+    const ids = new Set<string>();
+    for (const e of v)
+      if (e && typeof e === "object" && typeof e.id === "string" && e.id) ids.add(e.id);
+    return ids.size;
   } catch {
     return 0;
   }
@@ -270,7 +274,7 @@ export function buildDigest(
     lines.push(`Facts: ${state.facts.size} stored (${tally.join(", ")})`);
   }
   if (episodes > 0)
-    lines.push(`Episodes: ${episodes} dated work entries (recall them with @memory recall)`);
+    lines.push(`Episodes: ${episodes} dated work entries (query with @memory timeline)`);
   if (lines.length === 0) return "";
   const text = `# Memory Index\n${lines.join("\n")}`;
   const runes = [...text];

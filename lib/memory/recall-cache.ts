@@ -16,7 +16,7 @@ import { loadFacts, type Memory, memPath } from "./store.ts";
  */
 export const RECALL_CACHE = ".chatcli-recall-index";
 const MAGIC = 0x49524343; // "CCRI" little-endian
-const VERSION = 7;
+const VERSION = 10;
 
 type Row = [
   id: string,
@@ -42,9 +42,12 @@ const ARRAYS = {
   tagDoc: Uint32Array,
   order: Uint32Array,
   speaker: Int32Array,
+  asks: Uint8Array,
   month: Int32Array,
   lastMs: Float64Array,
   bornMs: Float64Array,
+  byTime: Uint32Array,
+  timeRank: Uint32Array,
   access: Float64Array,
   confidence: Float64Array,
   project: Uint32Array,
@@ -109,8 +112,15 @@ export function encodeCache(key: string, c: Corpus): Uint8Array {
     total += bytes.byteLength;
   }
   rowStart[c.n] = total;
-  const arrays = [...NAMES.map((k) => c[k]), rowStart];
   const vocab = enc.encode(c.vocab.join("\n"));
+  // byte offsets of each term in the "\n"-joined vocabulary (a loaded index decodes terms lazily)
+  const vocabStart = new Uint32Array(c.vocab.length + 1);
+  for (let t = 0, at = 0; t < c.vocab.length; t++) {
+    vocabStart[t] = at;
+    at += enc.encode(c.vocab[t] as string).byteLength + 1;
+  }
+  vocabStart[c.vocab.length] = vocab.byteLength + 1;
+  const arrays = [...NAMES.map((k) => c[k]), rowStart, vocabStart];
   const header: Header = {
     v: VERSION,
     key,
@@ -153,22 +163,33 @@ export function decodeCache(bytes: Uint8Array, key: string): Corpus | undefined 
   const header = JSON.parse(new TextDecoder().decode(buf.subarray(8, 8 + headLen))) as Header;
   if (header.v !== VERSION || header.key !== key) return undefined;
   const vocabAt = pad8(8 + headLen);
-  const vocabText = new TextDecoder().decode(buf.subarray(vocabAt, vocabAt + header.vocabBytes));
   let off = vocabAt + pad8(header.vocabBytes);
   const arrays: Record<string, ArrayBufferView & ArrayLike<number>> = {};
-  for (const [k, name] of [...NAMES, "rowStart" as const].entries()) {
-    const Type = name === "rowStart" ? Uint32Array : ARRAYS[name];
+  for (const [k, name] of [...NAMES, "rowStart" as const, "vocabStart" as const].entries()) {
+    const Type = name === "rowStart" || name === "vocabStart" ? Uint32Array : ARRAYS[name];
     const len = header.lengths[k] as number;
     arrays[name] = new Type(buf.buffer as ArrayBuffer, buf.byteOffset + off, len);
     off += pad8(len * Type.BYTES_PER_ELEMENT);
   }
   const rowStart = arrays["rowStart"] as Uint32Array;
+  const vocabStart = arrays["vocabStart"] as Uint32Array;
   const rowsAt = off;
   const dec = new TextDecoder();
   const made: Array<Fact | undefined> = [];
+  const terms: Array<string | undefined> = [];
+  let all: string[] | undefined;
   const corpus = {
     n: header.n,
-    vocab: vocabText === "" ? [] : vocabText.split("\n"),
+    get vocab(): string[] {
+      all ??= Array.from({ length: vocabStart.length - 1 }, (_, t) => corpus.term(t));
+      return all;
+    },
+    term(t: number): string {
+      const from = vocabAt + (vocabStart[t] as number);
+      const to = vocabAt + (vocabStart[t + 1] as number) - 1;
+      terms[t] ??= dec.decode(buf.subarray(from, to));
+      return terms[t] as string;
+    },
     projects: header.projects,
     categories: header.categories,
     ...arrays,
@@ -191,7 +212,10 @@ export async function recallIndex(mem: Memory): Promise<FactIndex> {
   const path = memPath(mem, RECALL_CACHE);
   if (!key.startsWith("-")) {
     try {
-      const corpus = decodeCache(await readFile(path), key);
+      // mapped, not read: a search touches a small part of the file
+      const bytes =
+        typeof Bun !== "undefined" ? Bun.mmap(path, { shared: false }) : await readFile(path);
+      const corpus = decodeCache(bytes, key);
       if (corpus) return new FactIndex(corpus);
     } catch {
       // missing or unreadable: rebuilt below

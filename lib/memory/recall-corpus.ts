@@ -13,6 +13,8 @@ export interface Corpus {
   n: number;
   /** Term strings; speakers are stored as `@name`. */
   vocab: string[];
+  /** One term's string (a loaded index decodes only the terms a search looks at). */
+  term(id: number): string;
   /** Body term ids of fact i: seq[seqStart[i] .. seqStart[i+1]). */
   seqStart: Uint32Array;
   seq: Uint32Array;
@@ -29,6 +31,8 @@ export interface Corpus {
   order: Uint32Array;
   /** Term id of the speaker, or -1. */
   speaker: Int32Array;
+  /** 1 when a dialog turn asks something (its text has a "?"): the turn after it answers. */
+  asks: Uint8Array;
   /** `year*12 + month` (UTC) of created_at, or -1. */
   month: Int32Array;
   /** Epoch ms of last access (else creation; NaN = unknown), of creation, access count, confidence. */
@@ -36,6 +40,9 @@ export interface Corpus {
   bornMs: Float64Array;
   access: Float64Array;
   confidence: Float64Array;
+  /** Facts in order of creation (ties: store order), and each fact's place in it (dialog neighbours). */
+  byTime: Uint32Array;
+  timeRank: Uint32Array;
   /** Index into `projects` ("" = none) and `categories`. */
   project: Uint32Array;
   projects: string[];
@@ -100,6 +107,7 @@ export function buildCorpus(facts: readonly Fact[]): Corpus {
     for (const t of tagTerms) tagIds.push(vocab.at(t));
     const m = SPEAKER.exec(f.content);
     c.speaker[i] = m ? vocab.at(`@${(m[1] as string).toLowerCase().replace(/['’.-]/g, "")}`) : -1;
+    c.asks[i] = m && f.content.includes("?") ? 1 : 0;
     const born = parseGoTime(f.created_at);
     const d = born === undefined ? undefined : new Date(born);
     c.month[i] = d ? d.getUTCFullYear() * 12 + d.getUTCMonth() : -1;
@@ -115,6 +123,7 @@ export function buildCorpus(facts: readonly Fact[]): Corpus {
   const flat = Uint32Array.from(seq);
   const tagFlat = Uint32Array.from(tagIds);
   const tagged = postings(vocab.list.length, c.tagStart, tagFlat);
+  const { byTime, timeRank } = timeOrder(c.bornMs);
   const words = vocab.list;
   const order = Uint32Array.from(words.keys()).sort((a, b) =>
     (words[a] as string) < (words[b] as string) ? -1 : 1,
@@ -122,11 +131,14 @@ export function buildCorpus(facts: readonly Fact[]): Corpus {
   return {
     n,
     vocab: vocab.list,
+    term: (id) => words[id] as string,
     ...c,
     ...postings(vocab.list.length, c.seqStart, flat),
     tagPostStart: tagged.postStart,
     tagDoc: tagged.postDoc,
     order,
+    byTime,
+    timeRank,
     seq: flat,
     tags: Uint32Array.from(tagIds),
     projects: projects.list,
@@ -135,26 +147,40 @@ export function buildCorpus(facts: readonly Fact[]): Corpus {
   };
 }
 
+/** Facts sorted by creation time (stable), and the inverse permutation. */
+function timeOrder(bornMs: Float64Array): { byTime: Uint32Array; timeRank: Uint32Array } {
+  const n = bornMs.length;
+  const byTime = Uint32Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => (bornMs[a] as number) - (bornMs[b] as number) || a - b,
+  );
+  const timeRank = new Uint32Array(n);
+  for (let p = 0; p < n; p++) timeRank[byTime[p] as number] = p;
+  return { byTime, timeRank };
+}
+
 /** The term ids whose strings start with `head` (all of them for an exact match's range). */
 export function prefixRange(c: Corpus, head: string): [number, number] {
-  const at = (k: number) => c.vocab[c.order[k] as number] as string;
+  // every string that starts with `head` sorts before head + U+FFFF: two binary searches, and only
+  // the terms they probe are decoded
+  return [lowerBound(c, head), lowerBound(c, `${head}\uffff`)];
+}
+
+/** The first position in `order` whose term is ≥ `s`. */
+function lowerBound(c: Corpus, s: string): number {
   let lo = 0;
   let hi = c.order.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (at(mid) < head) lo = mid + 1;
+    if (c.term(c.order[mid] as number) < s) lo = mid + 1;
     else hi = mid;
   }
-  let end = lo;
-  while (end < c.order.length && at(end).startsWith(head)) end++;
-  return [lo, end];
+  return lo;
 }
 
 /** The id of an exact term, or undefined. */
 export function termId(c: Corpus, term: string): number | undefined {
-  const [from] = prefixRange(c, term);
-  const id = c.order[from];
-  return id !== undefined && c.vocab[id] === term ? id : undefined;
+  const id = c.order[lowerBound(c, term)];
+  return id !== undefined && c.term(id) === term ? id : undefined;
 }
 
 /** Inverts the term sequences (a counting sort by term; facts stay in ascending order). */
@@ -200,6 +226,7 @@ export function emptyArrays(n: number) {
     seqStart: new Uint32Array(n + 1),
     tagStart: new Uint32Array(n + 1),
     speaker: new Int32Array(n),
+    asks: new Uint8Array(n),
     month: new Int32Array(n),
     lastMs: new Float64Array(n),
     bornMs: new Float64Array(n),

@@ -18,13 +18,13 @@ export function panel(title: string, lines: readonly string[]): string {
   return `${title}\n${RULE}\n${lines.join("\n")}\n`;
 }
 
-/** `NNN. <content> [<cat>] (score: 0.00, accessed: N)` + `Total: N facts`. */
+/** `NNN. <content> [<cat>] (score: 0.00, accessed: N, id <id>)` + `Total: N facts` (ids for forget). */
 export function renderFacts(facts: readonly Fact[], category?: string): string {
   if (facts.length === 0)
     return category ? `No facts in category ${category}.\n` : "No facts stored yet.\n";
   const lines = facts.map(
     (f, i) =>
-      `${String(i + 1).padStart(3, "0")}. ${f.content} [${f.category || "general"}] (score: ${n(f.score).toFixed(2)}, accessed: ${f.access_count})`,
+      `${String(i + 1).padStart(3, "0")}. ${f.content} [${f.category || "general"}] (score: ${n(f.score).toFixed(2)}, accessed: ${f.access_count}, id ${f.id})`,
   );
   return panel(category ? `Memory Facts [${category}]` : "Memory Facts", [
     ...lines,

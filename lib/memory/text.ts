@@ -1,3 +1,4 @@
+import { goTrimSpace } from "../core/gostrings.ts";
 import { CATEGORIES, type Category } from "./config.ts";
 
 const WORD_RUN = /[\p{L}\p{N}]+/gu;
@@ -72,10 +73,10 @@ export function splitCategoryPrefix(line: string): { category?: Category; conten
   if (m) {
     const cat = (m[1] as string).trim().toLowerCase();
     if ((CATEGORIES as readonly string[]).includes(cat)) {
-      return { category: cat as Category, content: line.slice(m[0].length).trim() };
+      return { category: cat as Category, content: goTrimSpace(line.slice(m[0].length)) };
     }
   }
-  return { content: line.trim() };
+  return { content: goTrimSpace(line) };
 }
 
 const CLASSIFY: ReadonlyArray<[Category, readonly string[]]> = [

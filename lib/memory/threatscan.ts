@@ -4,7 +4,9 @@
  * whitespace collapsed) and judged by shape: a download piped or substituted into an interpreter, a
  * download then run, or words telling the agent to run commands, skip asking or widen its permissions.
  */
-export type ThreatKind = "prompt-injection" | "remote-exec" | "permission-widening";
+import { judgeIntent, skeleton } from "./threatscan-intent.ts";
+
+export type ThreatKind = "prompt-injection" | "remote-exec" | "permission-widening" | "destructive";
 
 export interface Threat {
   kind: ThreatKind;
@@ -41,7 +43,7 @@ const DL_TOOL = String.raw`\b(?:curl|wget|aria2c|axel|lwp-download|lwp-request|h
 const FETCH = String.raw`(?:${DL_TOOL}|\b(?:nc|ncat|netcat|socat)\b|\b[a-z][a-z0-9+.-]{0,15}:\/\/|\/dev\/(?:tcp|udp)\/|\bbase64\s+(?:-d|--decode|-D)\b|\bxxd\s+-r\b|\bopenssl\s+(?:enc|base64)\b[^|]{0,100}-d\b)`;
 
 /** Programs that run the code they are given. */
-const INTERP = String.raw`(?:(?:\/[\w.-]+)*\/)?(?:(?:ba|z|da|k|c|tc|fi|a|mk|y|po)?sh|python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby|node|nodejs|deno|bun|php[\d.]*|lua[\d.]*|pwsh|powershell|iex|invoke-expression|osascript|tclsh|wish|expect|busybox|source|eval|exec|xargs|sudo|doas|su|env|nohup|setsid|time|command|\.)`;
+const INTERP = String.raw`(?:(?:\/[\w.-]+)*\/)?(?:(?:ba|z|da|k|c|tc|fi|a|mk|y|po)?sh|python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby|node|nodejs|deno|bun|php[\d.]*|lua[\d.]*|pwsh|powershell|iex|invoke-expression|osascript|tclsh|wish|expect|busybox|source|eval|exec|xargs|sudo|doas|su|env|nohup|setsid|time|command|\.|["']?\$\{?SHELL(?::-[\w/]+)?\}?["']?)`;
 
 /** Wrappers between a pipe and the interpreter it feeds (`| sudo -E bash`, `| env X=1 sh`). */
 const WRAP = String.raw`(?:(?:sudo|doas|env|nohup|setsid|time|command|exec|stdbuf|nice|timeout|busybox)(?:\s+(?:-{1,2}[\w-]+(?:=\S*)?|(?:-[ugChpnkst]|--(?:user|group|signal|kill-after|adjustment))\s+[^\s-]\S*|\w+=\S*|\d+[smhd]?))*\s+)*`;
@@ -80,7 +82,7 @@ const RULES: readonly Rule[] = [
     kind: "remote-exec",
     why: "pipes downloaded or decoded data into an interpreter",
     re: new RegExp(
-      `${FETCH}[^|]{0,400}(?:\\|(?!\\|)[^|]{0,400}){0,6}?\\|(?!\\|)\\s*${WRAP}${INTERP}(?=$|[\\s;&|)'"\`-])`,
+      `${FETCH}[^|]{0,400}(?:\\|(?!\\|)[^|]{0,400}){0,6}?\\|(?!\\|)&?\\s*${WRAP}${INTERP}(?=$|[\\s;&|)'"\`}-])`,
       "i",
     ),
   },
@@ -89,7 +91,7 @@ const RULES: readonly Rule[] = [
     kind: "remote-exec",
     why: "runs downloaded code through command or process substitution",
     re: new RegExp(
-      `(?<![\\w.-])${INTERP}(?=[\\s"'(<$\`])[^\\n]{0,60}?(?:<\\s*\\(|\\$\\(|\`|<<<\\s*["']?\\$\\()[^)\`]{0,300}?${FETCH}`,
+      `(?<![\\w.-])${INTERP}(?=[\\s"'(<$\`])[^\\n]{0,60}?(?:<\\s*\\(|=\\(|\\$\\(|\`|<<<\\s*["']?\\$\\()[^)\`]{0,300}?${FETCH}`,
       "i",
     ),
   },
@@ -97,6 +99,21 @@ const RULES: readonly Rule[] = [
     kind: "remote-exec",
     why: "evaluates downloaded code",
     re: /\b(?:exec|eval|iex|invoke-expression)\s*\(?[^\n]{0,80}?(?:urlopen|urllib|requests\.get|downloadstring|iwr|irm|invoke-webrequest|invoke-restmethod|https?:\/\/)/i,
+  },
+  {
+    kind: "remote-exec",
+    why: "sends a download into an interpreter through process substitution",
+    re: new RegExp(`${FETCH}[^\\n]{0,400}?>\\s*>\\(\\s*${WRAP}${INTERP}`, "i"),
+  },
+  {
+    kind: "remote-exec",
+    why: "evaluates fetched JavaScript",
+    re: /\bfetch\s*\([^\n]{0,300}?(?:\.then\s*\(\s*(?:eval|Function)\b|\beval\s*\(|\bnew\s+Function\b|\bimport\s*\()|\b(?:eval|Function)\s*\([^\n]{0,100}?\bfetch\s*\(/i,
+  },
+  {
+    kind: "remote-exec",
+    why: "installs or runs a package straight from a URL (its install scripts run)",
+    re: /\b(?:pip[\d.]*|pipx|uv\s+pip|uvx|python[\d.]*\s+-m\s+pip)\s+(?:install|run)\b[^\n]{0,200}?\b(?:https?|ftp|git\+[a-z]+):\/\/|\b(?:npx|bunx|pnpx|pnpm\s+dlx|yarn\s+dlx|npm\s+(?:exec|x|i|install|add)|pnpm\s+(?:add|i|install)|yarn\s+add|bun\s+(?:add|x|install|i))\b[^\n]{0,200}?\b(?:https?|git\+[a-z]+|git):\/\/|\bdeno\s+(?:run|install|eval)\b[^\n]{0,200}?\bhttps?:\/\/|\bcargo\s+install\b[^\n]{0,100}?--git\s+\S+/i,
   },
   // --- download, then run what was downloaded
   {
@@ -197,9 +214,12 @@ function runsDownloaded(text: string): boolean {
       ...rest.matchAll(/(?:^|\s)(?:-[a-zA-Z]*[oO]|--output|--output-document)(?:\s+|=)(?!-)(\S+)/g),
       ...rest.matchAll(/>\s*(\S+)/g),
     ].map((t) => t[1] as string);
-    const remote = /(?:^|\s)-[a-zA-Z]*O(?:\s|$)/.test(rest)
-      ? /\b[a-z]+:\/\/\S*\/([\w.-]+)/i.exec(rest)?.[1]
-      : undefined;
+    // curl -O, and wget without -O, save under the URL's last path segment
+    const wgetDefault = /^wget\b/i.test(m[0]) && targets.length === 0;
+    const remote =
+      /(?:^|\s)-[a-zA-Z]*O(?:\s|$)/.test(rest) || wgetDefault
+        ? /\b[a-z]+:\/\/[^\s`'"]*\/([\w.-]+)/i.exec(rest)?.[1]
+        : undefined;
     if (remote) targets.push(remote);
     const next = lines.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 400);
     for (const t of targets) {
@@ -225,12 +245,17 @@ export function findThreat(text: string): Threat | undefined {
     return { kind: "remote-exec", why: "downloads a file and then runs it" };
   const flat = normalizeForScan(text);
   const variants = [flat];
-  const unquoted = unquoteWords(flat);
-  if (unquoted !== flat) variants.push(unquoted);
+  for (const v of [unquoteWords(flat), skeleton(flat), skeleton(unquoteWords(flat))])
+    if (!variants.includes(v)) variants.push(v);
   for (const v of variants)
     for (const rule of RULES)
       if (rule.re.test(v) && (!rule.also || rule.also.test(v)))
         return { kind: rule.kind, why: rule.why };
+  // then what the text asks the agent to do, whatever the words (lib/memory/threatscan-intent.ts)
+  for (const v of variants) {
+    const intent = judgeIntent(v);
+    if (intent) return intent;
+  }
   return undefined;
 }
 

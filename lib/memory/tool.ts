@@ -47,6 +47,11 @@ export const MEMORY_TOOL_ALIASES: Record<string, "remember" | "profile" | "forge
   read: "recall",
   get: "recall",
   search: "recall",
+  // Go's timeline (dated episodes): recall answers with them (its `## Recent Episodes` section)
+  timeline: "recall",
+  history: "recall",
+  episodes: "recall",
+  chronology: "recall",
 };
 
 export interface ToolOutcome {

@@ -210,18 +210,49 @@ async function mergeRows(mem: Memory, file: string, incoming: Row[]): Promise<nu
   });
 }
 
-/** Parses an export document; malformed input is a usage error (exit 2, bad_input). */
+const EXPORT_PARTS = ["facts", "profile", "topics", "projects", "daily_notes"] as const;
+const HINT = "the input of import is the output of: chatcli memory export";
+
+/**
+ * Parses an export document; malformed input — not JSON, not an object, none of the parts of an
+ * export, a part of the wrong type — is a usage error (exit 2, bad_input) and nothing is written.
+ */
 export function parseExportDocument(text: string): Record<string, unknown> {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`import: not JSON (${(error as Error).message})`, { reason: "bad_input" });
+    throw new UsageError(`import: not JSON (${(error as Error).message})`, {
+      reason: "bad_input",
+      hint: HINT,
+    });
   }
   if (!doc || typeof doc !== "object" || Array.isArray(doc)) {
-    throw new UsageError("import: expected a JSON object", { reason: "bad_input" });
+    throw new UsageError("import: expected a JSON object", { reason: "bad_input", hint: HINT });
   }
-  return doc as Record<string, unknown>;
+  const d = doc as Record<string, unknown>;
+  if (d["format"] !== undefined && d["format"] !== "chatcli-memory-export")
+    throw new UsageError(
+      `import: not a chatcli memory export (format ${JSON.stringify(d["format"]).slice(0, 40)})`,
+      { reason: "bad_input", hint: HINT },
+    );
+  const parts = EXPORT_PARTS.filter((k) => d[k] !== undefined && d[k] !== null);
+  if (parts.length === 0) {
+    const keys = Object.keys(d).slice(0, 5).join(", ") || "none";
+    throw new UsageError(
+      `import: not a memory export: it has none of ${EXPORT_PARTS.join(", ")} (keys: ${keys})`,
+      { reason: "bad_input", hint: HINT },
+    );
+  }
+  for (const k of ["facts", "topics", "projects"] as const)
+    if (d[k] !== undefined && d[k] !== null && !Array.isArray(d[k]))
+      throw new UsageError(`import: "${k}" is not a list`, { reason: "bad_input", hint: HINT });
+  for (const k of ["profile", "daily_notes", "tombstones", "usage"] as const) {
+    const v = d[k];
+    if (v !== undefined && v !== null && (typeof v !== "object" || Array.isArray(v)))
+      throw new UsageError(`import: "${k}" is not an object`, { reason: "bad_input", hint: HINT });
+  }
+  return d;
 }
 
 /** A summary of an import: what was added, kept, archived by the cap, normalised and refused. */

@@ -1,3 +1,4 @@
+import { goTrimSpace } from "../core/gostrings.ts";
 import { CATEGORIES } from "./config.ts";
 import { FACT_KEYS, type Fact, factId, normalizeFact } from "./facts.ts";
 import { formatGoTime, parseGoTime, ZERO_TIME } from "./gotime.ts";
@@ -25,7 +26,7 @@ function goTime(v: unknown, field: string, fixed: string[], missing: string): st
     if (GO_RFC3339.test(s) && (s === ZERO_TIME || parseGoTime(s) !== undefined)) return s;
     if (/^0001-01-01T00:00:00(\.0+)?(Z|[+-]00:00)$/.test(s)) return ZERO_TIME;
     const date = /^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T00:00:00Z` : s;
-    const ms = parseGoTime(date);
+    const ms = parseGoTime(date) ?? zonelessTime(s);
     if (ms !== undefined) {
       fixed.push(`${field} as RFC 3339`);
       return formatGoTime(ms);
@@ -37,6 +38,17 @@ function goTime(v: unknown, field: string, fixed: string[], missing: string): st
     return formatGoTime(v < 1e11 ? v * 1000 : v);
   }
   throw new Reject(`${field} is not a time: ${JSON.stringify(v).slice(0, 40)}`);
+}
+
+/** `2026-01-06 08:30:00` (or with a `T`, seconds and fraction optional): a time in the local zone. */
+function zonelessTime(s: string): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/.exec(s);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, sec] = m.slice(1, 7).map((x) => Number(x ?? 0)) as number[];
+  const ms = Number((m[7] ?? "").padEnd(3, "0").slice(0, 3));
+  const at = new Date(y as number, (mo as number) - 1, d, h, mi, sec, ms);
+  // 2026-02-30 or 25:00 would roll over: not a time
+  return at.getDate() === d && at.getMinutes() === mi ? at.getTime() : undefined;
 }
 
 function toNumber(v: unknown, field: string): number | undefined {
@@ -104,7 +116,7 @@ export function checkFact(raw: unknown, now: Date): Checked<Fact> {
     if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new Reject("not an object");
     const r = { ...(raw as Record<string, unknown>) };
     dropFolded(r, FACT_KEYS, fixed);
-    const content = goString(r["content"], "content").trim();
+    const content = goTrimSpace(goString(r["content"], "content"));
     if (!content) throw new Reject("content is empty");
     let category = goString(r["category"], "category").trim().toLowerCase();
     if (category && !(CATEGORIES as readonly string[]).includes(category)) {

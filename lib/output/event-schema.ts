@@ -16,6 +16,7 @@ import {
   MemoryInfo,
   N,
   Obj,
+  OutboundInfo,
   PermissionDenial,
   PermissionMode,
   SandboxInfo,
@@ -49,6 +50,8 @@ export const PAYLOADS = {
     bootstrap_files: Type.Array(BootstrapFile),
     memory: N(MemoryInfo),
     sandbox: N(SandboxInfo),
+    /** agent/coder: what outbound channels may reach; null for runs without tools. */
+    outbound: N(OutboundInfo),
     mcp_servers: Type.Array(McpServer),
     limits: Obj({
       max_turns: N(Int),
@@ -147,6 +150,17 @@ export const PAYLOADS = {
     provider: Str,
     model: Str,
     fallback: Type.Boolean(),
+    /**
+     * Where the delay came from: the `retry-after` header, Google's `RetryInfo`, the error message
+     * ("Please try again in 1.898s"); null when it is chatcli's own backoff (or a fallback).
+     */
+    retry_after_source: N(
+      Type.Union([
+        Type.Literal("retry-after"),
+        Type.Literal("RetryInfo"),
+        Type.Literal("the error message"),
+      ]),
+    ),
     error: Obj({ code: Str, status: N(Int), message: Str }),
   },
   warning: Warning.properties,
@@ -161,6 +175,8 @@ export const PAYLOADS = {
     ]),
     duration_ms: Int,
     tool: N(Str),
+    /** A blocking hook's reason (its stderr or body); null unless status is blocked. */
+    reason: N(Str),
     parent_id,
   },
   "subagent.started": {
@@ -234,6 +250,7 @@ export const Envelope = Obj({
   bootstrap_files: Type.Array(BootstrapFile),
   compaction: N(CompactionInfo),
   sandbox: N(SandboxInfo),
+  outbound: N(OutboundInfo),
   mcp_servers: Type.Array(McpServer),
   subagents: N(Type.Array(Subagent)),
   /** `rewind --to`: what was (or would be, with --dry-run) restored. */

@@ -39,6 +39,7 @@ export function newEnvelope(command: string, version: string): Envelope {
     bootstrap_files: [],
     compaction: null,
     sandbox: null,
+    outbound: null,
     mcp_servers: [],
     subagents: null,
     rewind: null,
@@ -80,6 +81,7 @@ export class EnvelopeFold {
         env.bootstrap_files = event.bootstrap_files;
         env.memory = event.memory && { ...event.memory };
         env.sandbox = event.sandbox;
+        env.outbound = event.outbound;
         env.mcp_servers = event.mcp_servers;
         const loop = event.permission_mode !== null;
         env.tools = loop ? { calls: 0, failed: 0, denied: 0, by_name: {} } : null;

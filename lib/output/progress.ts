@@ -66,6 +66,8 @@ export function createProgress(options: ProgressOptions): {
   const seen = new Set<string>();
   const labels = new Map<string, string>();
   let summarised = false;
+  // one message (a one-shot prompt) is not a history: cutting it is said by one warning, no report
+  let quietCompaction = false;
   const lines = (text: string | undefined, parent: string | null = null) => {
     if (!text) return "";
     const label = parent === null ? undefined : (labels.get(parent) ?? "sub-agent");
@@ -93,12 +95,20 @@ export function createProgress(options: ProgressOptions): {
               suggestion: e.suggestion,
             });
           return "";
+        case "compaction.started":
+          quietCompaction = e.messages <= 1;
+          return "";
         case "compaction.phase": {
+          if (quietCompaction) return "";
           const info = Object.fromEntries(Object.entries(e).filter(([, v]) => v !== null));
           const line = describePhase(e.phase as CompactPhase, info);
           return line ? lines(`${options.phasePrefix ?? ""}${line}`) : "";
         }
         case "compaction.completed":
+          if (quietCompaction) {
+            quietCompaction = false;
+            return "";
+          }
           return lines(compactionLine(e));
         case "subagent.started":
           labels.set(e.parent_id, e.role ? `@${e.role}` : "sub-agent");

@@ -46,6 +46,10 @@ export const TerminalReason = Type.Union([
   Type.Literal("max_turns"),
   Type.Literal("max_budget"),
   Type.Literal("permission_denied"),
+  /** The run ended, but every edit, command and outbound call the model tried was denied (exit 6). */
+  Type.Literal("blocked"),
+  /** The run ended, but no shell command could run: no OS sandbox, or no network inside it (exit 6). */
+  Type.Literal("tools_unavailable"),
   Type.Literal("stagnation"),
   Type.Literal("context_overflow"),
   Type.Literal("rewind_conflict"),
@@ -79,7 +83,16 @@ export const BootstrapFile = Obj({
   bytes: Int,
 });
 
-export const MemoryInfo = Obj({ mode: Str, facts_loaded: Int, facts_written: Int });
+/**
+ * `mode`: how memory reached the prompt (index, full, off); `access`: what the run may do with the
+ * store — off, read (never written: --memory read, the default in CI and pipes) or write.
+ */
+export const MemoryInfo = Obj({
+  mode: Str,
+  access: Type.Union([Type.Literal("off"), Type.Literal("read"), Type.Literal("write")]),
+  facts_loaded: Int,
+  facts_written: Int,
+});
 
 export const SandboxInfo = Obj({ kind: Str, available: Type.Boolean(), network: Type.Boolean() });
 
@@ -93,6 +106,17 @@ export const McpServer = Obj({
   ]),
   tools: Int,
   scope: Type.Union([Type.Literal("global"), Type.Literal("workspace"), Type.Literal("flag")]),
+  /** Why it failed (status failed); null otherwise. */
+  error: N(Str),
+});
+
+/**
+ * agent/coder: the outbound channels (web_fetch, web_search, MCP tools): `open` in auto and bypass,
+ * else `allowlist` with the allow rules that open a tool or a host (CONTRACT §5).
+ */
+export const OutboundInfo = Obj({
+  policy: Type.Union([Type.Literal("open"), Type.Literal("allowlist")]),
+  allow: Type.Array(Str),
 });
 
 export const Warning = Obj({ code: Str, message: Str });

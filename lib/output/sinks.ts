@@ -47,6 +47,7 @@ export function bareStart(
     bootstrap_files: [],
     memory: null,
     sandbox: null,
+    outbound: null,
     mcp_servers: [],
     limits: { max_turns: null, max_budget_usd: null, timeout_ms: null, max_tokens: null },
   };

@@ -10,6 +10,7 @@ import {
   WRAPPER_VALUE_OPTS,
 } from "./command-checks.ts";
 import { INTERPRETERS, READONLY, READONLY_SUB, WRAPPERS } from "./command-lists.ts";
+import { compileUntrustedPattern, isPatternError, type UntrustedPattern } from "./patterns.ts";
 import type { SimpleCommand } from "./shell-words.ts";
 
 export type CommandClass = "readonly" | "other" | "dangerous";
@@ -313,11 +314,30 @@ export function rawDanger(line: string, denylist?: string): string | undefined {
     .split(";")
     .map((s) => s.trim())
     .filter(Boolean)) {
-    try {
-      if (new RegExp(pattern, "i").test(line)) return `matches CHATCLI_AGENT_DENYLIST (${pattern})`;
-    } catch {
-      // an invalid user regex is ignored
-    }
+    // RE2: a workspace's .env may set this list; a catastrophic pattern costs linear time
+    const re = denyPattern(pattern);
+    if (re?.test(line)) return `matches CHATCLI_AGENT_DENYLIST (${pattern})`;
   }
   return undefined;
+}
+
+/** The CHATCLI_AGENT_DENYLIST entries RE2 cannot compile (ignored; the run warns), quoted. */
+export function invalidDenylist(denylist: string | undefined): string[] {
+  return (denylist ?? "")
+    .split(";")
+    .map((s) => s.trim())
+    .filter((p) => p && !denyPattern(p))
+    .map((p) => JSON.stringify(p));
+}
+
+const DENY_CACHE = new Map<string, UntrustedPattern | undefined>();
+
+/** A CHATCLI_AGENT_DENYLIST entry compiled once (undefined: RE2 refuses it, and it is ignored). */
+function denyPattern(source: string): UntrustedPattern | undefined {
+  if (!DENY_CACHE.has(source)) {
+    if (DENY_CACHE.size > 256) DENY_CACHE.clear();
+    const re = compileUntrustedPattern(source, { ignoreCase: true });
+    DENY_CACHE.set(source, isPatternError(re) ? undefined : re);
+  }
+  return DENY_CACHE.get(source);
 }

@@ -1,56 +1,27 @@
-import type { PermissionMode, PermissionPolicy } from "./policy-types.ts";
+import { outboundDenied, outboundVerdict, secretRefusal } from "./outbound.ts";
+import { wildcardMatch } from "./patterns.ts";
+import type {
+  Action,
+  Decision,
+  PermissionMode,
+  PermissionPolicy,
+  Rule,
+  ToolKind,
+  Verdict,
+} from "./policy-types.ts";
 import { type Cls, type Part, pathPart, shellParts } from "./shell-judge.ts";
 import { isInside, toAbsolute } from "./workspace.ts";
 
-export type { Part, PermissionMode, PermissionPolicy };
+export type { Action, Decision, Part, PermissionMode, PermissionPolicy, Rule, ToolKind, Verdict };
 
-/** What kind of action a tool performs; decides the permission column (CONTRACT §5). */
-export type ToolKind = "read" | "edit" | "shell" | "network" | "memory";
-
-/**
- * One tool call as the policy sees it: lib/agent builds it from a tool and its arguments
- * (`actionOf`), `chatcli policy check` from a command line. The policy never sees a Tool.
- */
-export interface Action {
-  /** The tool's name (`run_command`, `write_file`, `mcp__srv__tool` …). */
-  tool: string;
-  kind: ToolKind;
-  /** The text rules match: a path, a command line, a URL. */
-  subject: string;
-  /** edit: the paths the call writes (default: the subject). */
-  writes?: string[];
-  /** shell: the command line (empty: a runner chosen at run time, e.g. run_tests). */
-  cmd?: string;
-  /** shell: the directory it runs in (relative to the policy's cwd). */
-  dir?: string;
-}
 /** The values of --permission-mode, least to most permissive. */
 export const PERMISSION_MODES: readonly PermissionMode[] = ["read-only", "edit", "auto", "bypass"];
 
-export type Verdict = "allow" | "ask" | "deny";
-
-export interface Decision {
-  verdict: Verdict;
-  /** Why (shown to the model, on stderr and in permission_denials). */
-  reason: string;
-  /** Dangerous: on a TTY it needs a typed confirmation; without one it is denied (never --on-ask). */
-  dangerous: boolean;
-  /** The flag that would allow it, for the stderr summary. */
-  suggestion?: string;
-  /** Set when bypass lets a write outside the workspace through (warn once). */
-  outside?: boolean;
-}
-
 const RANK: Record<Verdict, number> = { allow: 0, ask: 1, deny: 2 };
 
-interface Rule {
-  tool: RegExp;
-  arg?: string;
-  text: string;
-}
-
-function wildcard(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`, "s");
+/** `*` as a wildcard, matched in linear-bounded time (a rule may come from a workspace config). */
+function wildcard(glob: string): { readonly glob: string; test(text: string): boolean } {
+  return { glob, test: (text) => wildcardMatch(glob, text) };
 }
 
 /**
@@ -138,6 +109,7 @@ export function decide(
     deny: policy.deny.map(parseRule).filter((r): r is Rule => r !== undefined),
   };
   const subject = action.subject;
+  if (action.kind === "network") return decideNetwork(policy, action, rules);
   for (const rule of rules.deny) {
     if (ruleMatches(rule, tool, subject)) {
       return {
@@ -207,6 +179,25 @@ export function decide(
     if (d.outside) worst.outside = true;
   }
   return worst;
+}
+
+/** An outbound call: a secret never leaves; deny rules; then open (auto) or allowed by a rule. */
+function decideNetwork(
+  policy: PermissionPolicy,
+  action: Action,
+  rules: { allow: Rule[]; deny: Rule[] },
+): Decision {
+  const secret = secretRefusal(action, policy.secrets);
+  if (secret) return secret;
+  const denied = rules.deny.find((r) => outboundDenied(r, action));
+  if (denied)
+    return {
+      verdict: "deny",
+      reason: `denied by rule ${denied.text}`,
+      dangerous: false,
+      suggestion: `remove the rule ${denied.text}`,
+    };
+  return outboundVerdict(policy.mode, rules.allow, action);
 }
 
 /**

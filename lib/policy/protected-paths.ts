@@ -31,6 +31,8 @@ export const HOME_CREDENTIAL_PATHS: readonly string[] = [
   ".npmrc",
   ".config/gh",
   ".git-credentials",
+  // git's XDG credential store (`credential.helper store` writes here when ~/.git-credentials is absent)
+  ".config/git/credentials",
   // beyond the contract's list: other stores of the same kind (the sandbox hides the same ones)
   ".local/share/keyrings",
   "Library/Keychains",
@@ -73,7 +75,8 @@ export function protectedPaths(env: Env, userConfig?: unknown): ProtectedPaths {
   const home = userHome(env);
   const paths = HOME_CREDENTIAL_PATHS.map((p) => join(home, p));
   const xdg = env["XDG_CONFIG_HOME"];
-  if (xdg && isAbsolute(xdg)) paths.push(join(xdg, "gcloud"), join(xdg, "gh"));
+  if (xdg && isAbsolute(xdg))
+    paths.push(join(xdg, "gcloud"), join(xdg, "gh"), join(xdg, "git", "credentials"));
   paths.push(...SYSTEM_SECRET_PATHS, chatcliHome(env));
   for (const extra of denyReadEntries(userConfig)) {
     // `~/x` and absolute paths; a relative entry names nothing for sure and is ignored

@@ -32,7 +32,12 @@ export function approvalDetail(input: PreviewInput): string {
   } else if (input.tool === "patch_file") {
     const diff = text("diff");
     if (diff) lines.push(...trimDiff(stripControl(diff).split("\n")));
-    else lines.push(...trimDiff(lineDiff(text("search") ?? "", text("replace") ?? "")));
+    else {
+      const edit = { search: text("search") ?? "", replace: text("replace") ?? "" };
+      lines.push(...trimDiff(editPreview(input.cwd, text("file") ?? "", [edit])));
+    }
+  } else if (input.tool === "multipatch") {
+    lines.push(...trimDiff(multipatchPreview(input.cwd, input.args["edits"])));
   }
   const reason = replReason(input.reason);
   if (reason) lines.push(`(${reason})`);
@@ -44,6 +49,47 @@ export function replReason(reason: string): string {
   return reason
     .replace(/ need --permission-mode \S+ \((\S+) mode\)/g, " need approval in $1 mode")
     .replace(/ \(allow with [^)]*\)/g, "");
+}
+
+interface Edit {
+  search: string;
+  replace: string;
+}
+
+/**
+ * The file's own lines around search/replace edits, applied in order as patch_file and multipatch
+ * apply them (CRLF files take LF search text); what cannot be applied is said, with the fragments.
+ */
+function editPreview(cwd: string, file: string, edits: readonly Edit[]): string[] {
+  const shown = stripControl(file);
+  const before = readOrUndefined(resolveIn(cwd, file));
+  const fragments = (e: Edit) => lineDiff(e.search, e.replace);
+  if (before === undefined) return [`(cannot read ${shown})`, ...edits.flatMap(fragments)];
+  let after = before;
+  for (const e of edits) {
+    const crlf = !after.includes(e.search) && after.includes("\r\n");
+    const search = crlf ? e.search.replace(/\n/g, "\r\n") : e.search;
+    const at = e.search === "" ? -1 : after.indexOf(search);
+    if (at < 0) return [`(the search text is not in ${shown})`, ...fragments(e)];
+    const replace = crlf ? e.replace.replace(/\n/g, "\r\n") : e.replace;
+    after = after.slice(0, at) + replace + after.slice(at + search.length);
+  }
+  return lineDiff(before.replace(/\r\n/g, "\n"), after.replace(/\r\n/g, "\n"));
+}
+
+/** multipatch: one diff per file (first-seen order), each headed by the file's name. */
+function multipatchPreview(cwd: string, raw: unknown): string[] {
+  const byFile = new Map<string, Edit[]>();
+  for (const e of Array.isArray(raw) ? raw : []) {
+    const { file, search, replace } = (e ?? {}) as Record<string, unknown>;
+    if (typeof file !== "string" || typeof search !== "string" || typeof replace !== "string")
+      continue;
+    byFile.set(file, [...(byFile.get(file) ?? []), { search, replace }]);
+  }
+  return [...byFile].flatMap(([file, edits]) => [
+    stripControl(file),
+    ...editPreview(cwd, file, edits),
+  ]);
 }
 
 function resolveIn(cwd: string, file: string): string {
@@ -97,6 +143,23 @@ function trimDiff(lines: string[]): string[] {
   if (lines.length <= MAX_DIFF_LINES) return lines;
   const more = lines.length - MAX_DIFF_LINES;
   return [...lines.slice(0, MAX_DIFF_LINES), `… ${more} more line${more === 1 ? "" : "s"}`];
+}
+
+/** Most output lines shown under a finished command in the REPL (the model gets all of it). */
+const OUTPUT_LINES = 5;
+
+/**
+ * The last lines of a finished command's output, indented under its `▸ run_command … → exit 0`
+ * line: the human sees what the approved command did, not only its exit code.
+ */
+export function commandOutputPreview(output: string, max = OUTPUT_LINES): string[] {
+  const lines = stripControl(output)
+    .replace(/^exit code: \S+\n?/m, "")
+    .split("\n")
+    .filter((l) => l.trim() !== "" && l !== "[stderr]")
+    .map((l) => (l.length > 160 ? `${l.slice(0, 159)}…` : l));
+  const shown = lines.slice(-max).map((l) => `  │ ${l}`);
+  return lines.length > max ? [`  │ … ${lines.length - max} earlier lines`, ...shown] : shown;
 }
 
 /**

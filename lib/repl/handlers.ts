@@ -96,12 +96,18 @@ async function compact(repl: Repl, instruction: string): Promise<void> {
   }
   const outcome = result.value;
   if (outcome.status === "skipped") return repl.say(outcome.message);
+  if (outcome.before === outcome.after && !instruction) {
+    return repl.say(
+      `Nothing old enough to summarise yet: all ${outcome.before} messages are kept as they are.`,
+    );
+  }
   const counts = `${outcome.before} → ${outcome.after} messages`;
   repl.say(
     instruction
       ? s.green(`✓ Compacted: ${counts} (preserved: ${instruction})`)
       : `📦 Compacted: ${counts}`,
   );
+  await repl.updateStatus(); // the status row's context figure, now
 }
 
 async function session(repl: Repl, args: string): Promise<void> {

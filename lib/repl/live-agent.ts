@@ -16,7 +16,7 @@ import { stripControl } from "../output/terminal.ts";
 import { openRun } from "../run/open.ts";
 import { answeredBy } from "../run/provider.ts";
 import type { Run, TurnOutcome } from "../run/run.ts";
-import { alwaysScope, approvalDetail } from "./approval-preview.ts";
+import { alwaysScope, approvalDetail, commandOutputPreview } from "./approval-preview.ts";
 import type { SessionBinding } from "./live-binding.ts";
 import type { AgentCallbacks, TurnResult } from "./services.ts";
 
@@ -180,7 +180,12 @@ async function agentLoop(
     if (event.type === "tool.started") {
       const cmd = typeof event.input["cmd"] === "string" ? event.input["cmd"] : event.name;
       callbacks.onCommand(stripControl(cmd));
-    } else if (event.type === "tool.completed") callbacks.onCommand(undefined);
+    } else if (event.type === "tool.completed") {
+      callbacks.onCommand(undefined);
+      // what the command printed (its last lines), not only "→ exit 0"
+      if (event.status !== "denied")
+        for (const line of commandOutputPreview(event.output)) callbacks.onActivity(line);
+    }
   };
   const run = await openRun(
     ctx,
@@ -224,7 +229,8 @@ async function agentLoop(
   const { result } = outcome;
   const text = stripControl(result.finalText);
   if (text) callbacks.onText(text);
-  if (result.error && result.terminalReason !== "completed")
+  // "blocked" is the human's own answers here: the denial lines said it already
+  if (result.error && result.terminalReason !== "completed" && result.terminalReason !== "blocked")
     callbacks.onActivity(`⚠ ${result.error.message}`);
   const records = run.parts.toolSet?.delegation.records ?? [];
   const usage = addSubagentTotals(result.usage, null, records).usage;

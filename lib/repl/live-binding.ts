@@ -127,6 +127,9 @@ export class SessionBinding {
       return `Session '${this.bound}' saved.`;
     }
     const turns = this.session.messages.filter((m) => m.role !== "system").length;
+    // rewound to the start: an autosave with nothing in it is not left behind
+    if (turns === 0 && this.session.name?.startsWith("autosave-") && this.session.path)
+      await deleteSession(this.ctx, this.session.name).catch(() => false);
     if (turns < 2 || !envBool(this.env, "CHATCLI_SESSION_AUTOSAVE", true)) return undefined;
     await this.persist();
     return `session auto-saved as ${this.session.name} (disable with CHATCLI_SESSION_AUTOSAVE=false)`;

@@ -21,14 +21,16 @@ export interface CompactInput {
 
 /**
  * `/compact [instruction]` over lib/history's pipeline: half the window, always level 2 (an explicit
- * request to make it smaller), the last 10 messages (4 with an instruction) kept verbatim.
+ * request to make it smaller), the last 10 messages (4 with an instruction) kept verbatim — half the
+ * conversation when it is shorter, so there is always an older half to summarise.
  */
 export function compactConversation(messages: ChatMessage[], input: CompactInput) {
   const { ref, env, instruction } = input;
   const model = { provider: ref.provider, model: ref.model };
+  const turns = messages.filter((m) => m.role !== "system").length;
   return compactHistory(messages, {
     budgetTokens: budgetFor(model, env, 0.5),
-    keepLast: instruction ? 4 : 10,
+    keepLast: instruction ? 4 : Math.min(10, Math.max(2, Math.floor(turns / 2))),
     instruction,
     // A user who types /compact wants it smaller: level 2 runs even when trimming was enough.
     forceSummary: true,

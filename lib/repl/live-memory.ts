@@ -71,7 +71,8 @@ export function createReplMemory(input: {
       });
       if (result.queued)
         throw new Error("extraction failed; the segment is queued in memory/pending");
-      return result.factsWritten > 0 ? `memory: +${result.factsWritten} fact(s)` : undefined;
+      if (result.factsWritten > 0) return `memory: +${result.factsWritten} fact(s)`;
+      return result.dropped ? `memory: extraction reply dropped (${result.dropped})` : undefined;
     },
   });
   // Cron-style compaction for long sessions: checked after turns (at most every 10 minutes here,

@@ -27,6 +27,7 @@ import { compactConversation, guidedTooFew } from "./live-compact.ts";
 import type { ReplMemory } from "./live-memory.ts";
 import { contextSummary, UsageMeter } from "./live-meter.ts";
 import { runReplShell } from "./live-shell.ts";
+import { rewoundPrompt } from "./repl-rewind.ts";
 import type * as S from "./services.ts";
 
 export interface LiveOptions {
@@ -37,6 +38,8 @@ export interface LiveOptions {
   meter?: UsageMeter;
   /** `--effort` / CHATCLI_EFFORT, on every chat and agent request. */
   effort?: Effort;
+  /** `--fake-responses FILE`: the replies of `-m mock:script`. */
+  fakeResponses?: string;
 }
 
 /** Builds the REPL's services: settings, model, and the session (named, or a new autosave one). */
@@ -50,6 +53,7 @@ export async function createLiveServices(ctx: Ctx, options: LiveOptions): Promis
   const ref = resolveModel(options.model, settings.env, settings.config.model);
   const live = new LiveServices(ctx, settings, workspaceRoot, ref, options.memory, options.meter);
   live.effort = options.effort;
+  live.fakeResponses = options.fakeResponses;
   await live.open(options.session);
   options.memory?.startTicker(() => live.history());
   return live;
@@ -63,6 +67,7 @@ function relativeTo(root: string, path: string): string {
 
 class LiveServices implements S.ReplServices {
   effort: Effort | undefined;
+  fakeResponses: string | undefined;
   private readonly binding: SessionBinding;
   private provider: ResilientProvider | undefined;
   private readonly cache = new BootstrapCache();
@@ -104,6 +109,7 @@ class LiveServices implements S.ReplServices {
     this.provider ??= await buildProviderChain(this.ref, {
       env: this.env,
       fetch: this.ctx.fetch,
+      fakeResponsesPath: this.fakeResponses,
       emit: (event) => this.notice(event, (line) => this.providerLine(line)),
     });
     return this.provider;
@@ -277,10 +283,13 @@ class LiveServices implements S.ReplServices {
     const target = this.binding.checkpoints.find(index);
     if (!target) throw new Error(`no checkpoint [${index}]`);
     const plan = await planRewind(this.session, target.id, scope);
+    const before = [...this.session.messages];
     await applyRewind(this.session, plan);
     await this.binding.persist();
     await this.binding.refresh();
-    return { index, time: target.time, messages: target.messages, label: target.label };
+    const prompt =
+      scope === "code" ? undefined : rewoundPrompt(before, this.session.messages, target.label);
+    return { index, time: target.time, messages: target.messages, label: target.label, prompt };
   }
 
   shell(

@@ -187,7 +187,8 @@ class PromptEditor {
         break;
       case "paste":
         if (buffer.isEmpty) this.startedByPaste = true;
-        buffer.insert(this.collapsePaste(key.text ?? ""));
+        // a copied line ends with its newline: that is not an empty line of the message
+        buffer.insert(this.collapsePaste((key.text ?? "").replace(/\n+$/, "")));
         break;
       case "enter": {
         const typed = buffer.text;
@@ -288,6 +289,10 @@ class PromptEditor {
         if (buffer.isEmpty && escAt !== undefined && now - escAt <= window) {
           this.finish();
           return { kind: "rewind" };
+        }
+        if (!buffer.isEmpty && escAt !== undefined && now - escAt <= window) {
+          buffer.set(""); // Esc Esc with text clears it (again on an empty line: the rewind menu)
+          break;
         }
         this.lastEscAt = now;
         return undefined;

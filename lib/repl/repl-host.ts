@@ -16,10 +16,14 @@ export interface ReplHost {
   readonly keys: KeyReader;
   readonly style: ReturnType<typeof style>;
   readonly pendingContext: string[];
+  /** What the next prompt starts with (a rewound turn's input, put back). */
+  nextDraft: string | undefined;
   say(text: string): void;
   agentRun(mode: "agent" | "coder", task: string): Promise<void>;
   reportFailure(result: Cancellable<unknown> & { ok: false }, what: string): void;
   rewindMenu(): Promise<void>;
   menuOptions(signal?: AbortSignal): { color: boolean; now: () => Date; signal: AbortSignal };
   cancellable<T>(fn: CancellableFn<T>): Promise<Cancellable<T>>;
+  /** Recomputes the status row (after /compact, after a rewind). */
+  updateStatus(): Promise<void>;
 }

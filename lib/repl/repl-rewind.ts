@@ -1,3 +1,4 @@
+import type { ChatMessage } from "../llm/types.ts";
 import { chooseCheckpoint, chooseOne, clockTime } from "./menu.ts";
 import type { ReplHost as Repl } from "./repl-host.ts";
 import type { RewindFile, RewindScopeChoice } from "./services.ts";
@@ -28,6 +29,9 @@ export async function openRewindMenu(repl: Repl): Promise<void> {
         `↩ Rewound to checkpoint [${choice.index}] (${clockTime(cp.time)}, ${what})`,
       ),
     );
+    // what was typed then goes back in the input, to edit and send again (as Claude Code)
+    if (cp.prompt) repl.nextDraft = cp.prompt;
+    await repl.updateStatus();
   } catch (error) {
     repl.say(repl.style.red(`Rewind failed: ${(error as Error).message}`));
   }
@@ -51,4 +55,25 @@ async function rewindScope(
     choices: { c: "conversation", d: "code", b: "both" },
     nag: "(type c, d or b; Esc cancels) ",
   });
+}
+
+/**
+ * What was typed at the turn a rewind went back to, for the input line: a slash command's own line
+ * (`/agent …`, `/compact …`), else the first user message the rewind dropped (in full, several
+ * lines too), else the checkpoint's label when it is not cut short.
+ */
+export function rewoundPrompt(
+  before: readonly ChatMessage[],
+  after: readonly ChatMessage[],
+  label: string,
+): string | undefined {
+  const whole = !(label.length === 60 && label.endsWith("...")) && label !== "(start)";
+  if (label.startsWith("/")) return whole ? label : undefined;
+  const prefix = after.every(
+    (m, i) => before[i]?.role === m.role && before[i]?.content === m.content,
+  );
+  const dropped = prefix
+    ? before.slice(after.length).find((m) => m.role === "user")?.content
+    : undefined;
+  return dropped ?? (whole ? label : undefined);
 }

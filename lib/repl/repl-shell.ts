@@ -11,8 +11,10 @@ export async function runShellCommand(repl: Repl, command: string): Promise<void
   if (!services.shell) return;
   const ticker = new CommandTicker(repl.screen, repl.style, repl.ctx.now);
   ticker.start(command);
-  const result = await repl.cancellable((signal, { pause }) =>
-    (services.shell as NonNullable<typeof services.shell>).call(services, command, signal, {
+  let stopped: AbortSignal | undefined;
+  const result = await repl.cancellable((signal, { pause }) => {
+    stopped = signal;
+    return (services.shell as NonNullable<typeof services.shell>).call(services, command, signal, {
       onNotice: (line) => {
         ticker.stop();
         repl.say(repl.style.dim(line));
@@ -29,10 +31,12 @@ export async function runShellCommand(repl: Repl, command: string): Promise<void
         );
         return answer === "yes";
       },
-    }),
-  );
+    });
+  });
   ticker.stop();
   if (!result.ok) return repl.reportFailure(result, `!${command}`);
+  // Esc / Ctrl+C stopped it: its partial output is not offered as context
+  if (stopped?.aborted) return repl.say(repl.style.yellow(`🛑 !${command} stopped`));
   const { denied, output, exitCode } = result.value;
   if (denied) return repl.say(repl.style.red(`✗ not run: ${denied}`));
   const lines = output.replace(/\n$/, "").split("\n");

@@ -41,6 +41,8 @@ export class Repl implements ReplHost {
   private footer: string | undefined;
   /** Approvals answered `a` (always): tool names or `run_command npm …` scopes, for this session. */
   private readonly alwaysAllowed = new Set<string>();
+  /** Text the next prompt starts with (the rewound turn's input). */
+  nextDraft: string | undefined;
 
   constructor(
     readonly ctx: Ctx,
@@ -92,9 +94,10 @@ export class Repl implements ReplHost {
         signal: this.ctx.signal,
         footer: this.footer,
         completeWord: (text) => completeMention(text, this.ctx.cwd),
-        initial: draft,
+        initial: draft ?? this.nextDraft,
       });
       draft = undefined;
+      this.nextDraft = undefined;
       if (result.kind === "eof") return;
       if (result.kind === "suspend") {
         // Ctrl+Z: back to the shell; `fg` brings the prompt back with the draft as it was

@@ -37,6 +37,8 @@ export interface CheckpointInfo {
   messages: number;
   /** The user message of that turn, one line. */
   label: string;
+  /** After a rewind: what was typed at that turn, put back in the input (as Claude Code does). */
+  prompt?: string;
 }
 
 export type CompactOutcome =

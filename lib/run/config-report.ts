@@ -11,6 +11,7 @@ import { expandHome, globalConfigPath } from "../core/paths.ts";
 import { configuredSecrets, redactDeep } from "../core/redact.ts";
 import { type ChatcliConfig, loadSettings } from "../core/settings.ts";
 import { modelLabel, resolveModel } from "../llm/models.ts";
+import { keyVariables, providerVariables } from "../llm/provider-list.ts";
 import { resolvePermissionMode } from "../policy/permissions.ts";
 
 export type Source = "flag" | "env" | ".env" | "workspace config" | "user config" | "default";
@@ -21,6 +22,8 @@ export interface LayerFile {
   exists: boolean;
   /** Read into the settings; false for a file that exists but was not applied (an untrusted workspace). */
   applied: boolean;
+  /** Its keys an untrusted workspace could not set (`OPENAI_API_KEY`, `permissions.mode`). */
+  ignored_keys?: string[];
 }
 
 export interface Variable {
@@ -51,8 +54,10 @@ export interface ConfigReport {
 const SECRET = /(KEY|TOKEN|SECRET|PASSWORD)$/i;
 const RELEVANT =
   /^(CHATCLI_|LLM_PROVIDER$|MOCK_MODEL$)|_(API_KEY|MODEL|BASE_URL|API_URL|MAX_TOKENS|OAUTH_TOKEN)$/;
-/** Always listed (as unset when missing): the keys that choose a provider. */
-const ALWAYS = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENROUTER_API_KEY", "XAI_API_KEY"];
+/** Always listed (as unset when missing): each provider's key (lib/llm's one table). */
+const ALWAYS = keyVariables();
+/** Any variable a provider reads (GITHUB_MODELS_TOKEN, BEDROCK_REGION …) is reported when set. */
+const PROVIDER_VARS = providerVariables();
 
 async function readJson(path: string): Promise<ChatcliConfig | undefined> {
   const text = await readTextIfExists(path).catch(() => undefined);
@@ -96,14 +101,27 @@ export async function configReport(
   const user = await readJson(userPath);
   const workspace = await readJson(workspacePath);
   const dotenvText = await readTextIfExists(dotenvPath).catch(() => undefined);
-  const file = (kind: LayerFile["kind"], path: string, exists: boolean): LayerFile => ({
-    kind,
-    path,
-    exists,
-    applied: settings.sources.includes(path),
-  });
+  const file = (
+    kind: LayerFile["kind"],
+    path: string,
+    exists: boolean,
+    keys?: string[],
+  ): LayerFile => {
+    const ignored = [...new Set(settings.ignored.filter((i) => i.file === path).map((i) => i.key))];
+    // a file is applied only if something in it counted: every key ignored is not "applied"
+    const everyKey =
+      keys !== undefined && keys.length > 0 && keys.every((k) => ignored.includes(k));
+    return {
+      kind,
+      path,
+      exists,
+      applied: settings.sources.includes(path) && !everyKey,
+      ...(ignored.length ? { ignored_keys: ignored } : {}),
+    };
+  };
+  const dotenvKeys = dotenvText === undefined ? [] : Object.keys(parseDotenvFile(dotenvText, {}));
   const files = [
-    file(".env", dotenvPath, dotenvText !== undefined),
+    file(".env", dotenvPath, dotenvText !== undefined, dotenvKeys),
     file("workspace config", workspacePath, workspace !== undefined),
     file("user config", userPath, user !== undefined),
   ];
@@ -206,7 +224,8 @@ export async function configReport(
 
 function relevant(env: Env): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && RELEVANT.test(k)) out[k] = v;
+  for (const [k, v] of Object.entries(env))
+    if (v !== undefined && (RELEVANT.test(k) || PROVIDER_VARS.has(k))) out[k] = v;
   return out;
 }
 
@@ -230,11 +249,14 @@ export function renderConfig(report: ConfigReport): string {
     for (const r of report.permissions[key]) row(`permissions.${key}`, r.rule, r.source);
   lines.push("", "files (highest precedence first, after the process environment)");
   for (const f of report.files) {
+    const ignored = f.ignored_keys?.join(", ");
     const state = !f.exists
       ? "not found"
       : f.applied
-        ? "applied"
-        : "NOT applied (untrusted workspace)";
+        ? ignored
+          ? `applied, except ${ignored} (untrusted workspace)`
+          : "applied"
+        : `NOT applied (untrusted workspace${ignored ? `: ${ignored} ignored` : ""})`;
     row(f.kind, f.path, state);
   }
   lines.push("", "variables");

@@ -142,8 +142,11 @@ export interface HookInput {
   /** Messages kept verbatim at the end by compaction (agent 8; ask the default). */
   keepLast?: number;
   memory?: RunMemory;
-  /** Fires PreCompact / PostCompact hooks around an automatic compaction. */
-  fire?: (type: "PreCompact" | "PostCompact") => Promise<void>;
+  /**
+   * Fires PreCompact / PostCompact hooks around an automatic compaction; `trigger` as in Go: `auto`
+   * (the threshold), `recovery` (after the provider's context-length error).
+   */
+  fire?: (type: "PreCompact" | "PostCompact", trigger: "auto" | "recovery") => Promise<void>;
 }
 
 /**
@@ -169,7 +172,8 @@ export function loopHooks(w: HookInput): AgentHooks {
     if (w.noAutoCompact) return undefined;
     const model = { provider: w.ref.provider, model: w.ref.model };
     const due = afterOverflowError || needsCompaction(messages, model, w.env);
-    if (due) await w.fire?.("PreCompact");
+    const trigger = afterOverflowError ? "recovery" : "auto";
+    if (due) await w.fire?.("PreCompact", trigger);
     const result = await compactForRequest(messages, {
       ref: w.ref,
       env: w.env,
@@ -187,7 +191,7 @@ export function loopHooks(w: HookInput): AgentHooks {
       overflow: overflowReport(error),
       onUsage: charge,
     });
-    if (due && result !== messages) await w.fire?.("PostCompact");
+    if (due && result !== messages) await w.fire?.("PostCompact", trigger);
     return result;
   };
   return {

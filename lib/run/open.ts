@@ -12,6 +12,7 @@ import type { Ctx } from "../core/ctx.ts";
 import { UsageError } from "../core/errors.ts";
 import { readPromptInput } from "../core/input.ts";
 import { configuredSecrets } from "../core/redact.ts";
+import { knownSecrets } from "../core/secrets.ts";
 import { envInt, loadSettings } from "../core/settings.ts";
 import { costOf as priceOf } from "../llm/cost.ts";
 import { resolveEffort } from "../llm/effort.ts";
@@ -19,17 +20,18 @@ import { modelLabel, resolveModel } from "../llm/models.ts";
 import type { Usage } from "../llm/types.ts";
 import { type Emit, ev } from "../output/events.ts";
 import { SCHEMA_VERSION } from "../output/fold.ts";
+import { outboundInfo } from "../policy/outbound.ts";
 import type { PermissionPolicy } from "../policy/permissions.ts";
 import { readStopSignal } from "./abort.ts";
 import { buildSystemBlocks, costFunction, keepsSession, openRunSession } from "./context.ts";
-import { openExtensions } from "./extensions.ts";
+import { drainWarnings, openRunExtensions } from "./extensions.ts";
 import { defaultMemoryAccess, type MemoryAccess, RunMemory } from "./memory.ts";
 import { buildPolicy } from "./policy.ts";
 import { answeredBy, buildProviderChain } from "./provider.ts";
 import { Run, type RunParts } from "./run.ts";
 import { openRunSandbox } from "./sandbox.ts";
 import type { RunSpec, SharedRun } from "./spec.ts";
-import { buildToolSet } from "./tools.ts";
+import { buildToolSet, runRoles } from "./tools.ts";
 
 /** CHATCLI_AGENT_PLUGIN_MAX_TURNS: unset/invalid/≤0 → 50, >200 → 200. */
 export function defaultMaxTurns(env: Ctx["env"]): number {
@@ -76,6 +78,8 @@ export async function openRun(
         allowTool: spec.allowTool,
         denyTool: spec.denyTool,
         onAsk: spec.onAsk,
+        // keys from the process env, the user's config and the workspace's files alike
+        secrets: knownSecrets({ ...settings.redactEnv, ...ctx.env }),
       })
     : undefined;
   const access = (
@@ -84,34 +88,78 @@ export async function openRun(
   if (!["off", "read", "write"].includes(access))
     throw new UsageError("--memory must be off, read or write");
   const input = options.input ?? (await readInput(ctx, spec, warn));
+  // `agent @role TASK` runs an AGENTS.md role directly: its instructions, tools, model, read_only
+  const roles = tools
+    ? runRoles(env, workspaceRoot, input, {
+        bare: spec.bare === true,
+        trusted: settings.trust.trusted,
+        maxTurns: defaultMaxTurns(env),
+      })
+    : undefined;
+  for (const w of roles?.warnings ?? []) warn(w);
+  const direct = roles?.direct;
+  if (direct && !direct.task) throw new UsageError(`@${direct.role.name} needs a task after it`);
+  const task = direct ? direct.task : input;
   const extensions =
     spec.extensions ??
-    (await openExtensions({
+    (await openRunExtensions({
       ctx,
       env,
       workspaceRoot,
       trusted: settings.trust.trusted,
       bare: spec.bare === true,
+      mcpConfig: spec.mcpConfig,
+      strictMcpConfig: spec.strictMcpConfig,
+      enabled: tools && !options.shared,
     }));
-  for (const w of extensions.warnings()) warn(w);
+  // the skills the task activates: their bodies for the prompt; their allowed-tools, model, effort
+  const skillBlocks = extensions.contextFor(task, spec.files ?? []);
+  const skills = extensions.skillEffects({ effort: spec.effort ?? env["CHATCLI_EFFORT"] });
+  drainWarnings(extensions, emit);
+  // the servers start now, while the rest is resolved
+  const extensionTools = tools ? extensions.tools() : Promise.resolve([]);
   const memory =
     access === "off"
       ? undefined
       : new RunMemory({ ctx, env, workspace: workspaceRoot, access, emit });
-  // `agent @role TASK` runs an AGENTS.md role directly: its instructions, tools, model, read_only
+  const policyFor = (d: typeof direct) =>
+    base && d?.role.readOnly ? { ...base.policy, mode: "read-only" as const } : base?.policy;
+  if (base)
+    for (const w of base.warnings.filter((w) => w.code === "config_bypass_ignored")) warn(w);
+  // The process env only: a checkout's .env or config does not choose its own sandbox.
+  const mode = policyFor(direct)?.mode;
+  const sandbox = mode ? await openRunSandbox(ctx, spec, mode, workspaceRoot, emit) : undefined;
+  const ref =
+    options.shared && !direct?.role.model
+      ? options.shared.ref
+      : resolveModel(spec.model ?? direct?.role.model ?? skills.model, env, settings.config.model);
+  const effort = resolveEffort(spec.effort ?? skills.effort, env);
+  function chainOptions() {
+    return {
+      env,
+      fetch: ctx.fetch,
+      fakeResponsesPath: spec.fakeResponses,
+      maxRetries: spec.maxRetries,
+      // a context that brings its own sleep (a virtual clock) brings the now it advances
+      ...(ctx.sleep ? { sleep: ctx.sleep, now: () => ctx.now().getTime() } : {}),
+      emit: (e: Parameters<Emit>[0]) => (run ? run.emit(e) : emit(e)),
+    };
+  }
+  let run: Run | undefined;
+  const provider =
+    options.shared?.provider ??
+    (await buildProviderChain(ref, { ...chainOptions(), primary: spec.provider }));
   let policy: PermissionPolicy | undefined;
   let toolSet: ReturnType<typeof buildToolSet> | undefined;
-  if (tools && base) {
-    for (const w of base.warnings.filter((w) => w.code === "config_bypass_ignored")) warn(w);
+  if (roles && base) {
     toolSet = buildToolSet(
       {
         env,
-        workspaceRoot,
         mode: spec.mode === "coder" ? "coder" : "agent",
-        task: input,
-        bare: spec.bare === true,
+        roles,
         memory: access !== "off",
-        extensionTools: await extensions.tools(),
+        extensionTools: await extensionTools,
+        skills,
         attended: spec.ask !== undefined || spec.interactive,
         providerFor: async (model) => {
           const r = resolveModel(model, env, undefined);
@@ -120,37 +168,11 @@ export async function openRun(
           return { provider: p, model: modelLabel(r), costOf: price };
         },
       },
-      (direct) => (direct?.role.readOnly ? { ...base.policy, mode: "read-only" } : base.policy),
+      (d) => policyFor(d) ?? base.policy,
     );
-    for (const w of toolSet.roleWarnings) warn(w);
-    if (toolSet.direct && !toolSet.direct.task)
-      throw new UsageError(`@${toolSet.direct.role.name} needs a task after it`);
+    drainWarnings(extensions, emit);
     policy = toolSet.policy;
   }
-  const direct = toolSet?.direct;
-  const task = direct ? direct.task : input;
-  // The process env only: a checkout's .env or config does not choose its own sandbox.
-  const sandbox = policy
-    ? await openRunSandbox(ctx, spec, policy.mode, workspaceRoot, emit)
-    : undefined;
-  const ref =
-    options.shared && !direct?.role.model
-      ? options.shared.ref
-      : resolveModel(spec.model ?? direct?.role.model, env, settings.config.model);
-  const effort = resolveEffort(spec.effort, env);
-  function chainOptions() {
-    return {
-      env,
-      fetch: ctx.fetch,
-      fakeResponsesPath: spec.fakeResponses,
-      maxRetries: spec.maxRetries,
-      emit: (e: Parameters<Emit>[0]) => (run ? run.emit(e) : emit(e)),
-    };
-  }
-  let run: Run | undefined;
-  const provider =
-    options.shared?.provider ??
-    (await buildProviderChain(ref, { ...chainOptions(), primary: spec.provider }));
   const sessionSpec = spec.session ?? {};
   const session =
     options.shared?.session ?? (await openRunSession({ ...ctx, env }, workspaceRoot, sessionSpec));
@@ -167,8 +189,9 @@ export async function openRun(
     bare: spec.bare === true,
     ref,
     ...(memory ? { memory } : {}),
+    // after tools(): whether MCP tools are deferred (and so listed by server) is known only then
     extensionBlocks: extensions.systemBlocks(),
-    extensionContext: extensions.contextFor(task, spec.files ?? []),
+    extensionContext: skillBlocks,
   });
   for (const w of system.warnings) warn(w);
   const label = modelLabel(ref);
@@ -182,6 +205,7 @@ export async function openRun(
   const maxTurns = tools ? (spec.maxTurns ?? direct?.role.maxTurns ?? defaultMaxTurns(env)) : 1;
   const memoryInfo = {
     mode: access === "off" ? "off" : (memory?.mode ?? "off"),
+    access,
     facts_loaded: memory?.factsLoaded ?? 0,
     facts_written: 0,
   };
@@ -201,7 +225,15 @@ export async function openRun(
       bootstrap_files: system.bootstrapFiles,
       memory: memoryInfo,
       sandbox: sandbox?.info ?? null,
-      mcp_servers: extensions.servers(),
+      outbound:
+        toolSet && policy
+          ? outboundInfo(
+              policy.mode,
+              policy.allow,
+              toolSet.tools.filter((t) => t.kind === "network").map((t) => t.name),
+            )
+          : null,
+      mcp_servers: extensions.servers().map((m) => ({ ...m, error: m.error ?? null })),
       limits: {
         max_turns: tools ? maxTurns : null,
         max_budget_usd: spec.maxBudgetUsd ?? null,

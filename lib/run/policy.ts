@@ -6,7 +6,9 @@
  */
 import type { Env } from "../core/ctx.ts";
 import { ConfigError, UsageError } from "../core/errors.ts";
+import type { KnownSecret } from "../core/secrets.ts";
 import type { ChatcliConfig } from "../core/settings.ts";
+import { invalidDenylist } from "../policy/command-safety.ts";
 import {
   invalidRules,
   type PermissionMode,
@@ -25,6 +27,8 @@ export interface PolicyInput {
   allowTool?: readonly string[];
   denyTool?: readonly string[];
   onAsk?: string;
+  /** Values no outbound request may carry (lib/core/secrets.ts knownSecrets), in every mode. */
+  secrets?: readonly KnownSecret[];
 }
 
 export interface RunPolicy {
@@ -59,6 +63,11 @@ export function buildPolicy(input: PolicyInput): RunPolicy {
       code: "invalid_permission_rule",
       message: `ignored .chatcli/config.json rule ${bad}`,
     });
+  for (const bad of invalidDenylist(input.env["CHATCLI_AGENT_DENYLIST"]))
+    warnings.push({
+      code: "invalid_permission_rule",
+      message: `ignored CHATCLI_AGENT_DENYLIST pattern ${bad}`,
+    });
   return {
     policy: {
       mode: resolved.mode,
@@ -70,6 +79,7 @@ export function buildPolicy(input: PolicyInput): RunPolicy {
       home: input.env["HOME"],
       denylist: input.env["CHATCLI_AGENT_DENYLIST"],
       protectedPaths: protectedPaths(input.env, input.config),
+      ...(input.secrets ? { secrets: input.secrets } : {}),
     },
     warnings,
   };

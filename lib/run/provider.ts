@@ -21,6 +21,9 @@ export interface ProviderChainOptions {
   emit?: Emit;
   /** A ready primary provider (tests inject one); the fallbacks are still built from env. */
   primary?: Provider;
+  /** The run's clock for retry waits (a virtual one in tests); default: real timers, Date.now. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  now?: () => number;
 }
 
 /** The active provider wrapped with retries and the CHATCLI_FALLBACK_PROVIDERS chain. */
@@ -65,6 +68,8 @@ export async function buildProviderChain(
     maxRetries,
     maxTotalMs: envInt(options.env, "CHATCLI_RETRY_MAX_MS", 30_000),
     baseDelayMs: envInt(options.env, "CHATCLI_RETRY_BASE_MS", 500),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+    ...(options.now ? { now: options.now } : {}),
     onRetry: (notice: RetryNotice) => {
       if (notice.isFallback) primaryFailure ??= notice.error;
       reportRetry(emit, notice, warned);
@@ -146,6 +151,10 @@ function reportRetry(emit: Emit, notice: RetryNotice, warned: Set<string>): void
       provider: notice.provider,
       model: notice.model,
       fallback: notice.isFallback,
+      retry_after_source:
+        !notice.isFallback && notice.error.retryAfterMs !== undefined
+          ? retryAfterSource(notice.error.retryAfterSource)
+          : null,
       error: {
         code: notice.error.kind,
         status: notice.error.status ?? null,
@@ -153,4 +162,11 @@ function reportRetry(emit: Emit, notice: RetryNotice, warned: Set<string>): void
       },
     }),
   );
+}
+
+/** Where a provider's stated delay came from, as the `retry` event names it. */
+function retryAfterSource(
+  source: string | undefined,
+): "retry-after" | "RetryInfo" | "the error message" {
+  return source === "RetryInfo" || source === "the error message" ? source : "retry-after";
 }

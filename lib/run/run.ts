@@ -19,10 +19,11 @@ import type { PermissionPolicy } from "../policy/permissions.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { channel } from "./channel.ts";
 import { loopHooks, scratchDirFor } from "./context.ts";
+import { drainWarnings, emitHookOutcome } from "./extensions.ts";
 import type { MemoryAccess, RunMemory } from "./memory.ts";
 import { answeredBy } from "./provider.ts";
 import type { RunSpec } from "./spec.ts";
-import { extensionTool, extractable, type ToolSet } from "./tools.ts";
+import { extensionTool, extractable, type ToolSet, trustOf } from "./tools.ts";
 
 /** What openRun resolved. */
 export interface RunParts {
@@ -90,18 +91,7 @@ export class Run {
       workingDir: p.ctx.cwd,
       ...extra,
     });
-    for (const r of outcome.ran)
-      this.emit(
-        ev("hook", {
-          event: r.event,
-          name: r.name,
-          status: r.status,
-          duration_ms: r.duration_ms,
-          tool: null,
-          parent_id: null,
-        }),
-      );
-    for (const w of outcome.warnings) this.emit(ev("warning", w));
+    emitHookOutcome(this.emit, outcome);
     return outcome;
   }
 
@@ -154,10 +144,12 @@ export class Run {
       checkpointPerRequest: tools && headless,
       ...(tools ? { keepLast: 8 } : {}),
       ...(p.memory ? { memory: p.memory } : {}),
-      fire: async (type) => {
-        await this.fire(type);
+      fire: async (type, trigger) => {
+        await this.fire(type, { trigger });
       },
     });
+    // hooks the loop does not wait for (PostToolUse): done before the turn ends
+    const pending = new Set<Promise<unknown>>();
     const ask = p.ask;
     const agentInput: AgentInput = {
       provider: p.provider,
@@ -184,7 +176,11 @@ export class Run {
       liveDeltas: spec.liveDeltas,
       continueOnMaxTokens: tools,
       fire: (event) => p.extensions.fire({ ...event, sessionId: p.session.name }),
-      ...(tools ? { moreTools: () => p.extensions.newTools().map(extensionTool) } : {}),
+      background: (work) => {
+        const tracked = work.catch(() => {}).finally(() => pending.delete(tracked));
+        pending.add(tracked);
+      },
+      ...(tools ? { moreTools: () => this.moreTools() } : {}),
       signal: ctx.signal,
       workspaceRoot: p.workspaceRoot,
       cwd: ctx.cwd,
@@ -211,7 +207,9 @@ export class Run {
       showReasoning: spec.showReasoning === true,
     };
     p.toolSet?.delegation.bind(agentInput);
-    const result = await runAgent(agentInput);
+    const result = await runAgent(agentInput).finally(async () => {
+      await Promise.all(pending);
+    });
     const text = result.finalText;
     const exitCode = result.error ? this.exitCodeOf(result) : EXIT.ok;
     if (headless) await this.settle(input, result);
@@ -242,6 +240,15 @@ export class Run {
       );
     }
     return { result, text, exitCode };
+  }
+
+  /** Tools an extension added since the last request (tool_search finds, tools/list_changed). */
+  private moreTools() {
+    const p = this.parts;
+    const fresh = p.extensions.newTools();
+    for (const t of fresh) if (p.toolSet) trustOf(t, p.toolSet.untrusted);
+    drainWarnings(p.extensions, this.emit);
+    return fresh.map(extensionTool);
   }
 
   private exitCodeOf(result: AgentResult): number {
@@ -296,6 +303,7 @@ export class Run {
       try {
         if (this.started) await this.fire("SessionEnd");
         await this.parts.extensions.close();
+        drainWarnings(this.parts.extensions, emit);
       } finally {
         this.parts.sandbox?.dispose();
         this.current = undefined;

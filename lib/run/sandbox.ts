@@ -4,12 +4,22 @@ import { UsageError } from "../core/errors.ts";
 import { type Emit, ev } from "../output/events.ts";
 import type { PermissionMode } from "../policy/permissions.ts";
 import { parseSandboxSetting } from "../sandbox/detect.ts";
+import { ENV_POLICIES, type EnvPolicy } from "../sandbox/env.ts";
 import { Sandbox } from "../sandbox/sandbox.ts";
+
+function parseEnvPolicy(value: string): EnvPolicy {
+  if (!ENV_POLICIES.includes(value as EnvPolicy))
+    throw new UsageError(`--env-policy must be core or all (got ${JSON.stringify(value)})`);
+  return value as EnvPolicy;
+}
 
 export interface RunSandboxFlags {
   sandbox?: string;
   passEnv?: string[];
+  envPolicy?: string;
   allowNetwork?: boolean;
+  /** `--allow-git-writes`: commands may write the workspace's `.git` in edit/auto. */
+  allowGitWrites?: boolean;
 }
 
 /**
@@ -18,7 +28,7 @@ export interface RunSandboxFlags {
  * Reads the process env only: a checkout's .env or config never chooses its own sandbox.
  */
 export async function openRunSandbox(
-  ctx: Pick<Ctx, "env" | "signal">,
+  ctx: Pick<Ctx, "env" | "signal"> & Partial<Pick<Ctx, "selfArgv">>,
   flags: RunSandboxFlags,
   permissionMode: PermissionMode,
   workspaceRoot: string,
@@ -43,7 +53,11 @@ export async function openRunSandbox(
     workspaceRoot,
     allowNetwork: flags.allowNetwork,
     passEnv: flags.passEnv,
+    ...(flags.envPolicy ? { envPolicy: parseEnvPolicy(flags.envPolicy) } : {}),
+    allowGitWrites: flags.allowGitWrites,
     signal: ctx.signal,
+    // chatcli's own file tools work in a worker inside the sandbox: this binary, started again
+    selfArgv: ctx.selfArgv,
   });
   if (setting === "off" && permissionMode !== "bypass")
     warn(

@@ -55,7 +55,14 @@ export interface RunSpec {
   maxBudgetUsd?: number;
   sandbox?: string;
   passEnv?: string[];
+  /** `--env-policy core|all`: what commands inherit (default core: the documented core set). */
+  envPolicy?: string;
   allowNetwork?: boolean;
+  /** `--allow-git-writes`: commands may write the workspace's `.git` in edit/auto. */
+  allowGitWrites?: boolean;
+  /** `--mcp-config FILE` (repeatable): more MCP servers; `--strict-mcp-config`: only those. */
+  mcpConfig?: string[];
+  strictMcpConfig?: boolean;
   /**
    * The sink shows deltas as they arrive (ask's text stdout, stream-json, the REPL): a reply that
    * breaks mid-way is then not asked again. A property of the sink, never the output format.

@@ -1,3 +1,4 @@
+import { type Dirent, readdirSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import type { Env } from "../core/ctx.ts";
 import { expandHome, userHome } from "../core/paths.ts";
@@ -93,4 +94,45 @@ export function gitConfigSecrets(text: string): { masked: string; includes: stri
   });
   if (!changed && includes.length === 0) return undefined;
   return { masked: masked.join("\n"), includes };
+}
+
+/**
+ * The git config files of a workspace's git directory that a checkout or CI may leave credentials
+ * in: `config`, `config.worktree` (extensions.worktreeConfig), each submodule's `modules/…/config`
+ * (nested ones too) and each linked worktree's `config.worktree`. Bounded walk (depth 4, 200 files).
+ */
+export function gitConfigFiles(gitDir: string): string[] {
+  const out = [join(gitDir, "config"), join(gitDir, "config.worktree")];
+  const skip = new Set(["objects", "refs", "logs", "hooks", "info", "lfs"]);
+  // submodule names may hold slashes (modules/libs/foo/config): every directory is a candidate
+  const walk = (dir: string, depth: number) => {
+    if (depth > 6 || out.length > 400) return;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (!e.isDirectory() || skip.has(e.name)) continue;
+      const sub = join(dir, e.name);
+      out.push(join(sub, "config"), join(sub, "config.worktree"));
+      walk(sub, depth + 1);
+    }
+  };
+  walk(join(gitDir, "modules"), 0);
+  try {
+    for (const name of readdirSync(join(gitDir, "worktrees")))
+      out.push(join(gitDir, "worktrees", name, "config.worktree"));
+  } catch {
+    // no linked worktrees
+  }
+  return out;
+}
+
+/** Whether `path` is one of the git config files `gitConfigFiles` lists (any workspace). */
+export function isGitConfigFile(path: string): boolean {
+  return /\/\.git\/(?:modules\/(?:[^/]+\/)+)?config(?:\.worktree)?$|\/\.git\/worktrees\/[^/]+\/config\.worktree$/.test(
+    path,
+  );
 }

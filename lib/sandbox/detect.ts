@@ -24,9 +24,13 @@ export function parseSandboxSetting(value: string | undefined): SandboxSetting |
 }
 
 /** `sandbox` of the user's own ~/.chatcli/config.json (a workspace config never reaches here). */
-export async function userSandboxConfig(
-  env: Env,
-): Promise<{ denyRead: string[]; allowUnixSockets: boolean }> {
+export async function userSandboxConfig(env: Env): Promise<{
+  denyRead: string[];
+  allowUnixSockets: boolean;
+  passEnv: string[];
+  envPolicy?: string;
+  allowGitWrites: boolean;
+}> {
   const text = await readTextIfExists(globalConfigPath(env)).catch(() => undefined);
   let section: Record<string, unknown> = {};
   try {
@@ -37,9 +41,15 @@ export async function userSandboxConfig(
     // loadSettings reports a broken config.json
   }
   const deny = section["deny_read"];
+  const pass = section["pass_env"];
+  const policy = section["env_policy"];
   return {
     denyRead: Array.isArray(deny) ? deny.filter((d): d is string => typeof d === "string") : [],
     allowUnixSockets: section["allow_unix_sockets"] === true,
+    // names a child gets beyond the core set; the user's own config only (never a workspace's)
+    passEnv: Array.isArray(pass) ? pass.filter((d): d is string => typeof d === "string") : [],
+    ...(typeof policy === "string" ? { envPolicy: policy } : {}),
+    allowGitWrites: section["allow_git_writes"] === true,
   };
 }
 

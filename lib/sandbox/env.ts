@@ -1,28 +1,5 @@
 import type { Env } from "../core/ctx.ts";
-
-/** *KEY*, *TOKEN*, *SECRET*, *PASSWORD* (the contract) and their usual cousins (DB_PASS, MYSQL_PWD …). */
-const SECRET_NAME =
-  /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|AUTH(?!OR)|COOKIE|_PASS$|_PWD$|^PGPASS|^AWS_|^AZURE_|^GOOGLE_APPLICATION|^CLOUDSDK_|^VAULT_|^NPM_CONFIG__AUTH/i;
-
-/** Variables that hand a child a live credential through a socket or a ticket, not a value. */
-const AGENT_HANDLES = new Set([
-  "SSH_AUTH_SOCK",
-  "SSH_AGENT_PID",
-  "GPG_AGENT_INFO",
-  "DBUS_SESSION_BUS_ADDRESS",
-  "KRB5CCNAME",
-  "DOCKER_HOST",
-  "XAUTHORITY",
-]);
-
-/** Values that carry a secret whatever the variable's name: URLs with a password, known key shapes. */
-const SECRET_VALUE =
-  /:\/\/[^/\s:@]+:[^/\s@]+@|\b(sk-[A-Za-z0-9_-]{16,}|sk-ant-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|AKIA[0-9A-Z]{16}|xox[abpr]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,})|-----BEGIN [A-Z ]*PRIVATE KEY-----/;
-
-/** Whether a variable is kept out of child processes (unless passed by name with --pass-env). */
-export function isSecretVariable(name: string, value: string): boolean {
-  return SECRET_NAME.test(name) || AGENT_HANDLES.has(name) || SECRET_VALUE.test(value);
-}
+import { isSecretVariable, looksLikeCredential, SECRET_NAME } from "../core/secrets.ts";
 
 /**
  * Variables that make a program run code of the caller's choosing (the dynamic loader, runtimes'
@@ -56,18 +33,113 @@ export function withoutFileInjected(
 }
 
 /**
- * The environment a child process gets: variables that look like credentials are removed, except the
- * names in `pass` (`--pass-env NAME`). chatcli's own home is not announced to children either.
+ * `--env-policy`: `core` (the default) gives a child the documented core set below and nothing else
+ * but `--pass-env` names; `all` restores inheriting chatcli's environment minus every variable that
+ * looks like a credential by name or value.
  */
-export function scrubEnv(env: Env, pass: readonly string[] = []): Record<string, string> {
-  const keep = new Set(pass);
+export type EnvPolicy = "core" | "all";
+
+export const ENV_POLICIES: readonly EnvPolicy[] = ["core", "all"];
+
+/**
+ * What every child sees by default (docs/security.md "Environment"): the session basics, CI's
+ * non-secret facts, and the toolchains' own variables. Names only; a value that looks like a
+ * credential is dropped even here (a proxy URL with a password, a token in GOFLAGS).
+ */
+export const CORE_ENV: ReadonlySet<string> = new Set(
+  `PATH HOME USER LOGNAME SHELL LANG LANGUAGE TERM COLORTERM NO_COLOR FORCE_COLOR CLICOLOR TZ
+  TMPDIR TEMP TMP PWD SHLVL HOSTNAME COLUMNS LINES DEBIAN_FRONTEND MAKEFLAGS
+  CI CONTINUOUS_INTEGRATION BUILD_NUMBER BUILD_ID
+  GITHUB_ACTIONS GITHUB_WORKFLOW GITHUB_RUN_ID GITHUB_RUN_NUMBER GITHUB_RUN_ATTEMPT GITHUB_JOB
+  GITHUB_ACTION GITHUB_ACTOR GITHUB_REPOSITORY GITHUB_REPOSITORY_OWNER GITHUB_EVENT_NAME GITHUB_SHA
+  GITHUB_REF GITHUB_REF_NAME GITHUB_REF_TYPE GITHUB_HEAD_REF GITHUB_BASE_REF GITHUB_WORKSPACE
+  GITHUB_SERVER_URL GITHUB_API_URL GITHUB_GRAPHQL_URL RUNNER_OS RUNNER_ARCH RUNNER_TEMP
+  RUNNER_TOOL_CACHE RUNNER_DEBUG
+  GITLAB_CI CI_SERVER CI_PIPELINE_ID CI_PIPELINE_IID CI_PIPELINE_SOURCE CI_JOB_ID CI_JOB_NAME
+  CI_JOB_STAGE CI_COMMIT_SHA CI_COMMIT_SHORT_SHA CI_COMMIT_REF_NAME CI_COMMIT_REF_SLUG
+  CI_COMMIT_BRANCH CI_COMMIT_TAG CI_DEFAULT_BRANCH CI_PROJECT_DIR CI_PROJECT_NAME CI_PROJECT_PATH
+  CI_PROJECT_NAMESPACE CI_MERGE_REQUEST_IID CI_MERGE_REQUEST_SOURCE_BRANCH_NAME
+  CI_MERGE_REQUEST_TARGET_BRANCH_NAME
+  CIRCLECI CIRCLE_BRANCH CIRCLE_SHA1 CIRCLE_BUILD_NUM TRAVIS TRAVIS_BRANCH TRAVIS_COMMIT BUILDKITE
+  BUILDKITE_BRANCH BUILDKITE_COMMIT BUILDKITE_BUILD_NUMBER TF_BUILD BITBUCKET_BUILD_NUMBER
+  BITBUCKET_COMMIT BITBUCKET_BRANCH
+  JAVA_HOME JDK_HOME GRADLE_USER_HOME MAVEN_HOME M2_HOME
+  GOPATH GOROOT GOCACHE GOMODCACHE GOFLAGS GOOS GOARCH GOPROXY GOPRIVATE GONOSUMDB GOSUMDB
+  GOTOOLCHAIN CGO_ENABLED CC CXX CFLAGS CXXFLAGS LDFLAGS PKG_CONFIG_PATH
+  CARGO_HOME RUSTUP_HOME RUSTUP_TOOLCHAIN RUSTFLAGS CARGO_TERM_COLOR CARGO_TARGET_DIR
+  VIRTUAL_ENV CONDA_PREFIX CONDA_DEFAULT_ENV PYENV_ROOT PYENV_VERSION PYTHONDONTWRITEBYTECODE
+  PYTHONUNBUFFERED PYTHONIOENCODING PIP_INDEX_URL PIP_EXTRA_INDEX_URL PIP_NO_CACHE_DIR UV_CACHE_DIR
+  POETRY_HOME NVM_DIR NVM_BIN PNPM_HOME YARN_CACHE_FOLDER COREPACK_HOME DENO_DIR BUN_INSTALL
+  GEM_HOME GEM_PATH RBENV_ROOT BUNDLE_PATH BUNDLE_GEMFILE DOTNET_ROOT DOTNET_CLI_TELEMETRY_OPTOUT
+  NUGET_PACKAGES ANDROID_HOME ANDROID_SDK_ROOT SDKMAN_DIR
+  XDG_CACHE_HOME XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME
+  HTTP_PROXY HTTPS_PROXY NO_PROXY ALL_PROXY http_proxy https_proxy no_proxy all_proxy
+  SSL_CERT_FILE SSL_CERT_DIR REQUESTS_CA_BUNDLE CURL_CA_BUNDLE
+  GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL`
+    .trim()
+    .split(/\s+/),
+);
+
+/** Families of the core set, by prefix: locale, Node's own (NODE_ENV, NODE_OPTIONS …), npm config. */
+const CORE_PREFIX = /^(LC_|NODE_|npm_config_|NPM_CONFIG_|npm_package_|npm_lifecycle_)/;
+
+/** Whether `name` is in the core set (a family member whose name says credential is not). */
+export function inCoreSet(name: string): boolean {
+  if (CORE_ENV.has(name)) return true;
+  return (
+    CORE_PREFIX.test(name) && !SECRET_NAME.test(name) && !/auth|token|password|_pass$/i.test(name)
+  );
+}
+
+export interface ChildEnvOptions {
+  policy?: EnvPolicy;
+  /** `--pass-env NAME` and `sandbox.pass_env`: passed whatever their name or value. */
+  pass?: readonly string[];
+}
+
+export interface ChildEnvReport {
+  env: Record<string, string>;
+  /** Names of the parent's variables the child does not get (sorted): for a failed command's note. */
+  filtered: string[];
+}
+
+/**
+ * The environment a child process gets. `core`: the core set (values that look like credentials
+ * dropped) plus the `pass` names; `all`: everything but names and values that look like
+ * credentials, plus the `pass` names. chatcli's own home is never announced to children.
+ */
+export function childEnvironment(env: Env, options: ChildEnvOptions = {}): ChildEnvReport {
+  const keep = new Set(options.pass ?? []);
+  const all = options.policy === "all";
   const out: Record<string, string> = {};
+  const filtered: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (!keep.has(name) && (isSecretVariable(name, value) || name === "CHATCLI_HOME")) continue;
-    out[name] = value;
+    const allowed = keep.has(name)
+      ? true
+      : name === "CHATCLI_HOME"
+        ? false
+        : all
+          ? !isSecretVariable(name, value)
+          : inCoreSet(name) && !looksLikeCredential(value);
+    if (allowed) out[name] = value;
+    else filtered.push(name);
   }
-  return out;
+  return { env: out, filtered: filtered.sort() };
+}
+
+/** `childEnvironment` with the inherit-minus-secrets policy (`--env-policy all`). */
+export function scrubEnv(env: Env, pass: readonly string[] = []): Record<string, string> {
+  return childEnvironment(env, { policy: "all", pass }).env;
+}
+
+/** The note a failed command's result carries: which of the parent's variables it did not get. */
+export function filteredNote(filtered: readonly string[]): string | undefined {
+  const names = filtered.filter((n) => !n.startsWith("GIT_CONFIG_"));
+  if (!names.length) return undefined;
+  const shown = names.slice(0, 40).join(", ");
+  const more = names.length > 40 ? ` and ${names.length - 40} more` : "";
+  return `[environment: the sandbox passed only its core variables; not passed: ${shown}${more}. If the command needs one, the user can pass it with --pass-env NAME]`;
 }
 
 /**

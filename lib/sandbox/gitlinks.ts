@@ -4,8 +4,7 @@
  * submodules with *their* config (`core.fsmonitor`) — so the sandbox keeps those read-only too.
  * Reads the index file itself (versions 2–4), without starting git.
  */
-import { lstatSync, readFileSync, renameSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { readFileSync, statSync } from "node:fs";
 
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
 const GITLINK = 0o160000;
@@ -63,45 +62,4 @@ function parse(buf: Buffer, hashBytes: number): string[] {
     if ((mode & 0o170000) === GITLINK) out.push(path.toString("utf8"));
   }
   return out;
-}
-
-/** The gitlinks of the work tree at `workspace` whose checkout has a `.git` (of any kind) now. */
-export function populatedGitlinks(workspace: string): Set<string> {
-  const out = new Set<string>();
-  for (const rel of gitlinkPaths(join(workspace, ".git", "index"))) {
-    if (rel.split("/").some((c) => c === ".." || c === "." || c === "")) continue;
-    if (lstatOrUndefined(join(workspace, rel, ".git"))) out.add(rel);
-  }
-  return out;
-}
-
-/**
- * After a command in a writable workspace: a submodule that gained a `.git` during it (the command
- * ran `git init sub && git add sub`, so no mount covered it) would run its config's programs through
- * the user's next `git status`. Its `.git` is renamed aside; returns the messages to show.
- */
-export function quarantineNewGitlinks(workspace: string, before: ReadonlySet<string>): string[] {
-  const notes: string[] = [];
-  for (const rel of populatedGitlinks(workspace)) {
-    if (before.has(rel)) continue;
-    const dotGit = join(workspace, rel, ".git");
-    const aside = `${dotGit}.chatcli-quarantine-${Date.now().toString(36)}`;
-    try {
-      renameSync(dotGit, aside);
-      notes.push(
-        `chatcli: ${rel}/.git, a repository this command registered as a submodule, was renamed to ${rel}/${basename(aside)} (its config could run programs through your next git status)`,
-      );
-    } catch (error) {
-      notes.push(`chatcli: ${rel}/.git could not be moved aside (${(error as Error).message})`);
-    }
-  }
-  return notes;
-}
-
-function lstatOrUndefined(path: string) {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,7 +1,6 @@
 /** The file-system facts a sandbox plan needs, gathered fresh for each process (links resolved). */
 import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { PermissionMode } from "../policy/permissions.ts";
 import { underEmptied } from "./bwrap.ts";
 import { isUnder } from "./deny.ts";
 import { gitlinkPaths } from "./gitlinks.ts";
@@ -51,13 +50,18 @@ export interface Protected {
 }
 
 /**
- * What stays read-only inside a writable workspace: the git directory's hooks, config and every
- * file that redirects git to another config (`commondir`, submodules' and worktrees' git dirs), the
- * `.git` directory itself as a mount point (`mv .git .git-old && mkdir .git` would plant a new
- * config for the user's next `git status`), and `.chatcli/`. A workspace that is not a repository
- * gets an empty read-only `.git`, so none can be created in it.
+ * What stays read-only inside a writable workspace. By default the whole git directory (Codex's
+ * default): nothing the user's next `git status`, `commit`, `fetch` or `tag` reads or writes there —
+ * config, config.worktree, hooks, refs, logs, objects, COMMIT_EDITMSG, FETCH_HEAD, a rebase's todo —
+ * can be planted or replaced by a link. With `allowGitWrites` (--allow-git-writes) the git directory
+ * is writable but pinned (bound onto itself: `mv .git .git-old && mkdir .git` cannot plant a new
+ * config), with its hooks, config, config.worktree (an empty one stands in when missing) and every
+ * file that redirects git to another config (`commondir`, submodules' and worktrees' git dirs)
+ * read-only. Either way: every submodule the index records keeps its `.git` read-only (or its empty
+ * directory, or — when the checkout is missing — the first missing directory on its path), `.chatcli/`
+ * is read-only, and a workspace that is not a repository gets an empty read-only `.git`.
  */
-export function protectedInside(workspace: string): Protected {
+export function protectedInside(workspace: string, allowGitWrites = false): Protected {
   const out: Protected = { pinned: [], existing: [], missingDirs: [], missingFiles: [] };
   const gitPath = join(workspace, ".git");
   let kind: "dir" | "file" | "missing" = "missing";
@@ -69,36 +73,57 @@ export function protectedInside(workspace: string): Protected {
   // `.git` as a file (a worktree or submodule) names the real git dir: it must not be repointed.
   if (kind === "file") out.existing.push(gitPath);
   if (kind === "missing") out.missingDirs.push(gitPath);
-  if (kind === "dir") {
+  if (kind === "dir" && !allowGitWrites) out.existing.push(gitPath);
+  if (kind === "dir" && allowGitWrites) {
     out.pinned.push(gitPath);
     for (const name of ["hooks", "modules", "worktrees"]) {
       const p = join(gitPath, name);
       (kindOf(p) === "missing" ? out.missingDirs : out.existing).push(p);
     }
-    for (const name of ["config", "config.worktree"]) {
-      const p = join(gitPath, name);
-      if (kindOf(p) !== "missing") out.existing.push(p);
-    }
+    out.existing.push(join(gitPath, "config"));
+    // read only when `extensions.worktreeConfig` is set — and then it may set core.fsmonitor
+    const worktree = join(gitPath, "config.worktree");
+    if (kindOf(worktree) === "missing") out.missingFiles.push({ path: worktree, content: "" });
+    else out.existing.push(worktree);
     // a `commondir` file would send git to a config of the command's choosing; "." is git's own dir
     const commondir = join(gitPath, "commondir");
     if (kindOf(commondir) === "missing") out.missingFiles.push({ path: commondir, content: ".\n" });
     else out.existing.push(commondir);
-    // a submodule's `.git` (a dir, or a file naming one) is config the user's `git status` obeys
-    for (const rel of gitlinkPaths(join(gitPath, "index"))) {
-      if (rel.split("/").some((c) => c === ".." || c === "." || c === "")) continue;
-      const dir = join(workspace, rel);
-      const dotGit = join(dir, ".git");
-      if (lstatKind(dir) !== "dir") continue; // a missing or linked checkout: nothing to cover here
-      const k = lstatKind(dotGit);
-      // not populated (a checkout without submodules): the empty directory itself stays read-only,
-      // so no `.git` appears in it and git still sees an unpopulated submodule
-      if (k === "missing" && isEmptyDir(dir)) out.existing.push(dir);
-      else if (k === "dir" || k === "file") out.existing.push(dotGit);
-    }
   }
+  if (kind === "dir") gitlinkCheckouts(workspace, join(gitPath, "index"), out);
   const chatcli = join(workspace, ".chatcli");
   (kindOf(chatcli) === "missing" ? out.missingDirs : out.existing).push(chatcli);
   return out;
+}
+
+/**
+ * A submodule's `.git` (a dir, or a file naming one) is config the user's `git status` obeys — it
+ * recurses into every populated submodule the index records. Each one's `.git` stays read-only; an
+ * unpopulated one's empty directory stays read-only (so no `.git` appears in it and git still sees
+ * an unpopulated submodule); a missing checkout gets an empty read-only directory at the first
+ * missing component of its path (removed afterwards), so no repository can be made there either.
+ */
+function gitlinkCheckouts(workspace: string, index: string, out: Protected): void {
+  for (const rel of gitlinkPaths(index)) {
+    const parts = rel.split("/");
+    if (parts.some((c) => c === ".." || c === "." || c === "")) continue;
+    let dir = workspace;
+    let covered = false;
+    for (const part of parts) {
+      dir = join(dir, part);
+      const k = lstatKind(dir);
+      if (k === "dir") continue;
+      // a link or a file on the way: git does not look through it; nothing to cover
+      if (k === "missing") out.missingDirs.push(dir);
+      covered = true;
+      break;
+    }
+    if (covered) continue;
+    const dotGit = join(dir, ".git");
+    const k = lstatKind(dotGit);
+    if (k === "missing" && isEmptyDir(dir)) out.existing.push(dir);
+    else if (k === "dir" || k === "file") out.existing.push(dotGit);
+  }
 }
 
 /** Files under HOME that later run code outside the sandbox (shell start-up, user config, PATH dirs). */

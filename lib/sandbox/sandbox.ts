@@ -3,24 +3,20 @@
  * Seatbelt on macOS. One Sandbox per run: it knows the permission mode, decides what is writable,
  * what is hidden and whether the network exists, and owns the run's private temp dir.
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmdirSync,
-  rmSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { isAbsolute, join } from "node:path";
-import { arch as hostArch, platform as hostPlatform } from "node:process";
+import { readFileSync } from "node:fs";
+import { platform as hostPlatform } from "node:process";
 import type { Env } from "../core/ctx.ts";
 import { ConfigError } from "../core/errors.ts";
 import { userHome } from "../core/paths.ts";
 import type { PermissionMode } from "../policy/permissions.ts";
-import { bwrapArgv, splitLoaderEnv, toolDirsUnderEmptied, underEmptied } from "./bwrap.ts";
-import { deniedReadPaths, gitConfigSecrets, isProcEnviron, isUnder } from "./deny.ts";
+import type { ProtectedPaths } from "../policy/protected-paths.ts";
+import {
+  deniedReadPaths,
+  gitConfigSecrets,
+  isGitConfigFile,
+  isProcEnviron,
+  isUnder,
+} from "./deny.ts";
 import {
   type Detected,
   probe,
@@ -28,12 +24,20 @@ import {
   type SandboxSetting,
   userSandboxConfig,
 } from "./detect.ts";
-import { gitSafeEnv, scrubEnv, withoutFileInjected } from "./env.ts";
-import { populatedGitlinks, quarantineNewGitlinks } from "./gitlinks.ts";
-import { existingDenied, protectedHome, protectedInside, realPathOrSelf } from "./plan.ts";
-import { seatbeltProfile } from "./seatbelt.ts";
-import { unixSocketFilter } from "./seccomp.ts";
-import { type SpawnOptions, type SpawnResult, spawnCapture } from "./spawn.ts";
+import {
+  type ChildEnvOptions,
+  childEnvironment,
+  ENV_POLICIES,
+  type EnvPolicy,
+  gitSafeEnv,
+  withoutFileInjected,
+} from "./env.ts";
+import { directFileOps, type FileOps } from "./file-ops.ts";
+import { FileWorkerClient } from "./file-worker.ts";
+import { Layout } from "./layout.ts";
+import { realPathOrSelf } from "./plan.ts";
+import { type SpawnOptions, type SpawnResult, spawnCapture, spawnWorker } from "./spawn.ts";
+import type { FileGuard } from "./walk.ts";
 
 /** What the envelope and `session.started` report. */
 export interface SandboxInfo {
@@ -50,10 +54,23 @@ export interface SandboxOptions {
   workspaceRoot: string;
   allowNetwork?: boolean;
   passEnv?: string[];
+  /** `--env-policy`: core (default) or all; else `sandbox.env_policy` of the user's config. */
+  envPolicy?: EnvPolicy;
   platform?: NodeJS.Platform;
   arch?: string;
   signal?: AbortSignal;
+  /**
+   * argv that starts chatcli itself (ctx.selfArgv): its file tools then do their work in a worker
+   * inside the sandbox. Without it (unit tests) they do it in-process, through the same walk.
+   */
+  selfArgv?: readonly string[];
+  /** `--allow-git-writes`: the workspace's `.git` is writable in edit/auto (hooks, config still not). */
+  allowGitWrites?: boolean;
 }
+
+/** One line that tells the model which flag lets a command write `.git` (`git commit` failed). */
+export const GIT_WRITES_HINT =
+  "chatcli: .git is read-only in this run (so a command cannot leave hooks, config or links for your next git); pass --allow-git-writes, or set sandbox.allow_git_writes in ~/.chatcli/config.json, to let commands commit";
 
 export class Sandbox {
   readonly info: SandboxInfo;
@@ -62,19 +79,22 @@ export class Sandbox {
   /** Why no sandbox is in force (for the sandbox_off warning and diagnostics). */
   readonly unavailableReason: string | undefined;
   private readonly denied: string[];
-  private privateTmp: string | undefined;
-  /** Empty mount points bwrap created in the workspace (a missing .chatcli/), removed when idle. */
-  private readonly createdMountPoints = new Set<string>();
-  /** Files chatcli created as mount points (`.git/commondir`), removed when idle if unchanged. */
-  private readonly createdFiles = new Map<string, string>();
+  /** The mounts, as host command lines (only when a sandbox is in force). */
+  private readonly layout: Layout | undefined;
+  /** Processes running in the sandbox now: mount points in the workspace go when none is left. */
   private active = 0;
+  /** The run's file workers by layout (read-only, writable), started on first use. */
+  private readonly workers = new Map<string, FileWorkerClient>();
+  /** The file tools' guard, computed once per run (links of the denied paths resolved). */
+  private readonly guards = new Map<ProtectedPaths | undefined, FileGuard>();
 
   private constructor(
     private readonly opts: SandboxOptions,
     private readonly detected: Detected | undefined,
     probeResult: Detected | string,
     denyRead: string[],
-    private readonly allowUnixSockets: boolean,
+    allowUnixSockets: boolean,
+    private readonly childEnvOptions: ChildEnvOptions = { policy: "core", pass: opts.passEnv },
   ) {
     const available = typeof probeResult !== "string";
     this.unavailableReason = typeof probeResult === "string" ? probeResult : undefined;
@@ -89,6 +109,18 @@ export class Sandbox {
       opts.permissionMode === "bypass"
         ? []
         : deniedReadPaths(opts.env, denyRead, [opts.workspaceRoot]);
+    this.layout = detected
+      ? new Layout({
+          env: opts.env,
+          workspaceRoot: opts.workspaceRoot,
+          detected,
+          denied: this.denied,
+          network,
+          allowUnixSockets,
+          allowGitWrites: opts.allowGitWrites === true,
+          arch: opts.arch,
+        })
+      : undefined;
   }
 
   /** Detects the OS sandbox and applies `--sandbox`: `required` without one is exit 3. */
@@ -107,7 +139,20 @@ export class Sandbox {
       throw new ConfigError(`--sandbox required: ${found}`, {
         hint: "install bubblewrap (Linux) or run where sandbox-exec works (macOS), or use --sandbox auto|off",
       });
-    return new Sandbox(opts, use, found, user.denyRead, user.allowUnixSockets);
+    const allowGitWrites = opts.allowGitWrites === true || user.allowGitWrites;
+    const policy = opts.envPolicy ?? user.envPolicy ?? "core";
+    if (!ENV_POLICIES.includes(policy as EnvPolicy))
+      throw new ConfigError(
+        `sandbox.env_policy in ~/.chatcli/config.json must be core or all (got ${JSON.stringify(policy)})`,
+      );
+    return new Sandbox(
+      { ...opts, allowGitWrites },
+      use,
+      found,
+      user.denyRead,
+      user.allowUnixSockets,
+      { policy: policy as EnvPolicy, pass: [...(opts.passEnv ?? []), ...user.passEnv] },
+    );
   }
 
   /** A sandbox that confines nothing (unit tests, and tools run outside an agent). */
@@ -129,7 +174,7 @@ export class Sandbox {
     if (this.opts.permissionMode === "bypass") return false;
     const target = realPathOrSelf(abs);
     if (isProcEnviron(abs) || isProcEnviron(target)) return true;
-    if (/\/\.git\/config$/.test(target)) {
+    if (isGitConfigFile(target)) {
       try {
         if (gitConfigSecrets(readFileSync(target, "utf8"))) return true;
       } catch {
@@ -165,7 +210,14 @@ export class Sandbox {
    * environment set.
    */
   childEnv(env: Env): Record<string, string> {
-    return gitSafeEnv(scrubEnv(withoutFileInjected(env, this.opts.env), this.opts.passEnv ?? []));
+    return gitSafeEnv(
+      childEnvironment(withoutFileInjected(env, this.opts.env), this.childEnvOptions).env,
+    );
+  }
+
+  /** The names of `env` a child does not get (a failed command's result lists them). */
+  filteredEnvNames(env: Env): string[] {
+    return childEnvironment(withoutFileInjected(env, this.opts.env), this.childEnvOptions).filtered;
   }
 
   /**
@@ -173,112 +225,98 @@ export class Sandbox {
    * `humanApproved`: a person on the terminal read this exact command and said yes, so in read-only
    * mode it gets edit mode's layout (the workspace writable; still no network, no credentials).
    */
-  run(
+  async run(
     argv: readonly string[],
     options: SpawnOptions & { humanApproved?: boolean },
   ): Promise<SpawnResult> {
     const { humanApproved, ...spawnOptions } = options;
     const writable = this.writable(humanApproved === true);
-    if (!this.detected) return spawnCapture(argv, spawnOptions);
-    if (writable.length > 0) return this.runWritable(argv, spawnOptions, writable);
-    return this.runConfined(argv, spawnOptions, writable);
+    if (!this.layout) return spawnCapture(argv, spawnOptions);
+    const w = this.layout.wrap(argv, spawnOptions.cwd, spawnOptions.env, writable);
+    this.active++;
+    const result = await spawnCapture(w.argv, {
+      ...spawnOptions,
+      env: w.env,
+      fd3Path: w.fd3Path,
+    }).finally(() => {
+      if (--this.active === 0) this.layout?.removeMountPoints();
+    });
+    // `git commit` against the read-only .git: say which flag allows it
+    if (writable.length > 0 && !this.opts.allowGitWrites && gitWriteRefused(result.stderr))
+      return { ...result, stderr: `${result.stderr.replace(/\n?$/, "\n")}${GIT_WRITES_HINT}\n` };
+    return result;
   }
 
-  /** A command that may write the workspace: submodules it registers with a `.git` are moved aside. */
-  private async runWritable(
-    argv: readonly string[],
-    spawnOptions: SpawnOptions,
-    writable: string[],
-  ): Promise<SpawnResult> {
-    const ws = realPathOrSelf(this.opts.workspaceRoot);
-    const before = populatedGitlinks(ws);
-    const result = await this.runConfined(argv, spawnOptions, writable);
-    const notes = quarantineNewGitlinks(ws, before);
-    if (notes.length === 0) return result;
+  /**
+   * Where chatcli's own file tools do their file-system work: a worker inside this sandbox (the same
+   * mounts as a command's: credential stores hidden, read-only mode's workspace read-only), or — no
+   * sandbox in force — this process, through the same openat-style walk. `write`: an edit tool the
+   * policy allowed; in read-only mode only a rule naming the path or a human's yes gets that far, so
+   * it gets edit mode's layout, as a command a human approved does.
+   */
+  files(options: { write: boolean; protect?: ProtectedPaths }): FileOps {
+    const selfArgv = this.opts.selfArgv;
+    const layout = this.layout;
+    const guard = this.guard(options.protect);
+    if (!layout || !selfArgv?.length) return directFileOps(guard);
+    const writable = this.writable(options.write);
+    const key = writable.join("\0");
+    let worker = this.workers.get(key);
+    if (!worker) {
+      worker = new FileWorkerClient((events) => {
+        const home = userHome(this.opts.env);
+        const env = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: home, LANG: "C.UTF-8" };
+        const w = layout.wrap([...selfArgv, "__file-worker"], "/", env, writable, selfArgv);
+        this.active++;
+        let exited = false;
+        return spawnWorker(
+          w.argv,
+          { cwd: "/", env: w.env, fd3Path: w.fd3Path },
+          {
+            data: events.data,
+            exit: (why) => {
+              if (!exited && --this.active === 0) layout.removeMountPoints();
+              exited = true;
+              events.exit(why);
+            },
+          },
+        );
+      }, guard);
+      this.workers.set(key, worker);
+    }
+    return worker;
+  }
+
+  /**
+   * What the file tools' walk enforces in this run (also sent to the worker): the sandbox's denied
+   * paths and the policy's protected paths (`protect`, absent in bypass mode).
+   */
+  private guard(protect?: ProtectedPaths): FileGuard {
+    const known = this.guards.get(protect);
+    if (known) return known;
+    const guard = this.makeGuard(protect);
+    this.guards.set(protect, guard);
+    return guard;
+  }
+
+  private makeGuard(protect?: ProtectedPaths): FileGuard {
+    const all = [...this.denied, ...(protect?.paths ?? [])];
+    const denied = [...new Set(all.flatMap((d) => [d, realPathOrSelf(d)]))];
+    const patterns = [PROC_ENVIRON.source, ...(protect?.patterns.map((p) => p.source) ?? [])];
     return {
-      ...result,
-      stderr: `${result.stderr}${result.stderr.endsWith("\n") || !result.stderr ? "" : "\n"}${notes.join("\n")}\n`,
+      workspace: this.opts.workspaceRoot,
+      workspaceReal: realPathOrSelf(this.opts.workspaceRoot),
+      bypass: this.opts.permissionMode === "bypass" && protect === undefined,
+      denied,
+      patterns: [...new Set(patterns)],
     };
   }
 
-  private runConfined(
-    argv: readonly string[],
-    options: SpawnOptions,
-    writable: string[],
-  ): Promise<SpawnResult> {
-    const spawnOptions = options;
-    if (!this.detected) return spawnCapture(argv, spawnOptions);
-    if (this.detected.kind === "bubblewrap") {
-      const fd3Path = this.seccompFile();
-      // bwrap runs on the host: the loader's variables go to the command only (LD_PRELOAD=./evil.so)
-      const env = splitLoaderEnv(spawnOptions.env);
-      const wrapped = this.bwrap(argv, options.cwd, fd3Path !== undefined, writable, env.inside);
-      this.active++;
-      return spawnCapture(wrapped, { ...spawnOptions, env: env.host, fd3Path }).finally(() => {
-        if (--this.active === 0) this.removeMountPoints();
-      });
-    }
-    const tmp = this.tmp();
-    return spawnCapture(
-      [
-        this.detected.program,
-        "-p",
-        seatbeltProfile(this.seatbeltPlan(tmp, writable)),
-        "--",
-        ...argv,
-      ],
-      { ...spawnOptions, env: { ...options.env, TMPDIR: tmp } },
-    );
-  }
-
-  /** Removes the run's private temp dir. */
+  /** Stops the file workers and removes the run's private temp dir. */
   dispose(): void {
-    this.removeMountPoints();
-    if (this.privateTmp) rmSync(this.privateTmp, { recursive: true, force: true });
-    this.privateTmp = undefined;
-  }
-
-  /** A copy of the workspace's git config with CI credentials blanked, and the files it includes. */
-  private maskedGitConfig(ws: string): { copy: string; includes: string[] } | undefined {
-    const path = join(ws, ".git", "config");
-    let text: string;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch {
-      return undefined;
-    }
-    const found = gitConfigSecrets(text);
-    if (!found) return undefined;
-    const copy = join(this.runDir(), "git-config");
-    writeFileSync(copy, found.masked, { mode: 0o600 });
-    const gitDir = join(ws, ".git");
-    const includes = found.includes.map((p) =>
-      p.startsWith("~/")
-        ? join(userHome(this.opts.env), p.slice(2))
-        : isAbsolute(p)
-          ? p
-          : join(gitDir, p),
-    );
-    return { copy, includes };
-  }
-
-  private removeMountPoints(): void {
-    for (const dir of this.createdMountPoints) {
-      try {
-        rmdirSync(dir);
-      } catch {
-        // not empty (something else created it meanwhile) or already gone: left as it is
-      }
-    }
-    this.createdMountPoints.clear();
-    for (const [path, content] of this.createdFiles) {
-      try {
-        if (readFileSync(path, "utf8") === content) unlinkSync(path);
-      } catch {
-        // already gone
-      }
-    }
-    this.createdFiles.clear();
+    for (const w of this.workers.values()) w.close();
+    this.workers.clear();
+    this.layout?.dispose();
   }
 
   private writable(humanApproved: boolean): string[] {
@@ -290,103 +328,12 @@ export class Sandbox {
     if (root === "/" || (home !== root && isUnder(home, [root]))) return [];
     return ws ? [root] : [];
   }
+}
 
-  /**
-   * The run's own directory on the host: `tmp/` is the sandbox's /tmp, `seccomp.bpf` sits beside it
-   * where no sandboxed process can replace it with a filter of its own.
-   */
-  private runDir(): string {
-    if (!this.privateTmp) {
-      const base = this.opts.env["TMPDIR"] || "/tmp";
-      this.privateTmp = mkdtempSync(join(base, "chatcli-sandbox-"));
-      mkdirSync(join(this.privateTmp, "tmp"), { mode: 0o700 });
-    }
-    return this.privateTmp;
-  }
+/** `/proc/<pid>/environ`: another process's environment (chatcli's own holds the API keys). */
+const PROC_ENVIRON = /^\/proc\/[^/]+\/(task\/[^/]+\/)?environ$/;
 
-  private tmp(): string {
-    return join(this.runDir(), "tmp");
-  }
-
-  private seccompFile(): string | undefined {
-    if (this.allowUnixSockets) return undefined;
-    const path = join(this.runDir(), "seccomp.bpf");
-    if (!existsSync(path)) {
-      const prog = unixSocketFilter(this.opts.arch ?? hostArch);
-      if (!prog) return undefined;
-      writeFileSync(path, prog, { mode: 0o400 });
-    }
-    return path;
-  }
-
-  private bwrap(
-    argv: readonly string[],
-    cwd: string,
-    seccomp: boolean,
-    writable: string[],
-    setenv: Array<readonly [string, string]> = [],
-  ): string[] {
-    const home = realPathOrSelf(userHome(this.opts.env));
-    const ws = realPathOrSelf(this.opts.workspaceRoot);
-    const tools = toolDirsUnderEmptied(this.opts.env["PATH"] ?? "", realPathOrSelf);
-    const reexpose = [home, ws, realPathOrSelf(cwd), ...tools].filter(underEmptied);
-    const prot = writable.length ? protectedInside(ws) : undefined;
-    if (prot && isUnder(home, writable)) protectedHome(home, prot);
-    const masked = this.maskedGitConfig(ws);
-    const denied = existingDenied(
-      [...this.denied, ...(masked?.includes ?? [])],
-      [...reexpose, ...writable],
-    );
-    for (const dir of prot?.missingDirs ?? []) this.createdMountPoints.add(dir);
-    const createdFiles: string[] = [];
-    for (const f of prot?.missingFiles ?? []) {
-      try {
-        writeFileSync(f.path, f.content, { flag: "wx", mode: 0o644 });
-        this.createdFiles.set(f.path, f.content);
-      } catch {
-        if (!this.createdFiles.has(f.path)) continue; // appeared meanwhile: not ours to bind
-      }
-      createdFiles.push(f.path);
-    }
-    const resolv = realPathOrSelf("/etc/resolv.conf");
-    return bwrapArgv(
-      {
-        bwrap: (this.detected as Detected).program,
-        privateTmp: this.tmp(),
-        writable,
-        pinned: prot?.pinned ?? [],
-        protectedPaths: [...(prot?.existing ?? []), ...createdFiles],
-        protectedMissingDirs: prot?.missingDirs ?? [],
-        deniedDirs: denied.dirs,
-        deniedFiles: denied.files,
-        overlays: masked ? [{ src: masked.copy, dest: join(ws, ".git", "config") }] : [],
-        reexpose: [...new Set(reexpose)],
-        keepUnderRun: this.info.network && resolv.startsWith("/run/") ? [resolv] : [],
-        network: this.info.network,
-        cwd: realPathOrSelf(cwd),
-        seccomp,
-        setenv,
-      },
-      argv,
-    );
-  }
-
-  private seatbeltPlan(tmp: string, writable: string[]) {
-    const ws = realPathOrSelf(this.opts.workspaceRoot);
-    const prot = writable.length ? protectedInside(ws) : undefined;
-    const home = realPathOrSelf(userHome(this.opts.env));
-    if (prot && isUnder(home, writable)) protectedHome(home, prot);
-    const denied = [...new Set(this.denied.flatMap((d) => [d, realPathOrSelf(d)]))];
-    return {
-      privateTmp: realPathOrSelf(tmp),
-      writable,
-      protectedPaths: [
-        ...(prot?.existing ?? []),
-        ...(prot?.missingDirs ?? []),
-        ...(prot?.missingFiles.map((f) => f.path) ?? []),
-      ],
-      denied,
-      network: this.info.network,
-    };
-  }
+/** Whether a command's stderr says git could not write the read-only `.git` (index.lock, refs …). */
+export function gitWriteRefused(stderr: string): boolean {
+  return /\.git\/[^\n]*Read-only file system|Read-only file system[^\n]*\.git\//.test(stderr);
 }

@@ -2,9 +2,11 @@
  * A classic-BPF seccomp program for bwrap's `--seccomp FD`: creating an AF_UNIX socket fails with
  * EPERM, so a sandboxed process cannot talk to a host daemon through a socket file it can see
  * (docker.sock, an ssh or gpg agent, a desktop bus) — the file system view alone cannot hide every
- * one. io_uring is refused too (IORING_OP_SOCKET would get around the socket() check). Pipes and
- * socketpair() keep working. Everything else is allowed: this filter narrows, it does not replace
- * the namespaces.
+ * one. io_uring is refused too (IORING_OP_SOCKET would get around the socket() check), and so are
+ * the kernel keyring calls (keyctl, add_key, request_key): a key in the user's keyring that the user
+ * may read is readable by serial number from any user namespace mapped to the same uid — the sandbox's
+ * namespaces do not hide it. Pipes and socketpair() keep working. Everything else is allowed: this
+ * filter narrows, it does not replace the namespaces.
  */
 
 const LD_W_ABS = 0x20;
@@ -28,18 +30,30 @@ interface ArchRule {
 }
 
 const IO_URING = [425, 426, 427];
+/** add_key, request_key, keyctl by arch (x86-64, i386, arm64/asm-generic, arm EABI). */
+const KEYRING = {
+  x64: [248, 249, 250],
+  i386: [286, 287, 288],
+  arm64: [217, 218, 219],
+  arm: [309, 310, 311],
+};
 
 /** The rules for the native arch and its compat personalities, by Node's `process.arch`. */
 export function archRules(arch: string): ArchRule[] | undefined {
   if (arch === "x64")
     return [
-      { audit: 0xc000003e, socket: 41, refuse: IO_URING, refuseFrom: 0x40000000 },
-      { audit: 0x40000003, socket: 359, refuse: [102, ...IO_URING] },
+      {
+        audit: 0xc000003e,
+        socket: 41,
+        refuse: [...IO_URING, ...KEYRING.x64],
+        refuseFrom: 0x40000000,
+      },
+      { audit: 0x40000003, socket: 359, refuse: [102, ...IO_URING, ...KEYRING.i386] },
     ];
   if (arch === "arm64")
     return [
-      { audit: 0xc00000b7, socket: 198, refuse: IO_URING },
-      { audit: 0x40000028, socket: 281, refuse: IO_URING },
+      { audit: 0xc00000b7, socket: 198, refuse: [...IO_URING, ...KEYRING.arm64] },
+      { audit: 0x40000028, socket: 281, refuse: [...IO_URING, ...KEYRING.arm] },
     ];
   return undefined;
 }
@@ -47,7 +61,7 @@ export function archRules(arch: string): ArchRule[] | undefined {
 type Insn = { code: number; jt: number | string; jf: number | string; k: number } | string;
 
 /** The program as bytes (struct sock_filter, little-endian), or undefined on an unknown arch. */
-export function unixSocketFilter(arch: string): Uint8Array | undefined {
+export function sandboxFilter(arch: string): Uint8Array | undefined {
   const rules = archRules(arch);
   if (!rules) return undefined;
   const prog: Insn[] = [{ code: LD_W_ABS, jt: 0, jf: 0, k: OFF_ARCH }];

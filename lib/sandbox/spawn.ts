@@ -1,12 +1,14 @@
 /**
  * The one door: every process chatcli starts is started here (a test fails when another file of lib/
  * spawns). Callers that run something for the agent go through Sandbox.run, which wraps the argv in
- * the OS sandbox before it reaches spawnCapture.
+ * the OS sandbox before it reaches spawnCapture. Programs the *user* configured — hooks and MCP
+ * servers (lib/extensions) — are not the agent's commands: they start unconfined through
+ * runUserProgram / spawnPiped, always with an environment the caller built (never chatcli's own).
  */
 import { spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
 import { kill } from "node:process";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 
 export interface SpawnResult {
   stdout: string;
@@ -26,6 +28,8 @@ export interface SpawnOptions {
   maxBytes?: number;
   /** A file the child gets as its fd 3, read from the start (bwrap reads its seccomp program there). */
   fd3Path?: string;
+  /** Written to the child's stdin, which is then closed (default: no stdin). */
+  input?: string;
 }
 
 /** How long a just-started process is left before an abort kills it (see onAbort). */
@@ -52,16 +56,22 @@ export function spawnCapture(argv: readonly string[], options: SpawnOptions): Pr
     const [cmd, ...args] = argv;
     // a fresh descriptor per child: the offset must be 0 for each reader
     const fd3 = options.fd3Path ? openSync(options.fd3Path, "r") : undefined;
+    const stdin = options.input === undefined ? "ignore" : "pipe";
     let child: ReturnType<typeof spawn>;
     try {
       child = spawn(cmd as string, args, {
         cwd: options.cwd,
         env: options.env,
         detached: true,
-        stdio: fd3 === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", "pipe", "pipe", fd3],
+        stdio: fd3 === undefined ? [stdin, "pipe", "pipe"] : [stdin, "pipe", "pipe", fd3],
       });
     } finally {
       if (fd3 !== undefined) closeSync(fd3);
+    }
+    if (options.input !== undefined && child.stdin) {
+      // a child that exits without reading its stdin closes the pipe: EPIPE is not an error here
+      child.stdin.on("error", () => {});
+      child.stdin.end(options.input);
     }
     const out = new HeadTail(maxBytes);
     const err = new HeadTail(maxBytes);
@@ -126,6 +136,161 @@ export function spawnCapture(argv: readonly string[], options: SpawnOptions): Pr
       }, 500).unref();
     });
   });
+}
+
+/**
+ * Runs a program the user configured (a hook's command) to completion: unconfined, in its own
+ * process group, with `options.env` exactly. Not for anything the agent asked for (Sandbox.run).
+ */
+export function runUserProgram(
+  argv: readonly string[],
+  options: SpawnOptions,
+): Promise<SpawnResult> {
+  return spawnCapture(argv, options);
+}
+
+/** A long-running child with its three pipes open (an MCP server over stdio). */
+export interface PipedChild {
+  readonly pid: number | undefined;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /** Resolves once the process has exited: its code, 128+signal, or 127 when it could not start. */
+  readonly exited: Promise<number>;
+  /** Resolves once the process is running (undefined), or with why it could not start (ENOENT …). */
+  readonly started: Promise<string | undefined>;
+  /** Closes stdin, then TERM to the whole group, KILL after `graceMs`; resolves once it exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts a program the user configured (an MCP server) and keeps it running with pipes on its
+ * stdin, stdout and stderr; own process group, `options.env` exactly. `stop` ends the whole group.
+ */
+export function spawnPiped(
+  argv: readonly string[],
+  options: { cwd: string; env: Record<string, string> },
+): PipedChild {
+  const [cmd, ...args] = argv;
+  const child = spawn(cmd as string, args, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let done = false;
+  const started = new Promise<string | undefined>((resolveStart) => {
+    child.once("spawn", () => resolveStart(undefined));
+    child.once("error", (error) => resolveStart(error.message));
+  });
+  const exited = new Promise<number>((resolveExit) => {
+    child.on("error", () => {
+      done = true;
+      resolveExit(127);
+    });
+    child.on("exit", (code, sig) => {
+      done = true;
+      resolveExit(code ?? (sig ? 128 + signalNumber(sig) : 1));
+    });
+  });
+  (child.stdin as Writable).on("error", () => {}); // a server that exits mid-write: EPIPE
+  const killGroup = (sig: NodeJS.Signals) => {
+    if (child.pid === undefined) return;
+    try {
+      kill(-child.pid, sig);
+    } catch {
+      // already gone
+    }
+  };
+  return {
+    pid: child.pid,
+    stdin: child.stdin as Writable,
+    stdout: child.stdout as Readable,
+    stderr: child.stderr as Readable,
+    exited,
+    started,
+    async stop(graceMs = 1000) {
+      (child.stdin as Writable).end();
+      if (!done) killGroup("SIGTERM");
+      const timer = setTimeout(() => killGroup("SIGKILL"), graceMs);
+      await exited;
+      clearTimeout(timer);
+      // the leader is gone: whatever it started in its group goes too
+      killGroup("SIGKILL");
+      (child.stdout as Readable).destroy();
+      (child.stderr as Readable).destroy();
+    },
+  };
+}
+
+/** A long-lived child fed over its stdin (the sandboxed file worker). */
+export interface WorkerChild {
+  write(bytes: Uint8Array): void;
+  /** While on, the child and its pipes keep chatcli's event loop alive. */
+  hold(on: boolean): void;
+  /** Kills its whole process group. */
+  kill(): void;
+}
+
+/**
+ * Starts a child that chatcli talks to over stdin/stdout; `exit` gets why it ended (its last stderr
+ * line). It is idle-unreferenced: it never keeps chatcli alive on its own.
+ */
+export function spawnWorker(
+  argv: readonly string[],
+  options: Pick<SpawnOptions, "cwd" | "env" | "fd3Path">,
+  events: { data: (chunk: Uint8Array) => void; exit: (why: string) => void },
+): WorkerChild {
+  const [cmd, ...args] = argv;
+  const fd3 = options.fd3Path ? openSync(options.fd3Path, "r") : undefined;
+  let child: ReturnType<typeof spawn>;
+  try {
+    child = spawn(cmd as string, args, {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: fd3 === undefined ? ["pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe", fd3],
+    });
+  } finally {
+    if (fd3 !== undefined) closeSync(fd3);
+  }
+  let stderr = "";
+  let ended = false;
+  const end = (why: string) => {
+    if (ended) return;
+    ended = true;
+    events.exit(why);
+  };
+  child.stdout?.on("data", (chunk: Buffer) => events.data(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString("utf8")).slice(-4000);
+  });
+  child.stdin?.on("error", () => {});
+  child.on("error", (error) => end(error.message));
+  child.on("close", (code, sig) => {
+    const last = stderr.trim().split("\n").at(-1);
+    end(`${sig ? `killed by ${sig}` : `exit ${code}`}${last ? `: ${last}` : ""}`);
+  });
+  type Refable = { ref?: () => void; unref?: () => void } | null | undefined;
+  const streams = [child, child.stdout, child.stderr, child.stdin] as Refable[];
+  const hold = (on: boolean) => {
+    for (const s of streams) (on ? s?.ref : s?.unref)?.call(s);
+  };
+  hold(false);
+  return {
+    write: (bytes) => {
+      if (!ended) child.stdin?.write(bytes);
+    },
+    hold,
+    kill: () => {
+      if (child.pid === undefined || ended) return;
+      try {
+        kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    },
+  };
 }
 
 /** Starts chatcli itself detached (background memory compaction), never waiting for it. */

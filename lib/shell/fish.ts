@@ -1,8 +1,8 @@
-import { type CommandSpec, paths, quote, type ValueKind, words } from "./spec.ts";
+import { type CommandSpec, paths, quote, shortDescription, type ValueKind, words } from "./spec.ts";
 
 /** One line per candidate: `name<TAB>description` (fish shows the description beside it). */
 function described(name: string, description: string): string {
-  return quote(`${name}\t${description.replace(/\s+/g, " ").slice(0, 80)}`);
+  return quote(`${name}\t${shortDescription(description)}`);
 }
 
 function valueWord(value: ValueKind): string {

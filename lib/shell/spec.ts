@@ -56,3 +56,19 @@ export function quote(text: string): string {
 export function words(values: readonly string[]): string {
   return values.filter((v) => /^[\w.:/@+=,-]+$/.test(v)).join(" ");
 }
+
+/**
+ * A description for a completion menu: whitespace folded, at most `max` characters, cut at a word (and
+ * before a dangling bracket or separator) with `…` when it is longer — never mid-word.
+ */
+export function shortDescription(text: string, max = 80): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  let cut = flat.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  if (space > max / 2) cut = cut.slice(0, space);
+  // an opening bracket left unclosed: end before it
+  const open = cut.lastIndexOf("(");
+  if (open > max / 3 && cut.indexOf(")", open) < 0) cut = cut.slice(0, open);
+  return `${cut.replace(/[\s,;:(—-]+$/, "")}…`;
+}

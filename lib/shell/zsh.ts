@@ -1,9 +1,9 @@
 import { treeFunctions } from "./bash.ts";
-import { type CommandSpec, paths, quote } from "./spec.ts";
+import { type CommandSpec, paths, quote, shortDescription } from "./spec.ts";
 
 /** `name:description` lines (zsh shows `name -- description` in the menu). */
 function described(name: string, description: string): string {
-  return quote(`${name}:${description.replace(/\s+/g, " ").slice(0, 80)}`);
+  return quote(`${name}:${shortDescription(description)}`);
 }
 
 /** The descriptions of each path's subcommands and flags, as zsh `case` tables. */

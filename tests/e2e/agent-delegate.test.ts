@@ -131,6 +131,7 @@ describe("sub-agents: AGENTS.md roles and the delegate tool (spawned binary, moc
       parent_id: "d1",
       name: "read_file",
     });
+    // biome-ignore lint/suspicious/noExplicitAny: the envelope is inspected freely
     const envelope = events.at(-1) as Record<string, any>;
     expect(envelope["type"]).toBe("result");
     expect(envelope["usage"]["input_tokens"]).toBe(2300);

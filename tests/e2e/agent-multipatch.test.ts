@@ -132,7 +132,7 @@ describe("multipatch (spawned binary, mock:script)", () => {
       { text: "Denied." },
     ]);
     const ro = await run(dir.path, script, "read-only", "json");
-    expect(ro.code).toBe(0);
+    expect(ro.code).toBe(6); // blocked: its one edit was denied
     const envelope = JSON.parse(ro.stdout);
     expect(envelope.permission_denials).toMatchObject([{ tool: "multipatch", input: "a.ts" }]);
     expect(envelope.files_changed).toEqual([]);
@@ -146,7 +146,7 @@ describe("multipatch (spawned binary, mock:script)", () => {
       { text: "Denied." },
     ]);
     const edit = await run(dir.path, script2, "edit", "json");
-    expect(edit.code).toBe(0);
+    expect(edit.code).toBe(6); // blocked
     const env2 = JSON.parse(edit.stdout);
     expect(env2.permission_denials).toHaveLength(1);
     expect(env2.permission_denials[0].reason).toContain("outside the workspace");

@@ -49,9 +49,10 @@ describe("agent permission escapes, end to end (spawned binary, no TTY)", () => 
       ["agent", "clean up", "--json", "--permission-mode", "auto", "--ephemeral"],
       { env, cwd: dir.path },
     );
-    expect(r.code).toBe(0);
+    // every call denied: the run could do nothing it tried (exit 6, blocked)
+    expect(r.code).toBe(6);
     const envelope = JSON.parse(r.stdout);
-    expect(envelope.status).toBe("success");
+    expect(envelope.terminal_reason).toBe("blocked");
     expect(envelope.permission_denials).toHaveLength(7);
     expect(envelope.files_changed).toEqual([]);
     expect(existsSync(join(dir.path, "victim", "keep.txt"))).toBe(true);
@@ -166,7 +167,7 @@ describe("agent permission escapes, end to end (spawned binary, no TTY)", () => 
       env,
       cwd: dir.path,
     });
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(6); // blocked: its one command was denied
     const envelope = JSON.parse(r.stdout);
     expect(envelope.permission_denials).toHaveLength(1);
     expect(existsSync(join(dir.path, "victim", "keep.txt"))).toBe(true);

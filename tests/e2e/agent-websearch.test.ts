@@ -75,8 +75,14 @@ const toolNames = (r: MockRequest | undefined) =>
     (t) => t.function?.name,
   );
 
-async function agent(dir: string, env: Record<string, string>, format = "--json") {
-  return runChatcli(["agent", "search it", format, "--ephemeral"], {
+/** web_search is an outbound channel: read-only (the default) needs the rule naming it. */
+async function agent(
+  dir: string,
+  env: Record<string, string>,
+  format = "--json",
+  rules = ["--allow-tool", "web_search"],
+) {
+  return runChatcli(["agent", "search it", format, "--ephemeral", ...rules], {
     env: baseEnv(dir, { CHATCLI_MEMORY_ENABLED: "false", ...env }),
     cwd: dir,
   });
@@ -87,6 +93,29 @@ const search = (args: Record<string, unknown>) => ({
 });
 
 describe("web_search (spawned binary, local search backend mock)", () => {
+  test("read-only without a rule naming web_search: denied with the flag, the backend never hit", async () => {
+    requireBinary();
+    await using dir = await tempDir();
+    await using llm = await startMockLlm();
+    await using backend = searchBackend();
+    llm.push(search({ query: "bun test runner" }), { text: "Could not search." });
+    const r = await agent(
+      dir.path,
+      { ...llm.env("openai"), CHATCLI_SEARXNG_URL: `${backend.url}/searx` },
+      "--json",
+      [],
+    );
+    // every call the model tried was denied: the run could do nothing it tried (exit 6, blocked)
+    expect(r.code).toBe(6);
+    expect(backend.hits).toEqual([]);
+    const out = JSON.parse(r.stdout);
+    expect(out.terminal_reason).toBe("blocked");
+    expect(out.permission_denials[0].tool).toBe("web_search");
+    expect(out.permission_denials[0].reason).toContain("--allow-tool 'web_search'");
+    expect(out.outbound).toEqual({ policy: "allowlist", allow: [] });
+    expect(r.stderr).toContain("--allow-tool 'web_search'");
+  }, 30_000);
+
   test("SearXNG: title + URL + snippet, capped, inside an untrusted-content marker", async () => {
     requireBinary();
     await using dir = await tempDir();

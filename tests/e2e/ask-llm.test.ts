@@ -47,6 +47,7 @@ describe("ask against the mock LLM (spawned binary, real SDKs)", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("The build failed because of a missing semicolon.\n");
+    // biome-ignore lint/suspicious/noExplicitAny: the request body is inspected freely
     const body = llm.requests.at(-1)?.body as Record<string, any>;
     expect(body["stream"]).toBe(true);
     expect(body["stream_options"]).toEqual({ include_usage: true });

@@ -89,7 +89,10 @@ describe("chatcli chat: cancel and rewind", () => {
       expect(menu).toMatch(/\[2\] {2}\d\d:\d\d:\d\d {2}6 msgs {2}\/compact keep the API decisions/);
       t.type("2");
       t.sendKeys("Enter");
-      await t.waitForText(/↩ Rewound to checkpoint \[2\] \(\d\d:\d\d:\d\d, 6 messages\)/);
+      await t.waitForText(
+        /↩ Rewound to checkpoint \[2\] \(\d\d:\d\d:\d\d, 6 messages\)\n❯ \/compact keep the API decisions/,
+      );
+      t.sendKeys("C-u"); // the rewound command is back in the input
       await turns(t, [["q5", "a5"]]);
       expect(sentMessages(llm.requests.at(-1)!.body).map((m) => m.content)).toEqual([
         "q1",
@@ -131,7 +134,10 @@ describe("chatcli chat: cancel and rewind", () => {
     expect(agentRow).not.toBeNull();
     t.type(agentRow![1]!);
     t.sendKeys("Enter");
-    await t.waitForText(/↩ Rewound to checkpoint \[\d+\] \(\d\d:\d\d:\d\d, 2 messages\)/);
+    await t.waitForText(
+      /↩ Rewound to checkpoint \[\d+\] \(\d\d:\d\d:\d\d, 2 messages\)\n❯ \/agent look around/,
+    );
+    t.sendKeys("C-u");
     await turns(t, [["q2", "a2"]]);
     expect(sentMessages(llm.requests.at(-1)!.body).map((m) => m.content)).toEqual([
       "q1",
@@ -176,7 +182,8 @@ describe("chatcli chat: cancel and rewind", () => {
       );
       expect(readFileSync(join(home.path, "a.txt"), "utf8")).toBe("original\n");
       expect(existsSync(join(home.path, "b.txt"))).toBe(false);
-      t.sendKeys("C-d");
+      await t.waitForText(/\n❯ \/coder edit the files/);
+      t.sendKeys("C-u", "C-d");
       expect(await t.waitForExit()).toBe(0);
     },
   );
@@ -220,8 +227,8 @@ describe("chatcli chat: cancel and rewind", () => {
     await t.waitForText(/Select \[1-2\]/);
     t.type("2");
     t.sendKeys("Enter");
-    await t.waitForText(/↩ Rewound to checkpoint \[2\] \(\d\d:\d\d:\d\d, 0 messages\)\n❯$/m);
-    t.sendKeys("Escape", "Escape");
+    await t.waitForText(/↩ Rewound to checkpoint \[2\] \(\d\d:\d\d:\d\d, 0 messages\)\n❯ q1$/m);
+    t.sendKeys("C-u", "Escape", "Escape");
     const menu = (await t.waitForText(/0 messages\)\n❯\nREWIND[\s\S]*Select \[1-1\]/))
       .split("REWIND")
       .at(-1)!;

@@ -89,7 +89,9 @@ describe("provider selection from the environment and files", () => {
         message: expect.stringContaining(`cannot read ${join(home.path, "missing.env")}`),
       },
     ]);
-    expect(out.error.hint).toContain("./.env (or the file CHATCLI_DOTENV names)");
+    expect(out.error.hint).toContain(
+      "CHATCLI_DOTENV names it, or as ./.env in a trusted workspace",
+    );
     expect(out.error.hint).toContain("~/.chatcli/config.json");
     expect(r.stderr).toContain("warning: CHATCLI_DOTENV=");
   });
@@ -222,7 +224,7 @@ describe("permissions from config files in an agent CI run", () => {
       JSON.stringify({ permissions: { allow: ["run_command(npm test*)"] } }),
     );
     const denied = await runChatcli(["agent", "run the tests", "--json"], { env, cwd: repo });
-    expect(denied.code).toBe(0);
+    expect(denied.code).toBe(6); // blocked: the one command it tried was denied
     expect(JSON.parse(denied.stdout).permission_denials).toMatchObject([
       { tool: "run_command", input: "npm test", reason: "denied by rule run_command(npm *)" },
     ]);

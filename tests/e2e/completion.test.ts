@@ -213,3 +213,22 @@ _files() { print -r -- FILES }`;
     expect(r).toMatchObject({ code: 0, stdout: "fix-login\nrelease-notes\n", stderr: "" });
   });
 });
+
+test("zsh and fish menus: no description is cut mid-word", async () => {
+  await using dir = await tempDir();
+  const env = baseEnv(dir.path);
+  for (const shell of ["zsh", "fish"]) {
+    const r = await runChatcli(["completion", shell], { env, cwd: dir.path });
+    expect(r.code).toBe(0);
+    const re = shell === "zsh" ? /'(-{0,2}[\w-]+):([^']*)'/g : /'(-{0,2}[\w-]+)\t([^']*)'/g;
+    const descriptions = [...r.stdout.matchAll(re)].map((m) => m[2] as string);
+    expect(descriptions.length).toBeGreaterThan(50);
+    // a cut one ends in the middle of a word at the old 80-character limit
+    for (const d of descriptions)
+      expect({ shell, d, cut: d.length >= 80 && !d.endsWith("…") }).toEqual({
+        shell,
+        d,
+        cut: false,
+      });
+  }
+});

@@ -186,3 +186,27 @@ test("untrusted workspace: its mode and variables are reported as not applied, w
   ) as Report;
   expect(trusted.permission_mode).toEqual({ value: "edit", source: "workspace config" });
 });
+
+test("untrusted workspace: a .env whose every key was ignored is not reported as applied; a partly ignored one names the keys", async () => {
+  await using dir = await tempDir();
+  const { ws, env } = await layers(dir.path);
+  const { CHATCLI_TRUST_WORKSPACE: _trusted, ...untrusted } = env;
+  await writeFile(join(ws, ".env"), `OPENAI_API_KEY=${DOTENV_KEY}\n`);
+  const all = await runChatcli(["config", "--json"], { env: untrusted, cwd: ws });
+  const files = (JSON.parse(all.stdout) as { files: Array<Record<string, unknown>> }).files;
+  expect(files.find((f) => f["kind"] === ".env")).toMatchObject({
+    exists: true,
+    applied: false,
+    ignored_keys: ["OPENAI_API_KEY"],
+  });
+  const text = await runChatcli(["config"], { env: untrusted, cwd: ws });
+  expect(text.stdout).toMatch(
+    /\n {2}\.env +\S+ +NOT applied \(untrusted workspace: OPENAI_API_KEY ignored\)\n/,
+  );
+  await writeFile(join(ws, ".env"), `OPENAI_API_KEY=${DOTENV_KEY}\nCHATCLI_MAX_RETRIES=2\n`);
+  const some = await runChatcli(["config"], { env: untrusted, cwd: ws });
+  expect(some.stdout).toMatch(
+    /\n {2}\.env +\S+ +applied, except OPENAI_API_KEY \(untrusted workspace\)\n/,
+  );
+  expect(some.stdout).not.toContain(DOTENV_KEY);
+});

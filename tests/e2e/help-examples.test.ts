@@ -97,3 +97,50 @@ test("every command's --help ends with 2–3 examples of itself, using only its 
     }
   }
 });
+
+test("every subcommand of memory, sessions and bootstrap has 1–3 examples of itself, with its own flags", async () => {
+  for (const command of ["memory", "sessions", "bootstrap"]) {
+    const text = await help([command]);
+    const block = text.slice(text.indexOf("\nCommands:\n"), text.indexOf("\nExamples:\n"));
+    const subs = [...block.matchAll(/^ {2}([a-z]+)\b/gm)]
+      .map((m) => m[1] as string)
+      .filter((s) => s !== "help");
+    expect(subs.length).toBeGreaterThanOrEqual(2);
+    for (const sub of [...subs, ...(command === "memory" ? ["profile set"] : [])]) {
+      const path = [command, ...sub.split(" ")];
+      const own = await help(path);
+      const lines = examples(own);
+      expect({ path, count: lines.length >= 1 && lines.length <= 3 }).toEqual({
+        path,
+        count: true,
+      });
+      for (const line of lines) {
+        const code = line.replace(/\s+#.*$/, "");
+        expect({ line, ok: code.includes(`chatcli ${path.join(" ")}`) }).toEqual({
+          line,
+          ok: true,
+        });
+        const words = code.replace(/"[^"]*"|'[^']*'/g, "").split(/\s+/);
+        for (const flag of words.filter((w) => /^--?[a-zA-Z]/.test(w) && !w.includes("|")))
+          expect({ line, flag, known: own.includes(flag.replace(/=.*$/, "")) }).toEqual({
+            line,
+            flag,
+            known: true,
+          });
+      }
+    }
+  }
+});
+
+test("the agent and coder examples say the permission mode they need", async () => {
+  for (const command of ["agent", "coder"]) {
+    const lines = examples(await help([command]));
+    const edits = lines.filter((l) => /fix|add|rename|edit/.test(l));
+    expect(edits.length).toBeGreaterThan(0);
+    for (const line of edits)
+      expect({ line, mode: /--permission-mode \S+/.test(line) }).toEqual({ line, mode: true });
+  }
+  const root = await help([]);
+  const headline = root.split("\n").find((l) => l.includes('agent "fix the failing tests"'));
+  expect(headline).toContain("--permission-mode edit");
+});

@@ -13,6 +13,7 @@ beforeAll(() => {
   requireBinary();
 });
 
+// biome-ignore lint/suspicious/noExplicitAny: the documents are inspected freely
 type Json = Record<string, any>;
 
 function env(llm: MockLlm, home: string, extra: Record<string, string> = {}) {

@@ -41,6 +41,9 @@ test.skipIf(!hasMan)(
     expect(text).toMatch(/^CHATCLI\(1\)\s+User Commands\s+CHATCLI\(1\)/);
     expect(text).toContain("chatcli agent [options] [task...]");
     expect(text).toContain("--permission-mode <mode>");
-    expect(text).toContain("124 --timeout");
+    expect(text).toMatch(/^EXIT STATUS\n\s+0\s+success\n/m);
+    expect(text).toMatch(/^\s+124\s+--timeout$/m);
+    expect(text).toMatch(/^ENVIRONMENT\n\s+CHATCLI_HOME\n/m);
+    expect(text).toContain("LLM_PROVIDER=OPENAI|CLAUDEAI|GOOGLEAI|BEDROCK");
   },
 );

@@ -55,7 +55,7 @@ describe("bootstrap files and rules a Go ChatCLI user already has", () => {
     );
     expect(show.stdout).not.toContain("IDENTITY");
     expect(show.stdout).toContain(
-      "\n\n---\n\n## Path-Specific Rules\n\n### Rule: go-style (paths: *.go, cmd/**)\n\nUse gofmt.\n\n---\n\n### Rule: testing\n\nAlways write tests.\n\nCurrent date: ",
+      "\n\n---\n\n## Path-Specific Rules\n\n### Rule: go-style (paths: *.go, cmd/**)\n\nUse gofmt.\n\n---\n\n### Rule: testing\n\nAlways write tests.\n\n\nCurrent date: ",
     );
     expect(show.stdout).not.toContain("TS body.");
 

@@ -36,6 +36,7 @@ test("--json: every provider, which variable configures it (no value), default a
     "GITHUB_MODELS",
     "GOOGLEAI",
     "MINIMAX",
+    "MOCK",
     "MOONSHOT",
     "OLLAMA",
     "OPENAI",
@@ -111,5 +112,6 @@ test("no provider configured: still lists them all, exit 0, active none", async 
   expect(r.code).toBe(0);
   const doc = JSON.parse(r.stdout) as Json;
   expect(doc["active"]).toBeNull();
-  expect((doc["providers"] as Json[]).every((p) => p["configured"] === false)).toBe(true);
+  const real = (doc["providers"] as Json[]).filter((p) => p["provider"] !== "mock");
+  expect(real.every((p) => p["configured"] === false)).toBe(true);
 });

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { targetByName } from "../../scripts/compile.ts";
 import { stagePackages } from "../../scripts/npm-packages.ts";
-import { BINARY, requireBinary } from "../support/binary.ts";
+import { BINARY, ROOT, requireBinary } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 
@@ -34,6 +34,7 @@ test("npm pack + offline npm install -g of launcher and linux-x64 package: --ver
     version: pkg.version,
     outDir: join(work.path, "stage"),
     binaries: new Map([[target, BINARY]]),
+    manPage: join(ROOT, "dist", "man", "chatcli.1"),
   });
   const npmEnv = {
     PATH: process.env["PATH"] ?? "/usr/bin:/bin",
@@ -57,7 +58,10 @@ test("npm pack + offline npm install -g of launcher and linux-x64 package: --ver
         "README.md",
         "bin/chatcli-ci.js",
         "bin/chatcli.js",
+        "bin/fetch-binary.js",
         "bin/report.js",
+        "bin/sandbox.js",
+        "man/chatcli.1",
         "package.json",
       ]);
     }
@@ -67,7 +71,8 @@ test("npm pack + offline npm install -g of launcher and linux-x64 package: --ver
     `chatcli-linux-x64-${pkg.version}.tgz`,
   ]);
   const launcherTgz = (await stat(tarballs[0]!)).size;
-  expect(launcherTgz).toBeLessThan(10_000); // the launcher is tiny; the binary is in the platform package
+  // the launcher is tiny (scripts and the man page); the binary is in the platform package
+  expect(launcherTgz).toBeLessThan(60_000);
 
   const prefix = join(work.path, "prefix");
   const install = await sh(
@@ -77,6 +82,14 @@ test("npm pack + offline npm install -g of launcher and linux-x64 package: --ver
   expect(install.code).toBe(0);
   expect(install.stderr).not.toContain("ERR");
   expect((await readdir(join(prefix, "bin"))).sort()).toEqual(["chatcli", "chatcli-ci"]);
+  // npm links the man page: `man chatcli` finds it under the prefix
+  expect(await readdir(join(prefix, "share", "man", "man1"))).toEqual(["chatcli.1"]);
+  // chatcli-ci's own modules came along
+  const ci = await sh([join(prefix, "bin", "chatcli-ci")], { cwd: work.path, env: npmEnv });
+  expect(ci).toMatchObject({
+    code: 2,
+    stdout: "::error title=chatcli::the task input is required\n",
+  });
 
   const chatcli = join(prefix, "bin", "chatcli");
   const userEnv = { PATH: npmEnv.PATH, HOME: work.path, CHATCLI_HOME: join(work.path, ".chatcli") };

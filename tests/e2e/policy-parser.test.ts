@@ -55,8 +55,12 @@ async function agent(ws: string, home: string, mode: string, fake: string) {
     ],
     { env, cwd: ws },
   );
-  expect(r.code).toBe(0);
-  return JSON.parse(r.stdout);
+  const envelope = JSON.parse(r.stdout);
+  // a run whose every command was denied is `blocked` (exit 6); one that ran something completes
+  expect([envelope.terminal_reason, r.code]).toEqual(
+    envelope.terminal_reason === "blocked" ? ["blocked", 6] : ["completed", 0],
+  );
+  return envelope;
 }
 
 describe("the shell judge learns issue 11's classes (spawned binary, no TTY)", () => {

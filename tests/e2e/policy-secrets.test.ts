@@ -38,7 +38,6 @@ async function home(root: string): Promise<string> {
 const SHELL_READS = [
   "cat $HOME/.ssh/id_rsa",
   "cat ~/.ss?/id_rsa",
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell line
   "cat ${HOME}/.aws/credentials",
   "grep -r PRIVATE ~",
   "grep -R CANARY ..",
@@ -81,8 +80,10 @@ describe("protected paths are never read (issue 11)", () => {
         ["agent", "collect secrets", "--json", "--ephemeral", "--permission-mode", mode],
         { env, cwd: ws },
       );
-      expect(r.code).toBe(0);
+      // every command it tried was refused: the run could do none of it (exit 6, blocked)
+      expect(r.code).toBe(6);
       const envelope = JSON.parse(r.stdout);
+      expect(envelope.terminal_reason).toBe("blocked");
       const denied = envelope.permission_denials.map((d: { input: string }) => d.input);
       for (const cmd of SHELL_READS) expect(denied).toContain(cmd);
       for (const d of envelope.permission_denials)
@@ -128,7 +129,7 @@ describe("protected paths are never read (issue 11)", () => {
       env,
       cwd: ws,
     });
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(6); // blocked: every command it tried was refused
     expect(JSON.parse(r.stdout).permission_denials).toHaveLength(3);
     const sent = JSON.stringify(llm.requests.map((q) => q.body));
     expect(sent).not.toContain(token);
@@ -174,7 +175,7 @@ describe("protected paths are never read (issue 11)", () => {
     );
     const env = baseEnv(root.path, { ...llm.env("openai"), CHATCLI_MEMORY_ENABLED: "false" });
     const r = await runChatcli(["agent", "read", "--json", "--ephemeral"], { env, cwd: ws });
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(6); // blocked: its one command was refused
     expect(JSON.stringify(llm.requests.map((q) => q.body))).not.toContain(AWS);
     expect(JSON.parse(r.stdout).permission_denials).toHaveLength(1);
   }, 60_000);

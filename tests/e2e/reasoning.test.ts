@@ -17,7 +17,7 @@ beforeAll(() => {
 // biome-ignore lint/suspicious/noExplicitAny: bodies and events are inspected freely
 type Json = any;
 
-function run(llm: MockLlm, home: string, env: Record<string, string>, args: string[]) {
+function run(_llm: MockLlm, home: string, env: Record<string, string>, args: string[]) {
   return runChatcli(args, {
     env: baseEnv(home, { ...env, CHATCLI_MEMORY_ENABLED: "false", CHATCLI_RETRY_BASE_MS: "5" }),
     cwd: home,

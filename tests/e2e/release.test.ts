@@ -34,13 +34,27 @@ test("release: binaries named by target, SHA256SUMS that verify, formats checked
   expect(stdout).toContain("chatcli-linux-arm64: elf arm64 (");
 
   const files = (await readdir(out.path)).sort();
-  expect(files).toEqual(["SHA256SUMS", "chatcli-linux-arm64", "chatcli-linux-x64", "npm"]);
+  expect(files).toEqual([
+    "SHA256SUMS",
+    "chatcli-ci.cjs",
+    "chatcli-linux-arm64",
+    "chatcli-linux-x64",
+    "chatcli.1",
+    "npm",
+  ]);
   const sums = await readFile(join(out.path, "SHA256SUMS"), "utf8");
   expect(sums).toMatch(
-    /^[0-9a-f]{64} {2}chatcli-linux-x64\n[0-9a-f]{64} {2}chatcli-linux-arm64\n$/,
+    /^[0-9a-f]{64} {2}chatcli-linux-x64\n[0-9a-f]{64} {2}chatcli-linux-arm64\n[0-9a-f]{64} {2}chatcli-ci\.cjs\n[0-9a-f]{64} {2}chatcli\.1\n$/,
   );
   const check = Bun.spawnSync(["sha256sum", "-c", "SHA256SUMS"], { cwd: out.path });
-  expect(check.stdout.toString()).toBe("chatcli-linux-x64: OK\nchatcli-linux-arm64: OK\n");
+  expect(check.stdout.toString()).toBe(
+    "chatcli-linux-x64: OK\nchatcli-linux-arm64: OK\nchatcli-ci.cjs: OK\nchatcli.1: OK\n",
+  );
+  // the GitLab template's CI script runs on plain Node
+  const ci = Bun.spawnSync(["node", join(out.path, "chatcli-ci.cjs")], {
+    env: { PATH: process.env["PATH"] ?? "" },
+  });
+  expect(ci.stdout.toString()).toBe("::error title=chatcli::the task input is required\n");
 
   const arm = await Bun.file(join(out.path, "chatcli-linux-arm64")).slice(0, 20).bytes();
   expect([...arm.subarray(0, 4)]).toEqual([0x7f, 0x45, 0x4c, 0x46]);

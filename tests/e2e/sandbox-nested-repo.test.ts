@@ -8,9 +8,10 @@
  * runs the program, unconfined.
  *
  * Fixed for the submodules the index records when the command starts (their `.git`, or the empty
- * unpopulated directory, is read-only: lib/sandbox/gitlinks.ts). A command that registers a new
- * gitlink itself — `git init sub && git add sub` (the index is writable in edit/auto) — is caught
- * after it ends: the new submodule's `.git` is renamed aside and the command's output says so.
+ * unpopulated directory, is read-only: lib/sandbox/plan.ts). A command cannot register a new one:
+ * the whole `.git` (the index included) is read-only in edit and auto. A repository it creates
+ * elsewhere (`git init sub`) is one git at the root never enters; chatcli names it after the command
+ * (warning nested_git_repository) and leaves it as it is — nothing is renamed.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
@@ -68,7 +69,33 @@ describe("red team: a nested repository planted by a sandboxed command", () => {
   );
 
   live(
-    "the user's plain git status after the run does not run a program a command planted in a submodule",
+    "a committed submodule whose checkout directory is missing: no repository can be made there, so git status runs nothing",
+    async () => {
+      requireBinary();
+      await using llm = await startMockLlm();
+      await using h = await hostile(llm);
+      await withGitlink(h.ws);
+      await rm(join(h.ws, "sub"), { recursive: true });
+      const marker = join(h.outside, "fsmonitor-ran");
+      await plant(
+        h,
+        `mkdir -p sub 2>/dev/null; git init -q sub 2>/dev/null; echo "init=$?"
+         git -C sub config core.fsmonitor "sh -c 'echo pwned > ${marker}'" 2>/dev/null`,
+      );
+      llm.push(runScript, { text: "done" });
+      const r = await agent(h, ["--permission-mode", "auto"]);
+      expect(r.code).toBe(0);
+      expect(sentToProvider(llm)).toMatch(/init=[1-9]/);
+      Bun.spawnSync(["git", "status"], { cwd: h.ws, env: { ...h.env } });
+      expect(existsSync(marker)).toBe(false);
+      // the empty mount point was removed: the checkout is as missing as before the run
+      expect(existsSync(join(h.ws, "sub"))).toBe(false);
+    },
+    60_000,
+  );
+
+  live(
+    "a command cannot register the repository it planted as a submodule; the user's plain git status runs nothing, and the run names it",
     async () => {
       requireBinary();
       await using llm = await startMockLlm();
@@ -78,17 +105,26 @@ describe("red team: a nested repository planted by a sandboxed command", () => {
         h,
         `git init -q sub && git -C sub -c user.email=a@b -c user.name=a commit -q --allow-empty -m x
          git -C sub config core.fsmonitor "sh -c 'echo pwned > ${marker}'"
-         git add sub 2>/dev/null; echo planted`,
+         git add sub 2>/dev/null; echo "add=$?"`,
       );
       llm.push(runScript, { text: "done" });
       const r = await agent(h, ["--permission-mode", "auto"]);
       expect(r.code).toBe(0);
-      Bun.spawnSync(["git", "status"], { cwd: h.ws, env: { ...h.env } });
+      const sent = sentToProvider(llm);
+      expect(sent).toMatch(/add=(1|128)/);
+      for (const args of [["status"], ["commit", "-qam", "x"], ["status", "--porcelain"]])
+        Bun.spawnSync(["git", "-c", "user.email=u@u", "-c", "user.name=u", ...args], {
+          cwd: h.ws,
+          env: { ...h.env },
+        });
       expect(existsSync(marker)).toBe(false);
-      // the model is told, and the repository is kept aside, not deleted
-      expect(sentToProvider(llm)).toContain("registered as a submodule, was renamed");
-      const kept = await readdir(join(h.ws, "sub"));
-      expect(kept.some((n) => n.startsWith(".git.chatcli-quarantine"))).toBe(true);
+      // the model is told, the envelope warns, and the repository is left as the command left it
+      expect(sent).toContain("this command created a git repository at sub/");
+      const warnings = r.envelope["warnings"] as Array<{ code: string; message: string }>;
+      expect(
+        warnings.some((w) => w.code === "nested_git_repository" && w.message.includes("sub/")),
+      ).toBe(true);
+      expect(await readdir(join(h.ws, "sub"))).toEqual([".git"]);
     },
     60_000,
   );

@@ -142,7 +142,9 @@ describe("no sandbox on this machine (bubblewrap missing)", () => {
     await plant(h, "echo ran-unconfined");
     llm.push(runScript, { text: "refused" });
     const auto = await agent(h, ["--permission-mode", "auto"]);
-    expect(auto.code).toBe(0);
+    // no command could run: not a success (exit 6, tools_unavailable)
+    expect(auto.code).toBe(6);
+    expect(auto.envelope["terminal_reason"]).toBe("tools_unavailable");
     expect(auto.envelope["sandbox"]).toEqual({ kind: "none", available: false, network: true });
     const denial = (auto.envelope["permission_denials"] as Array<{ reason: string }>)[0];
     expect(denial?.reason).toContain("bubblewrap is not installed");

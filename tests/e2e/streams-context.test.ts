@@ -175,10 +175,8 @@ describe("context-length errors keep the provider's words and numbers", () => {
         expect(message).toContain(`~${w.prompt} tokens after compaction by the provider's count`);
         expect(message).toContain(`the limit is ${w.limit}`);
         for (const n of numbers) expect([w.prompt, w.limit]).toContain(n);
-        // the progress lines speak the provider's numbers too
-        expect(r.stderr).toContain(
-          `Compacting history (1 msgs, ~${w.prompt.toLocaleString("en-US")} tokens`,
-        );
+        // one message is not a history: no compaction progress report, the error says it all
+        expect(r.stderr).not.toContain("Compacting history");
       } else {
         expect(message).toContain("an estimated ~");
         expect(message).not.toContain("provider's count");

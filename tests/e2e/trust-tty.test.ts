@@ -44,7 +44,8 @@ describe("the trust question on a TTY", () => {
         await tty.waitForText(/touch declined[\s\S]*\[N\]o:$/);
         tty.sendKeys("Enter");
         await tty.waitForText(/first done/);
-        expect(await tty.waitForExit()).toBe(0);
+        // the one command it tried was declined: nothing done, exit 6 (blocked)
+        expect(await tty.waitForExit()).toBe(6);
       }
       expect(existsSync(join(ws, "declined"))).toBe(false);
       const user = join(root.path, ".chatcli", "config.json");

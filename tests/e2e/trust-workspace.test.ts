@@ -165,7 +165,7 @@ describe("a committed .chatcli/config.json cannot widen the agent's permissions"
     );
     const env = baseEnv(root.path, { ...llm.env("openai"), CHATCLI_MEMORY_ENABLED: "false" });
     const ok = await runChatcli(["agent", "go", "--json", "--ephemeral"], { env, cwd: ws });
-    expect(ok.code).toBe(0);
+    expect(ok.code).toBe(6); // blocked: both commands it tried were denied
     const envelope = JSON.parse(ok.stdout);
     expect(existsSync(join(ws, "pwned"))).toBe(false);
     expect(envelope.permission_denials.map((d: { reason: string }) => d.reason)).toEqual([

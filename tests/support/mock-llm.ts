@@ -23,7 +23,7 @@ import {
   openaiJson,
   type WireUsage,
 } from "./mock-llm-wire.ts";
-import { extraRoute } from "./mock-routes.ts";
+import { extraRoute, RawAnswer } from "./mock-routes.ts";
 
 export interface MockRequest {
   method: string;
@@ -34,13 +34,16 @@ export interface MockRequest {
 
 /**
  * A reply given verbatim: the exact bytes a real provider sent (recorded shapes, cut-off streams,
- * comment lines, error events), one chunk per frame. See tests/support/wire-fixtures.ts.
+ * comment lines, error events), one chunk per frame, on any route (Chat Completions, Messages, Gemini,
+ * Responses, Bedrock). See tests/support/wire-fixtures.ts, wire-responses.ts, wire-gemini.ts.
  */
 export interface RawReply {
   status?: number;
   headers?: Record<string, string>;
   /** Written one per chunk, in order; the body ends after the last (no terminal event is added). */
   frames: string[];
+  /** Keep the connection open after the last frame instead of ending the body (a proxy that lingers). */
+  hold?: boolean;
 }
 
 export interface MockLlm extends AsyncDisposable {
@@ -127,6 +130,7 @@ function rawResponse(raw: RawReply): Response {
   let i = 0;
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
+      if (raw.hold && i >= raw.frames.length) return new Promise<void>(() => {});
       const frame = raw.frames[i++];
       if (frame === undefined) controller.close();
       else controller.enqueue(encoder.encode(frame));
@@ -240,7 +244,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
         cache,
         next: async () => {
           const reply = queue.shift() ?? { text: options.defaultText ?? "mock reply" };
-          if ("raw" in reply) throw new Error(`mock: a raw reply was queued for ${path}`);
+          if ("raw" in reply) throw new RawAnswer(rawResponse(reply.raw));
           if (reply.delay_ms) await sleep(reply.delay_ms, request.signal);
           return reply;
         },

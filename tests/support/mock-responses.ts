@@ -63,7 +63,12 @@ function outputItems(reply: ScriptReply): Json[] {
   return items;
 }
 
-function responseObject(reply: ScriptReply, model: string, status: string, extra: Json = {}): Json {
+function responseObject(
+  _reply: ScriptReply,
+  model: string,
+  status: string,
+  extra: Json = {},
+): Json {
   return {
     id: "resp_mock",
     object: "response",

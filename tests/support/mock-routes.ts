@@ -31,11 +31,24 @@ export interface ExtraRouteContext {
   bytes(chunks: Uint8Array[], contentType: string, stallAfter?: number): Response;
 }
 
+/**
+ * Thrown by `next()` when the queued reply is a verbatim one (`pushRaw`): the route that asked for a
+ * reply answers with these exact bytes instead of building its own.
+ */
+export class RawAnswer {
+  constructor(readonly response: Response) {}
+}
+
 /** The first extra route that answers `ctx`, or undefined (a 404 from the caller). */
 export async function extraRoute(ctx: ExtraRouteContext): Promise<Response | undefined> {
   for (const route of ROUTES) {
-    const response = await route(ctx);
-    if (response) return response;
+    try {
+      const response = await route(ctx);
+      if (response) return response;
+    } catch (error) {
+      if (error instanceof RawAnswer) return error.response;
+      throw error;
+    }
   }
   return undefined;
 }

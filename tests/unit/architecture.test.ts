@@ -46,6 +46,49 @@ test("only lib/llm/providers/ imports the SDKs", async () => {
   expect(offenders).toEqual([]);
 });
 
+/** Static value imports of a file (type-only imports are erased at build time), resolved. */
+function staticImports(file: string, text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/^import (?!type )[^;]*?from\s*["']([^"']+)["']/gms)) {
+    const spec = m[1] as string;
+    out.push(spec.startsWith(".") ? join(file, "..", spec) : spec);
+  }
+  return out;
+}
+
+test("the MCP SDK is imported only in lib/extensions/mcp/, and only by modules loaded on demand", async () => {
+  const texts = new Map<string, string>();
+  for (const dir of ["lib", "commands"])
+    for (const file of await sources(dir))
+      texts.set(file, await readFile(join(ROOT, file), "utf8"));
+  const offenders: string[] = [];
+  for (const [file, text] of texts)
+    if (
+      /["']@modelcontextprotocol\/sdk(\/[^"']*)?["']/.test(text) &&
+      !file.startsWith("lib/extensions/mcp/")
+    )
+      offenders.push(file);
+  expect(offenders).toEqual([]);
+  // every module that loads the SDK when it is itself loaded, following static imports backwards
+  const heavy = new Set<string>();
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [file, text] of texts) {
+      if (heavy.has(file)) continue;
+      const deps = staticImports(file, text);
+      if (deps.some((d) => d.startsWith("@modelcontextprotocol/sdk") || heavy.has(d))) {
+        heavy.add(file);
+        grew = true;
+      }
+    }
+  }
+  expect(heavy.has("lib/extensions/mcp/connect.ts")).toBe(true); // not vacuous
+  // the run's entry points reach the SDK only through `await import()`
+  for (const light of ["lib/extensions/open.ts", "lib/extensions/mcp/manager.ts"])
+    expect(heavy.has(light)).toBe(false);
+  expect([...heavy].filter((f) => !f.startsWith("lib/extensions/mcp/"))).toEqual([]);
+});
+
 test("no source file is over 500 lines", async () => {
   const big: string[] = [];
   for (const dir of ["lib", "commands"]) {

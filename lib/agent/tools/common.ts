@@ -1,15 +1,16 @@
-import { lstat, readlink, stat } from "node:fs/promises";
-import { dirname, relative, resolve } from "node:path";
+import { stat } from "node:fs/promises";
+import { relative } from "node:path";
 import { containsProtected, protectedMatch } from "../../policy/protected-paths.ts";
 import {
   displayPath,
   isInside,
   isProtectedWrite,
   isSensitivePath,
-  realPathLoose,
   toAbsolute,
 } from "../../policy/workspace.ts";
+import type { FileOps } from "../../sandbox/file-ops.ts";
 import { Sandbox } from "../../sandbox/sandbox.ts";
+import { Refusal } from "../../sandbox/walk.ts";
 import type { ToolContext, ToolOutcome } from "../types.ts";
 
 /** An error result the model can act on. */
@@ -47,11 +48,6 @@ export function resolveWritePath(
   return resolved;
 }
 
-/** Whether a file found while walking a directory is protected (itself, or through a link). */
-export function isProtectedEntry(ctx: ToolContext, abs: string): boolean {
-  return ctx.protectedPaths !== undefined && protectedMatch(ctx.protectedPaths, abs) !== undefined;
-}
-
 /** ripgrep `--glob '!…'` exclusions for the protected paths inside a search root. */
 export function protectedGlobs(ctx: ToolContext, root: string): string[] {
   if (!ctx.protectedPaths) return [];
@@ -68,43 +64,22 @@ export function protectedGlobs(ctx: ToolContext, root: string): string[] {
   return out;
 }
 
-/**
- * Where a write to `abs` lands, links followed one by one (a dangling link names where it would
- * create the file). A link whose target leaves the workspace is refused — a committed
- * `notes.txt -> ~/.ssh/authorized_keys` does not turn write_file into a write anywhere — except in
- * bypass mode. The returned target is never a link, so the write cannot be redirected again.
- */
-export async function writeTarget(
-  ctx: ToolContext,
-  abs: string,
-  shown: string,
-): Promise<{ target: string; nlink: number; exists: boolean } | string> {
-  let current = abs;
-  for (let hops = 0; ; hops++) {
-    if (hops > 40) return `${shown}: too many levels of symbolic links`;
-    const s = await lstat(current).catch(() => undefined);
-    if (!s) return { target: current, nlink: 0, exists: false };
-    if (!s.isSymbolicLink()) {
-      if (current !== abs) {
-        const refused = linkRefusal(ctx, current, shown);
-        if (refused) return refused;
-      }
-      return { target: current, nlink: s.nlink, exists: true };
-    }
-    current = resolve(dirname(current), await readlink(current));
-    const refused = linkRefusal(ctx, current, shown);
-    if (refused) return refused;
-  }
+/** Why a file operation failed, in words: a refusal of the walk as it is, an errno error briefly. */
+export function fileErrorText(error: unknown): string {
+  if (error instanceof Refusal) return error.message;
+  const e = error as NodeJS.ErrnoException;
+  if (e?.code === "EROFS") return "read-only in this run's sandbox";
+  if (e?.code === "EACCES" || e?.code === "EPERM") return "permission denied";
+  return e?.message ?? String(error);
 }
 
-function linkRefusal(ctx: ToolContext, target: string, shown: string): string | undefined {
-  if (ctx.sandbox?.permissionMode === "bypass") return undefined;
-  const real = realPathLoose(target);
-  if (!isInside(ctx.workspaceRoot, real))
-    return `${shown} is a symbolic link to ${target}, outside the workspace; it is not followed (replace the link with a file, or use --permission-mode bypass)`;
-  if (isProtectedWrite(real) || isSensitivePath(real) || ctx.sandbox?.refusesRead(real))
-    return `${shown} is a symbolic link to the protected path ${target}; it is not followed`;
-  return undefined;
+/**
+ * The error result for a file operation that failed: a refusal of the walk (a link out of the
+ * workspace, a protected path) as it is, an errno error with the path the model named.
+ */
+export function fileError(shown: string, error: unknown): ToolOutcome {
+  const why = fileErrorText(error);
+  return toolError(error instanceof Refusal ? why : `${shown}: ${why}`);
 }
 
 /** What is at a path (links followed). */
@@ -139,6 +114,14 @@ export const SKIP_DIRS = new Set([
   ".venv",
   "__pycache__",
 ]);
+
+/**
+ * Where a file tool does its file-system work: the run's sandboxed worker (or, without a sandbox,
+ * this process through the no-follow walk), refusing the policy's protected paths too.
+ */
+export function filesOf(ctx: ToolContext, write: boolean): FileOps {
+  return sandboxOf(ctx).files({ write, protect: ctx.protectedPaths });
+}
 
 /** The run's sandbox, or one that confines nothing when a tool runs outside an agent (unit tests). */
 export function sandboxOf(ctx: ToolContext): Sandbox {

@@ -1,8 +1,6 @@
-import { readFile, stat } from "node:fs/promises";
-import { writeFileAtomic } from "../../core/fs.ts";
 import type { FileChange, Tool } from "../types.ts";
-import { fileKind, resolveWritePath, toolError } from "./common.ts";
-import { applySearchReplace } from "./patch-file.ts";
+import { fileErrorText, filesOf, resolveWritePath, toolError } from "./common.ts";
+import { applySearchReplace, readForPatch } from "./patch-file.ts";
 
 /** At most this many edits in one call (a larger change is several calls, or write_file). */
 export const MULTIPATCH_MAX_EDITS = 100;
@@ -19,7 +17,7 @@ function editsOf(args: Record<string, unknown>): Edit[] {
 }
 
 /** The files of the edits, in first-seen order, each once. */
-function filesOf(args: Record<string, unknown>): string[] {
+function editedFiles(args: Record<string, unknown>): string[] {
   const seen: string[] = [];
   for (const e of editsOf(args)) {
     const file = typeof e?.file === "string" ? e.file : "";
@@ -43,8 +41,8 @@ export const multipatchTool: Tool = {
     required: ["edits"],
   },
   kind: "edit",
-  subject: (args) => filesOf(args).join(", "),
-  writes: (args) => filesOf(args),
+  subject: (args) => editedFiles(args).join(", "),
+  writes: (args) => editedFiles(args),
   validate(args) {
     const edits = args["edits"] as unknown[];
     if (edits.length === 0) return '"edits" is empty: give at least one {file, search, replace}';
@@ -64,6 +62,8 @@ export const multipatchTool: Tool = {
   },
   async execute(args, ctx) {
     const edits = editsOf(args);
+    // every read and write happens in the run's sandbox (or through the no-follow walk without one)
+    const files = filesOf(ctx, true);
     // 1. validate everything in memory: nothing on disk changes unless every edit applies
     const planned = new Map<string, { shown: string; before: string; after: string }>();
     for (const [i, edit] of edits.entries()) {
@@ -72,11 +72,14 @@ export const multipatchTool: Tool = {
         return toolError(`edit ${i + 1}: ${resolved}; no file was changed`);
       let entry = planned.get(resolved.abs);
       if (!entry) {
-        if ((await fileKind(resolved.abs)) !== "file")
-          return toolError(
-            `edit ${i + 1}: ${edit.file} does not exist or is not a regular file; no file was changed`,
-          );
-        const before = await readFile(resolved.abs, "utf8");
+        let before: string | { error: string };
+        try {
+          before = await readForPatch(files, resolved.abs, edit.file);
+        } catch (error) {
+          before = { error: `${edit.file}: ${fileErrorText(error)}` };
+        }
+        if (typeof before !== "string")
+          return toolError(`edit ${i + 1}: ${before.error}; no file was changed`);
         entry = { shown: resolved.shown, before, after: before };
         planned.set(resolved.abs, entry);
       }
@@ -94,22 +97,20 @@ export const multipatchTool: Tool = {
     const written: Array<[string, string]> = [];
     try {
       for (const [abs, e] of changed) {
-        const { mode } = await stat(abs);
-        await writeFileAtomic(abs, e.after, { mode: mode & 0o7777 });
+        await files.write({ path: abs, data: Buffer.from(e.after), existingOnly: true });
         written.push([abs, e.before]);
       }
     } catch (error) {
-      // a write failed midway (disk full, permissions): put the files already written back
+      // a write failed midway (disk full, a link swapped in): put the files already written back
       for (const [abs, before] of written.reverse()) {
         try {
-          const { mode } = await stat(abs);
-          await writeFileAtomic(abs, before, { mode: mode & 0o7777 });
+          await files.write({ path: abs, data: Buffer.from(before), existingOnly: true });
         } catch {
           // best effort; the snapshot taken above still lets rewind restore it
         }
       }
       return toolError(
-        `multipatch failed while writing (${(error as Error).message}); the files written were restored`,
+        `multipatch failed while writing (${fileErrorText(error)}); the files written were restored`,
       );
     }
     const filesChanged: FileChange[] = changed.map(([abs]) => ({ path: abs, change: "modified" }));

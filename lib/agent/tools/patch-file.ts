@@ -1,7 +1,23 @@
-import { readFile, stat } from "node:fs/promises";
-import { writeFileAtomic } from "../../core/fs.ts";
+import type { FileOps } from "../../sandbox/file-ops.ts";
 import type { Tool } from "../types.ts";
-import { fileKind, resolveWritePath, str, toolError, writeTarget } from "./common.ts";
+import { fileError, filesOf, resolveWritePath, str, toolError } from "./common.ts";
+
+/** The largest file patch_file and multipatch edit (read whole, in memory). */
+export const MAX_PATCH_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A file's text as the run's sandbox sees it (through the no-follow walk), or the error to return.
+ */
+export async function readForPatch(
+  files: FileOps,
+  abs: string,
+  shown: string,
+): Promise<string | { error: string }> {
+  const r = await files.read({ path: abs, wholeMax: MAX_PATCH_BYTES, window: 0 });
+  if (r.kind !== "file") return { error: `${shown} does not exist or is not a regular file` };
+  if (r.windowed) return { error: `${shown} is larger than ${MAX_PATCH_BYTES} bytes; not patched` };
+  return Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength).toString("utf8");
+}
 
 function countOccurrences(text: string, search: string): number {
   let count = 0;
@@ -136,24 +152,29 @@ export const patchFileTool: Tool = {
     const file = str(args, "file") as string;
     const resolved = resolveWritePath(ctx, file, true);
     if (typeof resolved === "string") return toolError(resolved);
-    const kind = await fileKind(resolved.abs);
-    if (kind !== "file") return toolError(`${file} does not exist or is not a regular file`);
-    const before = await readFile(resolved.abs, "utf8");
-    const diff = str(args, "diff");
-    const result =
-      diff !== undefined
-        ? applyUnifiedDiff(before, diff)
-        : applySearchReplace(before, str(args, "search") as string, str(args, "replace") as string);
-    if ("error" in result) return toolError(`${resolved.shown}: ${result.error}`);
-    if (result.text === before)
-      return { output: `${resolved.shown}: no change`, summary: "no change" };
-    const at = await writeTarget(ctx, resolved.abs, resolved.shown);
-    if (typeof at === "string") return toolError(at);
-    await ctx.beforeFileChange?.(resolved.abs);
-    // Replaced atomically (temp + rename), keeping its mode: a full disk never leaves the file
-    // half-written, and a hard link to a file elsewhere is broken instead of written through.
-    const { mode } = await stat(at.target);
-    await writeFileAtomic(at.target, result.text, { mode: mode & 0o7777 });
+    const files = filesOf(ctx, true);
+    try {
+      const before = await readForPatch(files, resolved.abs, file);
+      if (typeof before !== "string") return toolError(before.error);
+      const diff = str(args, "diff");
+      const result =
+        diff !== undefined
+          ? applyUnifiedDiff(before, diff)
+          : applySearchReplace(
+              before,
+              str(args, "search") as string,
+              str(args, "replace") as string,
+            );
+      if ("error" in result) return toolError(`${resolved.shown}: ${result.error}`);
+      if (result.text === before)
+        return { output: `${resolved.shown}: no change`, summary: "no change" };
+      await ctx.beforeFileChange?.(resolved.abs);
+      // Replaced atomically (temp + rename), keeping its mode, inside the run's sandbox: a full disk
+      // never leaves the file half-written, a hard link elsewhere is broken instead of written through.
+      await files.write({ path: resolved.abs, data: Buffer.from(result.text), existingOnly: true });
+    } catch (error) {
+      return fileError(file, error);
+    }
     return {
       output: `patched ${resolved.shown}`,
       summary: "patched",

@@ -1,7 +1,7 @@
-import { open } from "node:fs/promises";
 import { GIT_CREDENTIAL_LINE } from "../../policy/credential-dumps.ts";
+import type { ReadReply } from "../../sandbox/file-ops.ts";
 import type { Tool } from "../types.ts";
-import { fileKind, num, resolvePath, str, toolError } from "./common.ts";
+import { fileError, filesOf, num, resolvePath, str, toolError } from "./common.ts";
 
 /** The most text one call returns. */
 const MAX_BYTES = 200_000;
@@ -54,30 +54,28 @@ export const readFileTool: Tool = {
     const file = str(args, "file") as string;
     const resolved = resolvePath(ctx, file);
     if (typeof resolved === "string") return toolError(resolved);
-    const kind = await fileKind(resolved.abs);
-    if (kind === "missing") return toolError(`${file} does not exist`);
-    if (kind !== "file") return toolError(`${file} is not a regular file (${kind})`);
     const tail = num(args, "tail");
-    const handle = await open(resolved.abs, "r");
-    let bytes: Buffer;
-    let size: number;
-    // Bigger than WHOLE_FILE_BYTES: only a window (the end of the file for tail) is read.
-    let windowed = false;
+    // read where the run's sandbox stands (a worker inside it), through the no-follow walk
+    let r: ReadReply;
     try {
-      size = (await handle.stat()).size;
-      windowed = size > WHOLE_FILE_BYTES;
-      const want = windowed ? MAX_BYTES : size;
-      const buf = Buffer.alloc(want);
-      const at = windowed && tail !== undefined ? size - want : 0;
-      const { bytesRead } = await handle.read(buf, 0, buf.length, at);
-      bytes = buf.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
+      r = await filesOf(ctx, false).read({
+        path: resolved.abs,
+        wholeMax: WHOLE_FILE_BYTES,
+        window: MAX_BYTES,
+        fromEnd: tail !== undefined,
+      });
+    } catch (error) {
+      return fileError(file, error);
     }
+    if (r.kind === "missing") return toolError(`${file} does not exist`);
+    if (r.kind !== "file") return toolError(`${file} is not a regular file (${r.kind})`);
+    // Bigger than WHOLE_FILE_BYTES: only a window (the end of the file for tail) was read.
+    const { size, windowed } = r;
+    const bytes = Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength);
     if (bytes.subarray(0, 8000).includes(0)) return toolError(`${file} looks binary; not shown`);
     const raw = bytes.toString("utf8");
     // a git config can hold a token (actions/checkout's extraheader, user:token@ remotes)
-    const text = isGitConfig(resolved.abs) ? maskGitCredentials(raw) : raw;
+    const text = isGitConfig(resolved.abs) || isGitConfig(r.path) ? maskGitCredentials(raw) : raw;
     const lines = text.split("\n");
     if (lines.length > 1 && lines.at(-1) === "") lines.pop();
     if (windowed && tail !== undefined) lines.shift(); // a partial first line

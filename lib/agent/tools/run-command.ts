@@ -1,3 +1,4 @@
+import { filteredNote } from "../../sandbox/env.ts";
 import type { Tool, ToolContext, ToolOutcome } from "../types.ts";
 import { fileKind, num, resolvePath, sandboxOf, str, toolError } from "./common.ts";
 import { formatProcessOutput } from "./process.ts";
@@ -25,8 +26,11 @@ export async function runShell(
     signal: ctx.signal,
   });
   const failed = result.exitCode !== 0;
+  // a failure may come from a variable the core environment left out: name them, never values
+  const note =
+    failed && !result.aborted ? filteredNote(sandbox.filteredEnvNames(ctx.env)) : undefined;
   return {
-    output: formatProcessOutput(result, timeoutMs),
+    output: formatProcessOutput(result, timeoutMs) + (note ? `\n${note}` : ""),
     isError: failed,
     exitCode: result.exitCode,
     summary: result.timedOut ? "timed out" : `exit ${result.exitCode ?? "?"}`,
@@ -37,7 +41,7 @@ export async function runShell(
 export const runCommandTool: Tool = {
   name: "run_command",
   description:
-    "Run a shell command (sh -c) and return its exit code and output. Secrets are removed from the environment.",
+    "Run a shell command (sh -c) and return its exit code and output. The command gets a core environment (PATH, HOME, locale, CI and toolchain variables); other variables only when the user passes them.",
   input_schema: {
     type: "object",
     properties: {

@@ -1,10 +1,10 @@
-import { readFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { relative } from "node:path";
 import { envInt } from "../../core/settings.ts";
+import type { WorkerSearchResult } from "../../sandbox/search-worker.ts";
 import type { Tool, ToolContext, ToolOutcome } from "../types.ts";
 import {
-  fileKind,
-  isProtectedEntry,
+  fileError,
+  filesOf,
   num,
   protectedGlobs,
   resolvePath,
@@ -13,7 +13,6 @@ import {
   str,
   toolError,
 } from "./common.ts";
-import { searchWithWorker, type WorkerSearchResult } from "./search-worker.ts";
 
 const MAX_FILE_BYTES = 1_048_576;
 
@@ -29,51 +28,6 @@ function buildMatcher(term: string, regex: boolean, caseSensitive: boolean): Reg
 /** Per-file budget of the built-in matcher (CHATCLI_SEARCH_FILE_BUDGET_MS, default 2 s). */
 function perFileBudget(ctx: ToolContext): number {
   return Math.max(10, envInt(ctx.env, "CHATCLI_SEARCH_FILE_BUDGET_MS", 2000));
-}
-
-async function builtinSearch(
-  ctx: ToolContext,
-  root: string,
-  re: RegExp,
-  globs: string[],
-  context: number,
-  maxResults: number,
-  hidden: boolean,
-): Promise<WorkerSearchResult> {
-  const scan = new Bun.Glob("**/*").scan({ cwd: root, onlyFiles: true, dot: hidden });
-  const sandbox = sandboxOf(ctx);
-  const files: string[] = [];
-  for await (const rel of scan) {
-    if (ctx.signal.aborted) break;
-    const parts = rel.split("/");
-    if (parts.some((p) => SKIP_DIRS.has(p))) continue;
-    if (
-      globs.length &&
-      !globs.some(
-        (g) => new Bun.Glob(g).match(rel) || new Bun.Glob(g).match(parts.at(-1) as string),
-      )
-    )
-      continue;
-    // credential stores and chatcli's home are not searched, through a link either
-    if (sandbox.refusesRead(join(root, rel)) || isProtectedEntry(ctx, join(root, rel))) continue;
-    files.push(rel);
-  }
-  files.sort();
-  async function* texts() {
-    for (const rel of files) {
-      const buf = await readFile(join(root, rel)).catch(() => undefined);
-      if (!buf || buf.length > MAX_FILE_BYTES || buf.subarray(0, 8000).includes(0)) continue;
-      yield { rel, text: buf.toString("utf8") };
-    }
-  }
-  return searchWithWorker(texts(), {
-    source: re.source,
-    flags: re.flags,
-    context,
-    maxResults,
-    perFileMs: perFileBudget(ctx),
-    signal: ctx.signal,
-  });
 }
 
 async function ripgrep(
@@ -139,7 +93,14 @@ export const searchFilesTool: Tool = {
     const dir = str(args, "dir") ?? ".";
     const resolved = resolvePath(ctx, dir);
     if (typeof resolved === "string") return toolError(resolved);
-    if ((await fileKind(resolved.abs)) !== "dir") return toolError(`${dir} is not a directory`);
+    const sandbox = sandboxOf(ctx);
+    const files = filesOf(ctx, false);
+    try {
+      const r = await files.read({ path: resolved.abs, wholeMax: 0, window: 0, statOnly: true });
+      if (r.kind !== "dir") return toolError(`${dir} is not a directory`);
+    } catch (error) {
+      return fileError(dir, error);
+    }
     const term = str(args, "term") as string;
     const regex = args["regex"] === true;
     const caseSensitive = args["case_sensitive"] === true;
@@ -152,9 +113,12 @@ export const searchFilesTool: Tool = {
     const context = num(args, "context") ?? 0;
     const maxResults = num(args, "max_results") ?? 100;
     const hidden = false;
-    // Unconfined, ripgrep would read credential stores under the root: the built-in search skips them.
+    // ripgrep only where the sandbox confines it (or in bypass mode): unconfined, it opens paths a
+    // concurrent command can swap for links (and would read credential stores under the root); the
+    // built-in search walks with no link followed and skips protected paths.
+    const confinedOrBypass = sandbox.confines || sandbox.permissionMode === "bypass";
     const rg =
-      ctx.env["CHATCLI_NO_RIPGREP"] || sandboxOf(ctx).exposesDeniedUnder(resolved.abs)
+      ctx.env["CHATCLI_NO_RIPGREP"] || !confinedOrBypass || sandbox.exposesDeniedUnder(resolved.abs)
         ? null
         : Bun.which("rg", { PATH: ctx.env["PATH"] ?? "" });
     if (rg) {
@@ -168,15 +132,27 @@ export const searchFilesTool: Tool = {
         hidden,
       });
     }
-    const { lines, matches, skipped, aborted } = await builtinSearch(
-      ctx,
-      resolved.abs,
-      re,
-      globs,
-      context,
-      maxResults,
-      hidden,
-    );
+    let found: WorkerSearchResult;
+    try {
+      found = await files.search(
+        {
+          path: resolved.abs,
+          hidden,
+          globs,
+          skip: [...SKIP_DIRS],
+          maxFileBytes: MAX_FILE_BYTES,
+          source: re.source,
+          flags: re.flags,
+          context,
+          maxResults,
+          perFileMs: perFileBudget(ctx),
+        },
+        ctx.signal,
+      );
+    } catch (error) {
+      return fileError(dir, error);
+    }
+    const { lines, matches, skipped, aborted } = found;
     const slow = skipped.length
       ? `\n[skipped ${skipped.length} file(s) where the pattern took over ${perFileBudget(ctx)} ms per file (a pattern with nested repetition like (a+)+ backtracks without end): ${skipped.slice(0, 10).join(", ")}]`
       : "";

@@ -1,10 +1,10 @@
-import { mkdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
 import { envInt } from "../../core/settings.ts";
+import { compileUntrustedPattern, isPatternError } from "../../policy/patterns.ts";
 import type { Tool, ToolContext } from "../types.ts";
 import { num, str, toolError } from "./common.ts";
-import { refusedHost, systemLookup } from "./net-guard.ts";
+import { fetchChecked } from "./web-request.ts";
+import { saveFetched } from "./web-save.ts";
 
 const MAX_BODY = 10 * 1024 * 1024;
 const TIMEOUT_MS = 30_000;
@@ -66,54 +66,6 @@ async function readCapped(response: Response): Promise<string> {
   return new TextDecoder().decode(Buffer.concat(parts).subarray(0, MAX_BODY));
 }
 
-const MAX_REDIRECTS = 5;
-
-/** Why a URL is never fetched: not http(s), or a cloud metadata address (the CI machine's credentials). */
-export function refusedUrl(url: URL): string | undefined {
-  if (!/^https?:$/.test(url.protocol)) return `${url.protocol} URLs are not fetched`;
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (
-    /^169\.254\./.test(host) ||
-    /^(::ffff:)?a9fe:/.test(host) ||
-    /^::ffff:169\.254\./.test(host) ||
-    /^fd00:ec2::/.test(host) ||
-    host === "100.100.100.200" ||
-    /(^|\.)metadata(\.google\.internal)?$/.test(host) ||
-    /169[.-]254[.-]\d+[.-]\d+/.test(host)
-  )
-    return `${host} is a link-local or cloud metadata address`;
-  return undefined;
-}
-
-/** GETs a URL following at most MAX_REDIRECTS redirects, checking every hop's address. */
-export async function fetchChecked(
-  ctx: ToolContext,
-  url: string,
-  signal: AbortSignal,
-): Promise<{ response: Response; url: string } | string> {
-  let current = url;
-  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    let parsed: URL;
-    try {
-      parsed = new URL(current);
-    } catch {
-      return `invalid URL ${JSON.stringify(current)}`;
-    }
-    const refused =
-      refusedUrl(parsed) ?? (await refusedHost(parsed.hostname, ctx.lookup ?? systemLookup));
-    if (refused) return `refused${hop > 0 ? ` (redirected from ${url})` : ""}: ${refused}`;
-    const response = await ctx.fetch(parsed.href, { signal, redirect: "manual" });
-    const location = response.headers.get("location");
-    if (response.status >= 300 && response.status < 400 && location) {
-      await response.body?.cancel();
-      current = new URL(location, parsed).href;
-      continue;
-    }
-    return { response, url: parsed.href };
-  }
-  return `too many redirects (more than ${MAX_REDIRECTS}) from ${url}`;
-}
-
 function scratchDir(ctx: ToolContext): string {
   return ctx.env["CHATCLI_AGENT_TMPDIR"] || ctx.scratchDir || tmpdir();
 }
@@ -124,19 +76,13 @@ function selectLines(text: string, args: Record<string, unknown>): string | { er
   const to = num(args, "to_line");
   if (from !== undefined || to !== undefined)
     lines = lines.slice((from ?? 1) - 1, to ?? lines.length);
-  const filter = str(args, "filter");
-  const exclude = str(args, "exclude");
-  try {
-    if (filter) {
-      const re = new RegExp(filter, "i");
-      lines = lines.filter((l) => re.test(l));
-    }
-    if (exclude) {
-      const re = new RegExp(exclude, "i");
-      lines = lines.filter((l) => !re.test(l));
-    }
-  } catch (error) {
-    return { error: `invalid filter regex: ${(error as Error).message}` };
+  // the model's patterns: RE2, linear in the page whatever the pattern (`(a+)+$` included)
+  for (const key of ["filter", "exclude"] as const) {
+    const source = str(args, key);
+    if (!source) continue;
+    const re = compileUntrustedPattern(source, { ignoreCase: true });
+    if (isPatternError(re)) return { error: `invalid ${key} regex: ${re.error}` };
+    lines = lines.filter((l) => re.test(l) === (key === "filter"));
   }
   return lines.join("\n");
 }
@@ -213,13 +159,14 @@ export const webFetchTool: Tool = {
     let text = selected;
     let prefix = finalUrl !== new URL(url).href ? `[redirected to ${finalUrl}]\n` : "";
     if (explicitSave || autoSave) {
-      const dir = scratchDir(ctx);
-      const name = str(args, "save_path")
-        ? basename(str(args, "save_path") as string)
-        : `webfetch_${ctx.now().getTime()}${Math.floor(performance.now() * 1000) % 1000}.txt`;
-      const path = join(dir, name);
-      await mkdir(dir, { recursive: true });
-      await writeFile(path, full, { mode: 0o600 });
+      const saved = await saveFetched(
+        scratchDir(ctx),
+        str(args, "save_path"),
+        `webfetch_${ctx.now().getTime()}.txt`,
+        full,
+      );
+      const path = saved.path;
+      if (saved.note) prefix += `[${saved.note}]\n`;
       if (autoSave) {
         const preview = Math.max(2000, Math.floor(maxLength / 4));
         text = `${Buffer.from(full).subarray(0, preview).toString("utf8")}\n...(auto-truncated — full body saved to disk)`;

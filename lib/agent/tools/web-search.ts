@@ -11,7 +11,7 @@ import type { Env } from "../../core/ctx.ts";
 import type { ChatMessage } from "../../llm/types.ts";
 import type { Tool, ToolContext } from "../types.ts";
 import { num, str, toolError } from "./common.ts";
-import { fetchChecked } from "./web-fetch.ts";
+import { fetchChecked } from "./web-request.ts";
 
 export const SEARCH_DEFAULT_RESULTS = 5;
 export const SEARCH_MAX_RESULTS = 10;
@@ -144,13 +144,9 @@ export function formatHits(query: string, backend: string, hits: SearchHit[]): s
 async function runBackend(ctx: ToolContext, b: Backend, query: string, count: number) {
   const { url, init } = b.request(query, count);
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(TIMEOUT_MS)]);
-  // the guard of web_fetch, with this request's method, headers and body
-  const guarded: ToolContext = {
-    ...ctx,
-    fetch: ((input: string, options: RequestInit) =>
-      ctx.fetch(input, { ...init, ...options })) as typeof fetch,
-  };
-  const fetched = await fetchChecked(guarded, url, signal);
+  // the guard of web_fetch, with this request's method, headers and body (dropped on a redirect
+  // to another origin); the outbound rule is web_search's
+  const fetched = await fetchChecked(ctx, url, signal, { tool: "web_search", init });
   if (typeof fetched === "string") throw new Error(fetched);
   const { response } = fetched;
   if (!response.ok) {
@@ -187,6 +183,8 @@ export function webSearchTools(env: Env): Tool[] {
     },
     kind: "network",
     subject: (args) => str(args, "query") ?? "",
+    // the backend is the user's choice (env): a rule names the tool, `--allow-tool web_search`
+    host: () => undefined,
     validate: (args) => ((str(args, "query") ?? "").trim() ? undefined : '"query" is empty'),
     async execute(args, ctx) {
       const query = (str(args, "query") as string).trim();

@@ -92,6 +92,8 @@ export async function* anthropicEvents(
       }
     } else if (event.type === "message_stop") {
       finished = true;
+      // the last event: a connection a proxy keeps open afterwards must not become a stall
+      break;
     }
   }
   // the SDKs end a stream quietly when it is aborted: that is a cancel or a stall, not an answer

@@ -11,6 +11,7 @@ import type {
   ToolCall,
   Usage,
 } from "../types.ts";
+import { geminiError } from "./gemini-errors.ts";
 import {
   type GeminiPart,
   type GeminiUsageWire,
@@ -28,40 +29,9 @@ interface GeminiChunk {
   promptFeedback?: { blockReason?: string };
 }
 
-/**
- * The SDK throws `ApiError{status, message: JSON of the error body}`: give the guard the body's own
- * message and, for a 429, the RetryInfo delay as a retry-after header.
- */
-function unwrapApiError(error: unknown): unknown {
-  const e = error as { name?: unknown; status?: unknown; message?: unknown };
-  if (e?.name !== "ApiError" || typeof e.status !== "number" || typeof e.message !== "string") {
-    return error;
-  }
-  const json = e.message.slice(e.message.indexOf("{"));
-  try {
-    const body = JSON.parse(json) as {
-      error?: { message?: string; status?: string; details?: Array<Record<string, unknown>> };
-    };
-    const retry = body.error?.details?.find((d) => String(d["@type"]).endsWith("RetryInfo"));
-    const delay =
-      typeof retry?.["retryDelay"] === "string" ? Number.parseFloat(retry["retryDelay"]) : NaN;
-    const headers = new Headers(Number.isFinite(delay) ? { "retry-after": String(delay) } : {});
-    const message = body.error?.message ?? e.message;
-    return {
-      name: "ApiError",
-      status: e.status,
-      headers,
-      message,
-      error: { message, type: body.error?.status },
-    };
-  } catch {
-    return error;
-  }
-}
-
 /** The SDK's constructor reads the process environment for keys and warns when two are set: hush it. */
 function createClient(ref: ModelRef, fetch: typeof globalThis.fetch): GoogleGenAI {
-  // biome-ignore lint/suspicious/noConsole: the SDK's warning goes to the console; silenced for the constructor only
+  // the SDK's warning goes to the console; silenced for the constructor only
   const sdkConsole = console;
   const warn = sdkConsole.warn;
   sdkConsole.warn = () => {};
@@ -147,7 +117,7 @@ export function createProvider(ref: ModelRef, deps: ProviderDeps): Provider {
           );
         }
       } catch (error) {
-        throw guard.toError(unwrapApiError(error));
+        throw geminiError(error, guard, ref.provider);
       } finally {
         guard.dispose();
       }

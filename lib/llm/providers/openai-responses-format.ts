@@ -9,7 +9,7 @@ export type ResponsesInputItem =
         | string
         | Array<{ type: "input_text"; text: string } | { type: "input_image"; image_url: string }>;
     }
-  | { role: "assistant"; content: string }
+  | { role: "assistant"; content: string; phase?: string }
   | { type: "function_call"; call_id: string; name: string; arguments: string }
   | { type: "function_call_output"; call_id: string; output: string }
   | { type: "reasoning"; id: string; encrypted_content: string; summary: unknown[] };
@@ -62,7 +62,8 @@ function userContent(m: ChatMessage): ResponsesInputItem {
 
 function callItems(calls: readonly ToolCall[]): ResponsesInputItem[] {
   const items: ResponsesInputItem[] = [];
-  // the reasoning items of a tool-calling turn go back before its calls (encrypted, as returned)
+  // the reasoning items and commentary of a tool-calling turn go back before its calls, in their
+  // order (reasoning encrypted as returned, commentary with its phase)
   for (const block of calls[0]?.thinking ?? []) {
     if (block.type === "reasoning") {
       items.push({
@@ -71,6 +72,8 @@ function callItems(calls: readonly ToolCall[]): ResponsesInputItem[] {
         encrypted_content: block.encrypted_content,
         summary: [],
       });
+    } else if (block.type === "commentary") {
+      items.push({ role: "assistant", content: block.text, phase: block.phase });
     }
   }
   for (const call of calls) {

@@ -1,6 +1,7 @@
 /** Per-request plumbing shared by the SDK providers: abort linking, stall detection, error mapping. */
 
 import { kindFromStatus, ProviderError, parseRetryAfter, summariseBody } from "../errors.ts";
+import { isQuotaCode, isQuotaMessage, retryDelayFromText } from "../retry-hints.ts";
 import { codeOf, detailOf, midStreamKind, type SdkErrorShape, safeJson } from "./sdk-errors.ts";
 
 /** Default idle timeout: no byte from the server for this long fails the request. */
@@ -36,6 +37,8 @@ export interface GuardOptions {
   idleTimeoutMs?: number;
   /** Hint attached to auth errors (which env var to fix). */
   authHint?: string;
+  /** Hint attached to quota errors (where the provider's billing is); a generic one otherwise. */
+  quotaHint?: string;
   /** Where the SDK's warnings go (deps.warn); dropped when absent. */
   warn?: (code: string, message: string) => void;
 }
@@ -48,6 +51,31 @@ function endpointOf(url: string): string {
   } catch {
     return "";
   }
+}
+
+const QUOTA_HINT =
+  "the account's quota or credit ran out: check its plan and billing; retrying will not help until it is raised (CHATCLI_FALLBACK_PROVIDERS can name another provider)";
+
+/** `(insufficient_quota)` after a message that does not already name its code. */
+function codeSuffix(code: string, detail: string): string {
+  return code && !detail.includes(code) ? ` (${code})` : "";
+}
+
+/**
+ * The name of the quota an HTTP error says ran out (rather than a rate limit), or undefined: its
+ * code (OpenAI `insufficient_quota`, Anthropic `error.details.error_code: enforced_spend_limit_reached`),
+ * Bedrock's `x-amzn-errortype: ServiceQuotaExceededException`, or Anthropic's credit/usage-limit
+ * wording ("" then: the message says it).
+ */
+function quotaOf(shape: SdkErrorShape, detail: string, headers: Headers | undefined) {
+  const body = shape.error as Record<string, unknown> | undefined;
+  const inner = (body?.["error"] ?? body) as Record<string, unknown> | undefined;
+  const details = inner?.["details"] as Record<string, unknown> | undefined;
+  const code = [inner?.["code"], details?.["error_code"], inner?.["type"]].find(isQuotaCode);
+  if (typeof code === "string") return code;
+  const amzn = /^ServiceQuotaExceeded\w*/.exec(headers?.get("x-amzn-errortype") ?? "")?.[0];
+  if (amzn) return amzn;
+  return isQuotaMessage(detail) ? "" : undefined;
 }
 
 /** Creates the guard for one request; call `dispose()` when the stream ends. */
@@ -186,9 +214,16 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
     }
     const midStream = status === undefined ? midStreamKind(shape) : undefined;
     if (midStream) {
-      return new ProviderError(midStream, `${provider}: ${detailOf(shape)}`, {
+      const detail = detailOf(shape);
+      const code = midStream === "quota" ? codeOf(shape) : "";
+      const wait = midStream === "rate_limit" ? retryDelayFromText(detail) : undefined;
+      return new ProviderError(midStream, `${provider}: ${detail}${codeSuffix(code, detail)}`, {
         provider,
         cause: error,
+        ...(wait !== undefined
+          ? { retryAfterMs: wait, retryAfterSource: "the error message" }
+          : {}),
+        hint: midStream === "quota" ? (options.quotaHint ?? QUOTA_HINT) : undefined,
       });
     }
     if (status === undefined) {
@@ -201,22 +236,42 @@ export function guardRequest(outer: AbortSignal, options: GuardOptions): Request
       });
     }
     const detail = detailOf(shape);
-    const kind = /context_length/.test(codeOf(shape))
-      ? "context_length"
-      : kindFromStatus(status, detail);
+    const code = codeOf(shape);
     const headers = shape.headers instanceof Headers ? shape.headers : undefined;
-    return new ProviderError(kind, `${provider}: ${status} ${detail}`, {
-      provider,
-      status,
-      retryAfterMs: parseRetryAfter(headers),
-      hint:
-        kind === "auth"
-          ? options.authHint
-          : kind === "not_found"
-            ? `check the model name (-m, or OPENAI_MODEL / ANTHROPIC_MODEL / OLLAMA_MODEL) and the endpoint${target ? ` (${endpointOf(target)})` : ""}`
-            : undefined,
-      cause: error,
-    });
+    const quota = quotaOf(shape, detail, headers);
+    const kind =
+      quota !== undefined
+        ? "quota"
+        : /context_length/.test(code)
+          ? "context_length"
+          : kindFromStatus(status, detail);
+    // the header wins; without one, the wait the body states ("Please try again in 1.898s")
+    const header = parseRetryAfter(headers);
+    const stated = header === undefined ? retryDelayFromText(detail) : undefined;
+    return new ProviderError(
+      kind,
+      `${provider}: ${status} ${detail}${quota ? codeSuffix(quota, detail) : ""}`,
+      {
+        provider,
+        status,
+        ...(kind === "quota"
+          ? {}
+          : header !== undefined
+            ? { retryAfterMs: header, retryAfterSource: "retry-after" }
+            : stated !== undefined
+              ? { retryAfterMs: stated, retryAfterSource: "the error message" }
+              : {}),
+        hint:
+          kind === "auth"
+            ? options.authHint
+            : kind === "quota"
+              ? (options.quotaHint ?? QUOTA_HINT)
+              : kind === "not_found"
+                ? `check the model name (-m, or OPENAI_MODEL / ANTHROPIC_MODEL / OLLAMA_MODEL) and the endpoint${target ? ` (${endpointOf(target)})` : ""}`
+                : undefined,
+        cause: error,
+      },
+    );
   }
 
   return {

@@ -1,5 +1,6 @@
 /** What SDK errors look like, read without trusting their types: the server's words, code and kind. */
 import { kindFromStatus, type ProviderErrorKind, summariseBody } from "../errors.ts";
+import { isQuotaCode } from "../retry-hints.ts";
 
 export interface SdkErrorShape {
   status?: unknown;
@@ -53,6 +54,7 @@ export function midStreamKind(error: SdkErrorShape): ProviderErrorKind | undefin
       : typeof code === "string" && /^[45]\d\d$/.test(code)
         ? Number(code)
         : undefined;
+  if (isQuotaCode(type) || isQuotaCode(code)) return "quota";
   if (status !== undefined && status >= 400 && status < 600) {
     const kind = kindFromStatus(status, detailOf(error));
     if (kind !== "bad_request" || typeof type !== "string") return kind;
@@ -61,7 +63,7 @@ export function midStreamKind(error: SdkErrorShape): ProviderErrorKind | undefin
   if (/context|too_long|request_too_large/.test(type) || CONTEXT_HINT.test(detailOf(error))) {
     return "context_length";
   }
-  if (/rate_limit|requests|tokens/.test(type)) return "rate_limit";
+  if (/rate_limit|requests|tokens|resource_exhausted/i.test(type)) return "rate_limit";
   if (/overloaded|api_error|server_error|internal|timeout|unavailable/.test(type)) return "server";
   if (/authentication|permission/.test(type)) return "auth";
   if (/invalid_request/.test(type)) return "bad_request";

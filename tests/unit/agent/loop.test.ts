@@ -105,7 +105,8 @@ describe("runAgent", () => {
       },
     });
     const r = await runAgent(input);
-    expect(r.terminalReason).toBe("completed");
+    // the only thing it tried was denied: the run could do nothing it was asked (exit 6)
+    expect(r.terminalReason).toBe("blocked");
     expect(r.permissionDenials).toMatchObject([{ tool: "write_file", input: "x.txt", turn: 1 }]);
     expect(r.permissionDenials[0]?.reason).toContain("no TTY; --on-ask deny");
     expect(provider.requests[1]?.messages.at(-1)?.content).toStartWith(
@@ -160,7 +161,7 @@ describe("runAgent", () => {
       cwd: d.path,
     };
     const headless = await runAgent(agentInput(d.path, script(), { policy: auto }).input);
-    expect(headless.terminalReason).toBe("completed");
+    expect(headless.terminalReason).toBe("blocked");
     expect(headless.permissionDenials[0]?.reason).toContain("recursive or forced deletion");
     const asked: AskRequest[] = [];
     const no = await runAgent(

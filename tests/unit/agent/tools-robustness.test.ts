@@ -167,7 +167,7 @@ describe("git tools are read-only even in a hostile repository", () => {
 });
 
 describe("run_command environment", () => {
-  test("secret-looking variables are removed; ordinary ones (PWD, PATH, HOME) stay", async () => {
+  test("only the core set reaches the command (PWD, PATH, HOME); secret-looking and unlisted names do not", async () => {
     await using d = await tempDir();
     const env = {
       PATH: process.env["PATH"] ?? "",
@@ -183,7 +183,8 @@ describe("run_command environment", () => {
     const r = await runCommandTool.execute({ cmd: "env | sort" }, toolCtx(d.path, { env }));
     for (const gone of ["GITHUB_TOKEN", "DB_PASS", "MYSQL_PWD", "AWS_SECRET", "GOOGLE_CRED"])
       expect(r.output).not.toContain(gone);
-    expect(r.output).toContain("KEEP_ME=yes");
+    expect(r.output).not.toContain("KEEP_ME=yes");
     expect(r.output).toContain(`HOME=${d.path}`);
+    expect(r.output).toContain(`PWD=${d.path}`);
   });
 });

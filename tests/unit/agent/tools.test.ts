@@ -145,8 +145,10 @@ describe("process tools", () => {
     expect(r.summary).toBe("exit 3");
     expect(r.output).toContain("exit code: 3\nout");
     expect(r.output).toContain("[stderr]\nerr");
-    expect(r.output).toContain("KEEP=yes");
-    expect(r.output).not.toMatch(/API_KEY|GH_TOKEN|PASSWORD/);
+    // KEEP is not in the core set: absent, and the failed command's result names it (no values)
+    expect(r.output).not.toContain("KEEP=yes");
+    expect(r.output).not.toMatch(/API_KEY=|GH_TOKEN=|PASSWORD=|sk-secret/);
+    expect(r.output).toMatch(/not passed: .*KEEP.*--pass-env NAME/);
   });
 
   test("run_command: timeout kills the process group", async () => {

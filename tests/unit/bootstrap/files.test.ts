@@ -89,6 +89,7 @@ test("CHATCLI_BOOTSTRAP_ENABLED=false turns files and rules off (only the exact 
   const on = await buildSystemContext({
     ...base,
     env: { HOME: home, CHATCLI_BOOTSTRAP_ENABLED: "0" },
+    touchedPaths: ["src/app.ts"], // rules come with a turn that names a path (Go §1.6)
   });
   expect(on.blocks.map((b) => b.id)).toEqual(["core", "bootstrap", "rules", "dynamic"]);
 });

@@ -35,7 +35,9 @@ describe("matchGlob (Go's TestMatchesAnyPath table and more)", () => {
   test("a rule applies when any glob matches any touched path", () => {
     expect(ruleApplies({ paths: ["*.ts"] }, ["index.ts", "other.go"])).toBe(true);
     expect(ruleApplies({ paths: ["*.ts"] }, ["other.go"])).toBe(false);
-    expect(ruleApplies({ paths: [] }, [])).toBe(true);
+    expect(ruleApplies({ paths: [] }, ["index.ts"])).toBe(true);
+    // a turn that names no path gets no rules at all, as the Go tool (reference §1.6)
+    expect(ruleApplies({ paths: [] }, [])).toBe(false);
   });
 });
 
@@ -62,7 +64,13 @@ describe("front matter", () => {
     expect(r.warning).toContain("not valid YAML");
   });
   test("no front matter, or no closing ---: the whole file is the body; no paths", async () => {
-    expect(await parseRule("Just a rule.\n")).toEqual({ paths: [], body: "Just a rule." });
+    // untrimmed, as Go keeps it (leading blank lines, indentation, CRLF, the final newline)
+    expect(await parseRule("Just a rule.\n")).toEqual({ paths: [], body: "Just a rule.\n" });
+    expect(await parseRule("\n\n  indented\r\nrule\r\n\n")).toEqual({
+      paths: [],
+      body: "\n\n  indented\r\nrule\r\n\n",
+    });
+    expect(await parseRule(" \n\t\n")).toEqual({ paths: [], body: " \n\t\n" });
     expect(await parseRule("---\npaths: [x]\nno end")).toEqual({
       paths: [],
       body: "---\npaths: [x]\nno end",
@@ -100,7 +108,7 @@ describe("loading", () => {
     });
     expect(warnings).toEqual([]);
     expect(rules.map((r) => [r.name, r.scope, r.paths, r.body])).toEqual([
-      ["always", "global", [], "always on"],
+      ["always", "global", [], "always on\n"],
       ["go-style", "workspace", ["*.go", "cmd/**"], "workspace go style"],
       ["ts", "workspace", ["src/**/*.ts"], "ts rule"],
     ]);
@@ -130,7 +138,7 @@ describe("loading", () => {
     });
     const applied = (touched: string[], cwd = ws) =>
       rules.filter((r) => ruleApplies(r, pathCandidates(touched, cwd, ws))).map((r) => r.name);
-    expect(applied([])).toEqual(["always"]);
+    expect(applied([])).toEqual([]); // no path named: no rules at all (Go §1.6)
     expect(applied(["main.go"])).toEqual(["always", "go-style"]);
     expect(applied([join(ws, "src/app/x.ts")])).toEqual(["always", "ts"]);
     expect(applied(["app/x.ts"], join(ws, "src"))).toEqual(["always", "ts"]);

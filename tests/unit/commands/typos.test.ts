@@ -12,13 +12,19 @@ describe("bare prompts vs mistyped commands (commands/typos.ts)", () => {
   test("the subcommand lists are the real command trees'", () => {
     const ctx = testCtx();
     const state = { exitCode: 0 };
-    const names = (c: { commands: readonly { name(): string }[] }) =>
-      c.commands.map((s) => s.name()).sort();
+    // every name a subcommand answers to, aliases included (`memory lt`)
+    const names = (c: { commands: readonly { name(): string; aliases(): string[] }[] }) =>
+      c.commands.flatMap((s) => [s.name(), ...s.aliases()]).sort();
     expect([...(SUBCOMMANDS["memory"] ?? [])].sort()).toEqual(names(memoryCommand(ctx, state)));
     expect([...(SUBCOMMANDS["sessions"] ?? [])].sort()).toEqual(names(sessionsCommand(ctx, state)));
     expect([...(SUBCOMMANDS["bootstrap"] ?? [])].sort()).toEqual(
       names(bootstrapCommand(ctx, state)),
     );
+  });
+
+  test("an alias the help and completions offer runs (memory lt)", () => {
+    expect(judge("memory lt")).toBeUndefined();
+    expect(judge("memory longterm")).toBeUndefined();
   });
 
   test("distance counts a swap as one edit", () => {

@@ -14,8 +14,11 @@ describe("chatcli memory", () => {
       const r = await run(["memory", ...argv, "--json"], { env: home.env });
       expect({ argv, code: r.code, out: r.out }).toEqual({ argv, code: 0, out: "[]\n" });
     }
+    // a dry run is a preview: an empty list, exit 0 (forgetting nothing for real is exit 2)
     const none = await run(["memory", "forget", "x", "--dry-run", "--json"], { env: home.env });
     expect([none.code, JSON.parse(none.out)]).toEqual([0, []]);
+    const real = await run(["memory", "forget", "x"], { env: home.env });
+    expect([real.code, real.out]).toEqual([2, ""]);
     expect((await run(["memory", "profile", "--json"], { env: home.env })).out).toBe("{}\n");
     const path = await run(["memory", "path", "--json"], { env: home.env });
     expect(JSON.parse(path.out)).toEqual({ path: join(home.path, "memory") });
@@ -86,7 +89,7 @@ describe("chatcli memory", () => {
     expect(facts[0].access_count).toBe(2);
     const text = (await run(["memory", "facts", "--limit", "1"], { env })).out;
     expect(text).toMatch(
-      /^Memory Facts\n─+\n001\. .+ \[\w+\] \(score: \d\.\d\d, accessed: \d\)\n\nTotal: 1 facts\n$/,
+      /^Memory Facts\n─+\n001\. .+ \[\w+\] \(score: \d\.\d\d, accessed: \d, id [0-9a-f]{24}\)\n\nTotal: 1 facts\n$/,
     );
 
     const hits = JSON.parse(
@@ -106,9 +109,8 @@ describe("chatcli memory", () => {
     );
     const gone = await run(["memory", "forget", "tabs"], { env });
     expect(gone.out).toBe(`Removed 1 fact(s):\n  - [preference] User prefers tabs (id ${tabs})\n`);
-    expect((await run(["memory", "forget", "tabs"], { env })).out).toBe(
-      "No matching fact found.\n",
-    );
+    const again = await run(["memory", "forget", "tabs"], { env });
+    expect([again.code, again.out]).toEqual([2, ""]);
   });
 
   test("poisoned text is refused with exit 2 and nothing is stored", async () => {

@@ -81,9 +81,15 @@ project_name=chatcli project_path=/src/chatcli project_status=ativo project_tech
         profile: {},
         topics: [],
         projects: [],
+        episodes: [],
       });
     }
-    expect(parseExtraction("just a plain note").daily).toEqual(["just a plain note"]);
+    // Go stores a header-less reply as the note; chatcli drops what is not an extraction result.
+    const plain = parseExtraction("just a plain note");
+    expect([plain.daily, plain.rejected]).toEqual([
+      [],
+      "the reply has none of the sections (## DAILY, ## LONGTERM, …)",
+    ]);
     expect(parseExtraction("## DAILY\nNOTHING_NEW\n## LONGTERM\nnone").daily).toEqual([]);
   });
 

@@ -33,7 +33,7 @@ describe("index mode digest", () => {
         "Projects: chatcli",
         "Topics: Go, kubernetes",
         "Facts: 3 stored (general 1, gotcha 1, preference 1)",
-        "Episodes: 1 dated work entries (recall them with @memory recall)",
+        "Episodes: 1 dated work entries (query with @memory timeline)",
         "",
         RECALL_HINT_AGENT,
       ].join("\n"),

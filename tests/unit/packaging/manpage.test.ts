@@ -52,7 +52,9 @@ test("helpToMan: a man(7) page with NAME, each option as a tagged paragraph, eac
   );
   expect(page).toContain('.SS "chatcli ask"\n.B chatcli ask [options] [prompt...]\n');
   expect(page).toContain(".TP\n.B \\-m, \\-\\-model <m>\nmodel\n");
-  expect(page).toContain(".nf\n.RS 2\n  0 ok   1 provider/API error\n.RE\n.fi\n");
+  // the root's exit codes are the page's EXIT STATUS, one tagged paragraph a code
+  expect(page).toContain(".SH EXIT STATUS\n.TP\n.B 0\nok   1 provider/API error\n");
+  expect(page).toContain(".SH ENVIRONMENT\n.TP\n.B CHATCLI_HOME\n");
 });
 
 test("roffEscape: backslashes, hyphens and a leading dot or quote cannot become roff requests", () => {

@@ -78,7 +78,6 @@ describe("adversarial commands: wrappers and options that hid the real command",
 
 describe("adversarial commands: names and configuration known only at run time", () => {
   const cases: Array<[string, string]> = [
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal shell command
     ["rm${IFS}-rf${IFS}x", DANGEROUS],
     ["X=rm; $X -rf x", DANGEROUS],
     ["$(echo rm) -rf x", DANGEROUS],

@@ -45,7 +45,6 @@ const READ = "allow allow allow allow";
 describe("issue 11: reads of protected paths are denied in every mode but bypass", () => {
   const cases: Array<[string, string]> = [
     ["cat $HOME/.ssh/id_rsa", DENIED],
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell line
     ['cat "${HOME}/.aws/credentials"', DENIED],
     ["cat ~/.ss?/id_rsa", DENIED],
     ["cat ~/.s*/id_*", DENIED],

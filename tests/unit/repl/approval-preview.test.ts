@@ -61,3 +61,65 @@ describe("approval preview", () => {
     expect(alwaysScope("run_command", { cmd: "npm test && curl x" })).toBeUndefined();
   });
 });
+
+describe("approval preview of edits: the file's own lines, with context", () => {
+  const FILE = "1\n2\n3\nconst a = 1;\n5\n6\n7\n";
+
+  test("patch_file search/replace shows the file's lines around the change (as write_file)", async () => {
+    await using dir = await tempDir();
+    writeFileSync(join(dir.path, "a.ts"), FILE);
+    const detail = approvalDetail({
+      tool: "patch_file",
+      args: { file: "a.ts", search: "a = 1", replace: "a = 2" },
+      cwd: dir.path,
+      reason: "",
+    });
+    expect(detail).toBe(" 2\n 3\n-const a = 1;\n+const a = 2;\n 5\n 6");
+  });
+
+  test("patch_file whose search is not in the file: the fragments, said so", async () => {
+    await using dir = await tempDir();
+    writeFileSync(join(dir.path, "a.ts"), FILE);
+    const detail = approvalDetail({
+      tool: "patch_file",
+      args: { file: "a.ts", search: "nope", replace: "yes" },
+      cwd: dir.path,
+      reason: "",
+    });
+    expect(detail).toBe("(the search text is not in a.ts)\n-nope\n+yes");
+  });
+
+  test("multipatch shows one diff per file, edits of a file applied in order", async () => {
+    await using dir = await tempDir();
+    writeFileSync(join(dir.path, "a.ts"), FILE);
+    writeFileSync(join(dir.path, "b.ts"), "x\ny\n");
+    const detail = approvalDetail({
+      tool: "multipatch",
+      args: {
+        edits: [
+          { file: "a.ts", search: "a = 1", replace: "a = 10" },
+          { file: "b.ts", search: "y", replace: "z" },
+          { file: "a.ts", search: "a = 10", replace: "a = 11" },
+        ],
+      },
+      cwd: dir.path,
+      reason: "edits need --permission-mode edit (read-only mode)",
+    });
+    expect(detail).toBe(
+      [
+        "a.ts",
+        " 2",
+        " 3",
+        "-const a = 1;",
+        "+const a = 11;",
+        " 5",
+        " 6",
+        "b.ts",
+        " x",
+        "-y",
+        "+z",
+        "(edits need approval in read-only mode)",
+      ].join("\n"),
+    );
+  });
+});

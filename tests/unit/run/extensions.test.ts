@@ -28,6 +28,7 @@ function fakeExtensions(options: { blockTool?: string }) {
     tools: async () => [tool],
     newTools: () => [],
     contextFor: () => [{ id: "skill_deploy", text: "Deploy with make ship." }],
+    skillEffects: () => ({ allow: [] }),
     fire: async (event) => {
       fired.push(event);
       const blocked = event.type === "PreToolUse" && event.toolName === options.blockTool;
@@ -90,7 +91,7 @@ describe("the run engine calls its extensions at their points", () => {
       .map((l) => JSON.parse(l));
     const started = lines[0];
     expect(started.mcp_servers).toEqual([
-      { name: "docs", status: "connected", tools: 1, scope: "global" },
+      { name: "docs", status: "connected", tools: 1, scope: "global", error: null },
     ]);
     expect(started.tools).toContain("mcp__docs__search");
     // the stable skills index sits in the cached prefix, the activated skill in the volatile tail
@@ -153,7 +154,8 @@ describe("the run engine calls its extensions at their points", () => {
     expect(called).toEqual([]);
     expect(envelope.permission_denials[0]).toMatchObject({
       tool: "mcp__docs__search",
-      input: "mcp__docs__search",
+      // what the call would send (every string of it is checked for secrets)
+      input: '{"q":"x"}',
       reason: "denied by rule mcp__docs__*",
     });
   });

@@ -1,11 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  gitlinkPaths,
-  populatedGitlinks,
-  quarantineNewGitlinks,
-} from "../../../lib/sandbox/gitlinks.ts";
+import { gitlinkPaths } from "../../../lib/sandbox/gitlinks.ts";
+import { protectedInside } from "../../../lib/sandbox/plan.ts";
 import { tempDir } from "../../support/ctx.ts";
 
 function git(cwd: string, ...args: string[]) {
@@ -37,25 +34,52 @@ describe("gitlinkPaths reads the submodules from the index", () => {
     await writeFile(join(d.path, "index"), "DIRC\0\0\0\u0002\0\0\0\u0009garbage");
     expect(gitlinkPaths(join(d.path, "index"))).toEqual([]);
   });
+});
 
-  test("quarantineNewGitlinks moves aside only a .git that appeared under a gitlink", async () => {
+describe("protectedInside: what stays read-only in a writable workspace", () => {
+  test("default: the whole .git; allow-git-writes: pinned, with hooks, config, config.worktree, commondir read-only", async () => {
     await using d = await tempDir();
     const ws = d.path;
     git(ws, "init", "-q");
-    for (const sub of ["old", "new"]) {
+    const strict = protectedInside(ws);
+    expect(strict.existing).toContain(join(ws, ".git"));
+    expect(strict.pinned).toEqual([]);
+    expect(strict.missingFiles).toEqual([]);
+    const open = protectedInside(ws, true);
+    expect(open.pinned).toEqual([join(ws, ".git")]);
+    expect(open.existing).not.toContain(join(ws, ".git"));
+    for (const p of ["hooks", "config"]) expect(open.existing).toContain(join(ws, ".git", p));
+    // a missing config.worktree gets an empty stand-in, so no command can create one
+    expect(open.missingFiles).toContainEqual({
+      path: join(ws, ".git", "config.worktree"),
+      content: "",
+    });
+    expect(open.missingFiles).toContainEqual({
+      path: join(ws, ".git", "commondir"),
+      content: ".\n",
+    });
+  });
+
+  test("every gitlink the index records: its .git, its empty directory, or the first missing directory on its path", async () => {
+    await using d = await tempDir();
+    const ws = d.path;
+    git(ws, "init", "-q");
+    for (const sub of ["populated", "empty", "gone/deep/sub", "linked"]) {
       git(ws, "init", "-q", sub);
       git(join(ws, sub), "commit", "-q", "--allow-empty", "-m", "x");
+      git(ws, "add", sub);
     }
-    git(ws, "add", "old");
-    const before = populatedGitlinks(ws);
-    expect([...before]).toEqual(["old"]);
-    git(ws, "add", "new");
-    const notes = quarantineNewGitlinks(ws, before);
-    expect(notes).toHaveLength(1);
-    expect(notes[0]).toContain("new/.git");
-    expect(
-      (await readdir(join(ws, "new"))).some((n) => n.startsWith(".git.chatcli-quarantine")),
-    ).toBe(true);
-    expect(await readdir(join(ws, "old"))).toContain(".git");
+    await rm(join(ws, "empty", ".git"), { recursive: true });
+    await rm(join(ws, "gone"), { recursive: true });
+    await rm(join(ws, "linked"), { recursive: true });
+    await symlink(d.path, join(ws, "linked"));
+    const p = protectedInside(ws);
+    expect(p.existing).toContain(join(ws, "populated", ".git"));
+    expect(p.existing).toContain(join(ws, "empty"));
+    expect(p.missingDirs).toContain(join(ws, "gone"));
+    // a link on the way is not followed (git does not look through it either)
+    expect([...p.existing, ...p.missingDirs].some((x) => x.startsWith(join(ws, "linked")))).toBe(
+      false,
+    );
   });
 });

@@ -42,3 +42,14 @@ test("the tools that start processes all go through the sandbox, not the raw doo
   }
   expect(raw).toEqual([]);
 });
+
+test("programs the user configured (hooks, MCP servers) start only from lib/extensions", async () => {
+  const outside: string[] = [];
+  for await (const f of new Bun.Glob("**/*.ts").scan({ cwd: join(ROOT, "lib") })) {
+    const file = `lib/${f}`;
+    if (file === DOOR || file.startsWith("lib/extensions/")) continue;
+    const text = await readFile(join(ROOT, file), "utf8");
+    if (/\b(runUserProgram|spawnPiped)\b/.test(text)) outside.push(file);
+  }
+  expect(outside).toEqual([]);
+});

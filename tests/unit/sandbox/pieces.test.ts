@@ -14,7 +14,7 @@ import {
   withoutFileInjected,
 } from "../../../lib/sandbox/env.ts";
 import { sbplString, seatbeltProfile } from "../../../lib/sandbox/seatbelt.ts";
-import { unixSocketFilter } from "../../../lib/sandbox/seccomp.ts";
+import { sandboxFilter } from "../../../lib/sandbox/seccomp.ts";
 
 const plan = (over: Partial<BwrapPlan> = {}): BwrapPlan => ({
   bwrap: "/usr/bin/bwrap",
@@ -134,7 +134,7 @@ describe("Seatbelt profile (macOS)", () => {
 describe("seccomp program", () => {
   test("x64 and arm64: whole 8-byte instructions, first loads the arch, ends with allow and EPERM", () => {
     for (const arch of ["x64", "arm64"]) {
-      const prog = unixSocketFilter(arch) as Uint8Array;
+      const prog = sandboxFilter(arch) as Uint8Array;
       expect(prog.length % 8).toBe(0);
       const view = new DataView(prog.buffer);
       expect(view.getUint16(0, true)).toBe(0x20);
@@ -143,7 +143,44 @@ describe("seccomp program", () => {
       expect(view.getUint32((n - 2) * 8 + 4, true)).toBe(0x7fff0000);
       expect(view.getUint32((n - 1) * 8 + 4, true)).toBe(0x00050001);
     }
-    expect(unixSocketFilter("mips")).toBeUndefined();
+    expect(sandboxFilter("mips")).toBeUndefined();
+  });
+
+  /** Runs the classic-BPF program the kernel would run on one syscall (the few opcodes it uses). */
+  function verdict(prog: Uint8Array, audit: number, nr: number, arg0 = 0): "allow" | "EPERM" {
+    const view = new DataView(prog.buffer, prog.byteOffset, prog.byteLength);
+    const data = [nr, audit, 0, 0, arg0];
+    let acc = 0;
+    for (let pc = 0; pc < prog.length / 8; pc++) {
+      const code = view.getUint16(pc * 8, true);
+      const jt = view.getUint8(pc * 8 + 2);
+      const jf = view.getUint8(pc * 8 + 3);
+      const k = view.getUint32(pc * 8 + 4, true);
+      if (code === 0x20) acc = data[k / 4] as number;
+      else if (code === 0x15) pc += acc === k ? jt : jf;
+      else if (code === 0x35) pc += acc >>> 0 >= k ? jt : jf;
+      else if (code === 0x06) return k === 0x7fff0000 ? "allow" : "EPERM";
+      else throw new Error(`unexpected opcode ${code}`);
+    }
+    throw new Error("fell off the program");
+  }
+
+  test("keyctl, add_key and request_key are refused in every personality; sockets as before", () => {
+    const cases = [
+      { arch: "x64", audit: 0xc000003e, keyring: [248, 249, 250], socket: 41, read: 0 },
+      { arch: "x64", audit: 0x40000003, keyring: [286, 287, 288], socket: 359, read: 3 },
+      { arch: "arm64", audit: 0xc00000b7, keyring: [217, 218, 219], socket: 198, read: 63 },
+      { arch: "arm64", audit: 0x40000028, keyring: [309, 310, 311], socket: 281, read: 3 },
+    ];
+    for (const c of cases) {
+      const prog = sandboxFilter(c.arch) as Uint8Array;
+      for (const nr of c.keyring) expect(verdict(prog, c.audit, nr)).toBe("EPERM");
+      expect(verdict(prog, c.audit, c.read)).toBe("allow");
+      expect(verdict(prog, c.audit, c.socket, 1)).toBe("EPERM"); // AF_UNIX
+      expect(verdict(prog, c.audit, c.socket, 2)).toBe("allow"); // AF_INET (the netns has none)
+    }
+    // x32 keyctl (250 | 0x40000000) shares the x86-64 audit arch: refused with the rest of x32
+    expect(verdict(sandboxFilter("x64") as Uint8Array, 0xc000003e, 250 | 0x40000000)).toBe("EPERM");
   });
 });
 

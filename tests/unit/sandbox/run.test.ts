@@ -78,46 +78,54 @@ describe("bubblewrap sandbox", () => {
     },
   );
 
-  live(
-    "edit: the workspace is writable but .git/hooks, .git/config, .chatcli, a new commondir and .git itself (no rename) are not; no mount point is left behind",
-    async () => {
-      await using home = await tempDir();
-      const { ws, env } = await setup(home.path);
-      const sb = await Sandbox.create({
-        env,
-        setting: "auto",
-        permissionMode: "edit",
-        workspaceRoot: ws,
-      });
-      const r = await sh(
-        sb,
-        ws,
-        env,
-        `
+  for (const allowGitWrites of [false, true])
+    live(
+      `edit${allowGitWrites ? " --allow-git-writes" : ""}: the workspace is writable but .git/hooks, .git/config, config.worktree, .chatcli, a new commondir and .git itself (no rename) are not${allowGitWrites ? "" : "; nor anything else in .git"}; no mount point is left behind`,
+      async () => {
+        await using home = await tempDir();
+        const { ws, env } = await setup(home.path);
+        const sb = await Sandbox.create({
+          env,
+          setting: "auto",
+          permissionMode: "edit",
+          workspaceRoot: ws,
+          allowGitWrites,
+        });
+        const r = await sh(
+          sb,
+          ws,
+          env,
+          `
       echo two >> f.txt; echo "ws=$?"
       echo 'touch /tmp/pwned' > .git/hooks/pre-commit; echo "hook=$?"
       echo '[core] fsmonitor = x' >> .git/config; echo "config=$?"
+      echo '[core] fsmonitor = x' > .git/config.worktree; echo "worktree=$?"
       mkdir -p .chatcli && echo '{}' > .chatcli/config.json; echo "chatcli=$?"
       mv .git .git-old; echo "rename=$?"
       echo ../evil > .git/commondir; echo "commondir=$?"
       mkdir -p .git/modules/x; echo "modules=$?"
+      echo msg > .git/COMMIT_EDITMSG; echo "editmsg=$?"
     `,
-      );
-      expect(r.stdout).toMatch(/rename=[12]/);
-      expect(r.stdout).toMatch(/commondir=[12]/);
-      expect(r.stdout).toMatch(/modules=[12]/);
-      expect(r.stdout).toContain("ws=0");
-      expect(r.stdout).toMatch(/hook=[12]/);
-      expect(r.stdout).toMatch(/config=[12]/);
-      expect(r.stdout).toMatch(/chatcli=[12]/);
-      expect(await readFile(join(ws, "f.txt"), "utf8")).toBe("one\ntwo\n");
-      expect(await readdir(join(ws, ".git", "hooks"))).toEqual([]);
-      expect(await readFile(join(ws, ".git", "config"), "utf8")).toBe("[core]\n");
-      expect(existsSync(join(ws, ".chatcli"))).toBe(false);
-      expect((await readdir(join(ws, ".git"))).sort()).toEqual(["config", "hooks"]);
-      sb.dispose();
-    },
-  );
+        );
+        expect(r.stdout).toMatch(/rename=[12]/);
+        expect(r.stdout).toMatch(/commondir=[12]/);
+        expect(r.stdout).toMatch(/modules=[12]/);
+        expect(r.stdout).toContain("ws=0");
+        expect(r.stdout).toMatch(/hook=[12]/);
+        expect(r.stdout).toMatch(/config=[12]/);
+        expect(r.stdout).toMatch(/worktree=[12]/);
+        expect(r.stdout).toMatch(/chatcli=[12]/);
+        expect(r.stdout).toMatch(allowGitWrites ? /editmsg=0/ : /editmsg=[12]/);
+        expect(await readFile(join(ws, "f.txt"), "utf8")).toBe("one\ntwo\n");
+        expect(await readdir(join(ws, ".git", "hooks"))).toEqual([]);
+        expect(await readFile(join(ws, ".git", "config"), "utf8")).toBe("[core]\n");
+        expect(existsSync(join(ws, ".chatcli"))).toBe(false);
+        sb.dispose();
+        expect((await readdir(join(ws, ".git"))).sort()).toEqual(
+          allowGitWrites ? ["COMMIT_EDITMSG", "config", "hooks"] : ["config", "hooks"],
+        );
+      },
+    );
 
   live(
     "no network (not even the host's loopback) and no AF_UNIX sockets, in every mode but auto --allow-network",
