@@ -87,6 +87,11 @@ export async function openRun(
   ) as MemoryAccess;
   if (!["off", "read", "write"].includes(access))
     throw new UsageError("--memory must be off, read or write");
+  // `-m` wins over a role's and a skill's model: a bad one is exit 3 before stdin is waited for
+  const flagRef =
+    spec.model !== undefined && !options.shared
+      ? resolveModel(spec.model, env, settings.config.model)
+      : undefined;
   const input = options.input ?? (await readInput(ctx, spec, warn));
   // `agent @role TASK` runs an AGENTS.md role directly: its instructions, tools, model, read_only
   const roles = tools
@@ -130,9 +135,10 @@ export async function openRun(
   const mode = policyFor(direct)?.mode;
   const sandbox = mode ? await openRunSandbox(ctx, spec, mode, workspaceRoot, emit) : undefined;
   const ref =
-    options.shared && !direct?.role.model
+    flagRef ??
+    (options.shared && !direct?.role.model
       ? options.shared.ref
-      : resolveModel(spec.model ?? direct?.role.model ?? skills.model, env, settings.config.model);
+      : resolveModel(direct?.role.model ?? skills.model, env, settings.config.model));
   const effort = resolveEffort(spec.effort ?? skills.effort, env);
   function chainOptions() {
     return {
