@@ -132,6 +132,13 @@ describe("the run engine calls its extensions at their points", () => {
     expect(lines.filter((l) => l.type === "hook").map((l) => l.event)).toEqual(
       fired.map((e) => e.type),
     );
+    // a block says why in its hook event too
+    expect(lines.find((l) => l.type === "hook" && l.status === "blocked")).toMatchObject({
+      event: "PreToolUse",
+      tool: "write_file",
+      reason: "no writes on Fridays",
+    });
+    expect(lines.find((l) => l.type === "hook" && l.status === "ok").reason).toBeNull();
     expect(closed()).toBe(true);
   });
 
@@ -157,6 +164,56 @@ describe("the run engine calls its extensions at their points", () => {
       // what the call would send (every string of it is checked for secrets)
       input: '{"q":"x"}',
       reason: "denied by rule mcp__docs__*",
+    });
+  });
+
+  test("a deferred tool is offered once newTools() finds it; a skill's allow rule opens it; a call nobody can approve is a Notification; PostToolUse gets Go's fields", async () => {
+    await using d = await tempDir();
+    const provider = new ScriptedProvider([
+      { calls: [{ name: "write_file", arguments: { file: "a.txt", content: "x" } }] },
+      { calls: [{ name: "mcp__docs__search", arguments: { q: "deploy" } }] },
+      { text: "done" },
+    ]);
+    const { ext, fired, called } = fakeExtensions({});
+    const [tool] = await ext.tools();
+    let requests = 0;
+    const deferred: typeof ext = {
+      ...ext,
+      tools: async () => [{ ...(tool as NonNullable<typeof tool>), deferred: true }],
+      // found by tool_search after the first request
+      newTools: () => (++requests === 2 ? [tool as NonNullable<typeof tool>] : []),
+      skillEffects: () => ({ allow: ["mcp__docs__*"] }),
+    };
+    const ctx = testCtx({
+      cwd: d.path,
+      env: { HOME: d.path, CHATCLI_HOME: join(d.path, ".chatcli") },
+    });
+    // read-only, no TTY: the write is an ask nobody can answer
+    const opts = cliOptions(provider, { format: "stream-json" });
+    const output = new RunOutput(ctx, {
+      format: "stream-json",
+      command: "agent",
+      streamText: false,
+    });
+    await runHeadless(ctx, { ...agentSpec("agent", opts), extensions: deferred }, output);
+    const names = (i: number) => (provider.requests[i]?.tools ?? []).map((t) => t.name);
+    expect(names(0)).not.toContain("mcp__docs__search");
+    expect(names(1)).toContain("mcp__docs__search");
+    expect(called).toEqual(["deploy"]);
+    const lines = ctx
+      .out()
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    // the skill's rule is the outbound allowlist too
+    expect(lines[0].outbound).toEqual({ policy: "allowlist", allow: ["mcp__docs__*"] });
+    expect(lines[0].tools).not.toContain("mcp__docs__search");
+    const notification = fired.find((e) => e.type === "Notification");
+    expect(notification).toMatchObject({ toolName: "write_file" });
+    expect(notification?.error).toContain("needs approval, denied unattended");
+    expect(fired.find((e) => e.type === "PostToolUse")).toMatchObject({
+      toolName: "mcp__docs__search",
+      toolOutput: "found deploy",
     });
   });
 });
