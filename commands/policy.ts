@@ -8,7 +8,7 @@ import { loadSettings } from "../lib/core/settings.ts";
 import { jsonDocument, stripControl } from "../lib/output/terminal.ts";
 import { type Decision, decide, type Part, parseRule } from "../lib/policy/permissions.ts";
 import { buildPolicy } from "../lib/run/policy.ts";
-import type { RunState } from "./_shared.ts";
+import { acceptOutputFormat, type RunState } from "./_shared.ts";
 
 const collectRule = (flag: string) => (value: string, previous: string[]) => {
   if (!parseRule(value))
@@ -124,6 +124,8 @@ export function policyCommand(ctx: Ctx, state: RunState) {
       ctx.stdout.write(opts.json ? jsonDocument(report, []) : renderReport(report));
       state.exitCode = 0;
     });
+  // --output-format json|stream-json and --jsonl, as every document command takes them
+  acceptOutputFormat(policy);
   return policy;
 }
 

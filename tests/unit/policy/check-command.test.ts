@@ -82,4 +82,25 @@ describe("chatcli policy check", () => {
     });
     expect(badRule.code).toBe(2);
   });
+
+  test("the format flags every document command takes: --jsonl and --output-format print the same document; schema takes them too", async () => {
+    await using d = await tempDir();
+    const env = { HOME: d.path, CHATCLI_HOME: join(d.path, ".chatcli") };
+    const json = await run(["policy", "check", "--json", "--", "ls"], { cwd: d.path, env });
+    for (const flags of [
+      ["--jsonl"],
+      ["--output-format", "stream-json"],
+      ["--output-format", "json"],
+    ]) {
+      const r = await run(["policy", "check", ...flags, "--", "ls"], { cwd: d.path, env });
+      expect(r.code).toBe(0);
+      expect(r.out).toBe(json.out);
+    }
+    const plain = await run(["schema", "result"], { cwd: d.path, env });
+    for (const flags of [["--json"], ["--jsonl"]]) {
+      const r = await run(["schema", "result", ...flags], { cwd: d.path, env });
+      expect(r.code).toBe(0);
+      expect(r.out).toBe(plain.out);
+    }
+  });
 });
