@@ -164,6 +164,8 @@ export async function runSubagent(
     },
     // no checkpoints or compaction of the parent's session: only its file snapshots (rewind)
     hooks: { beforeFileChange: parent.hooks?.beforeFileChange },
+    // tools an extension finds later join the parent's loop (a sub-agent's set is fixed at its start)
+    moreTools: undefined,
     parentId: request.id,
     // its events go to the parent's stream with its id; its deltas are not shown
     liveDeltas: false,
