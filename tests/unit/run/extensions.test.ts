@@ -216,4 +216,32 @@ describe("the run engine calls its extensions at their points", () => {
       toolOutput: "found deploy",
     });
   });
+
+  test("a sub-agent does not take what newTools() found: the parent offers it on its next request", async () => {
+    await using d = await tempDir();
+    const provider = new ScriptedProvider([
+      { calls: [{ name: "delegate", arguments: { prompt: "look around" } }] },
+      { text: "seen" }, // the sub-agent's one request
+      { text: "done" },
+    ]);
+    const { ext } = fakeExtensions({});
+    const [tool] = await ext.tools();
+    let asked = 0;
+    const later: typeof ext = {
+      ...ext,
+      tools: async () => [{ ...(tool as NonNullable<typeof tool>), deferred: true }],
+      newTools: () => (++asked === 2 ? [tool as NonNullable<typeof tool>] : []),
+    };
+    const ctx = testCtx({
+      cwd: d.path,
+      env: { HOME: d.path, CHATCLI_HOME: join(d.path, ".chatcli"), CHATCLI_AGENT_DELEGATE: "true" },
+    });
+    const opts = cliOptions(provider, { format: "json", allowTool: ["mcp__docs__*"] });
+    const output = new RunOutput(ctx, { format: "json", command: "agent", streamText: false });
+    await runHeadless(ctx, { ...agentSpec("agent", opts), extensions: later }, output);
+    const names = (i: number) => (provider.requests[i]?.tools ?? []).map((t) => t.name);
+    expect(names(0)).toContain("delegate");
+    expect(names(1)).not.toContain("mcp__docs__search");
+    expect(names(2)).toContain("mcp__docs__search");
+  });
 });
