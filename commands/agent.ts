@@ -1,8 +1,12 @@
 import { Command, Option } from "@commander-js/extra-typings";
-import { runAgentCli } from "../lib/agent/headless.ts";
+import type { AskRequest } from "../lib/agent/approval.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { UsageError } from "../lib/core/errors.ts";
+import { configuredSecrets } from "../lib/core/redact.ts";
+import type { Provider } from "../lib/llm/types.ts";
+import { type OutputFormat, RunOutput } from "../lib/output/sinks.ts";
 import { parseRule } from "../lib/policy/permissions.ts";
+import type { RunSpec } from "../lib/run/spec.ts";
 import type { RunState } from "./_shared.ts";
 import {
   EFFORT_CHOICES,
@@ -223,6 +227,111 @@ export function buildAgentLikeCommand(
         strictMcpConfig: opts.strictMcpConfig === true,
       });
     });
+}
+
+/** The parsed flags of `agent` / `coder`. */
+export interface AgentCliOptions {
+  prompt?: string;
+  format: OutputFormat;
+  model?: string;
+  permissionMode?: string;
+  allowTool: string[];
+  denyTool: string[];
+  onAsk?: string;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  timeoutMs?: number;
+  fakeResponses?: string;
+  system?: string;
+  noStdin: boolean;
+  stdinTimeoutMs: number;
+  maxInputBytes: number;
+  truncateInput: boolean;
+  session?: string;
+  continueLatest?: boolean;
+  ephemeral: boolean;
+  bare: boolean;
+  files: string[];
+  memory?: string;
+  maxRetries?: number;
+  effort?: string;
+  showReasoning?: boolean;
+  noAutoCompact?: boolean;
+  interactive: boolean;
+  sandbox?: string;
+  passEnv?: string[];
+  envPolicy?: string;
+  allowNetwork?: boolean;
+  allowGitWrites?: boolean;
+  mcpConfig?: string[];
+  strictMcpConfig?: boolean;
+  /** Tests inject a provider and a TTY answerer. */
+  provider?: Provider;
+  ask?: (request: AskRequest) => Promise<boolean>;
+  trustWorkspace?: boolean;
+}
+
+/** agent/coder flags as a run spec. */
+export function agentSpec(mode: "agent" | "coder", opts: AgentCliOptions): RunSpec {
+  return {
+    command: mode,
+    mode,
+    input: {
+      prompt: opts.prompt,
+      noStdin: opts.noStdin,
+      firstByteTimeoutMs: opts.stdinTimeoutMs,
+      maxBytes: opts.maxInputBytes,
+      truncate: opts.truncateInput,
+      what: "task",
+    },
+    model: opts.model,
+    permissionMode: opts.permissionMode,
+    allowTool: opts.allowTool,
+    denyTool: opts.denyTool,
+    onAsk: opts.onAsk,
+    maxTurns: opts.maxTurns,
+    maxBudgetUsd: opts.maxBudgetUsd,
+    timeoutMs: opts.timeoutMs,
+    fakeResponses: opts.fakeResponses,
+    system: opts.system,
+    session: { name: opts.session, continueLatest: opts.continueLatest, ephemeral: opts.ephemeral },
+    bare: opts.bare,
+    files: opts.files,
+    memory: opts.memory,
+    maxRetries: opts.maxRetries,
+    effort: opts.effort,
+    showReasoning: opts.showReasoning,
+    noAutoCompact: opts.noAutoCompact,
+    interactive: opts.interactive,
+    sandbox: opts.sandbox,
+    passEnv: opts.passEnv,
+    envPolicy: opts.envPolicy,
+    allowNetwork: opts.allowNetwork,
+    allowGitWrites: opts.allowGitWrites,
+    mcpConfig: opts.mcpConfig,
+    strictMcpConfig: opts.strictMcpConfig,
+    trustWorkspace: opts.trustWorkspace,
+    // only stream-json shows the deltas; text prints the final message, json the envelope
+    liveDeltas: opts.format === "stream-json",
+    ...(opts.provider ? { provider: opts.provider } : {}),
+    ...(opts.ask ? { ask: opts.ask } : {}),
+  };
+}
+
+/** Runs `chatcli agent|coder` from its flags; returns the exit code. */
+export async function runAgentCli(
+  ctx: Ctx,
+  mode: "agent" | "coder",
+  opts: AgentCliOptions,
+): Promise<number> {
+  const output = new RunOutput(ctx, {
+    format: opts.format,
+    command: mode,
+    streamText: false,
+    secrets: configuredSecrets(ctx.env),
+  });
+  const { runHeadless } = await import("../lib/run/headless.ts");
+  return runHeadless(ctx, agentSpec(mode, opts), output);
 }
 
 /** `chatcli agent [TASK…]` — the tool loop with every tool. */

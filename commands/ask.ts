@@ -1,10 +1,9 @@
 import { Command, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { configuredSecrets } from "../lib/core/redact.ts";
-import { newEnvelope } from "../lib/output/envelope.ts";
-import { Reporter } from "../lib/output/reporter.ts";
+import { RunOutput } from "../lib/output/sinks.ts";
 import type { ColorChoice } from "../lib/output/terminal.ts";
-import type { AskOptions } from "../lib/run/one-shot.ts";
+import type { RunSpec } from "../lib/run/spec.ts";
 import {
   collect,
   EFFORT_CHOICES,
@@ -100,39 +99,46 @@ export function askCommand(ctx: Ctx, state: RunState) {
     .addHelpText("after", runHelpFooter("ask"));
   return command.action(async (words, opts) => {
     const run = withColoredStderr(ctx, opts.color); // stderr's diagnostics; the answer stays plain
-    const reporter = new Reporter(run, {
-      format: outputFormatOf(opts),
-      envelope: newEnvelope("ask", ctx.version),
-      secrets: configuredSecrets(run.env),
-    });
-    reporter.holdUntilSessionStarted();
-    const options: AskOptions = {
-      prompt: promptFromArgs(words),
+    const format = outputFormatOf(opts);
+    const spec: RunSpec = {
+      command: "ask",
+      mode: "ask",
+      input: {
+        prompt: promptFromArgs(words),
+        noStdin: opts.stdin === false,
+        firstByteTimeoutMs: opts.stdinTimeout ?? 3000,
+        maxBytes: opts.maxInputBytes ?? 8 * 1024 * 1024,
+        truncate: opts.truncateInput === true,
+      },
       model: opts.model,
       system: opts.system,
       maxTokens: opts.maxTokens,
       effort: opts.effort,
       showReasoning: opts.showReasoning === true,
       timeoutMs: opts.timeout,
-      noStdin: opts.stdin === false,
-      stdinTimeoutMs: opts.stdinTimeout ?? 3000,
-      maxInputBytes: opts.maxInputBytes ?? 8 * 1024 * 1024,
-      truncateInput: opts.truncateInput,
       fakeResponses: opts.fakeResponses,
       maxRetries: opts.maxRetries,
       files: opts.file ?? [],
       bare: opts.bare === true || opts.bootstrap === false,
-      session: opts.session,
-      continueLatest: opts.continue === true,
-      ephemeral: opts.ephemeral === true,
+      session: {
+        name: opts.session,
+        continueLatest: opts.continue === true,
+        ephemeral: opts.ephemeral === true,
+      },
       trustWorkspace: opts.trustWorkspace === true,
       noAutoCompact: opts.autoCompact === false,
       memory: opts.memory,
       interactive: isInteractive(run),
+      // text streams the answer to stdout, stream-json each delta: a broken reply is not asked again
+      liveDeltas: format !== "json",
     };
-    const { runAsk } = await import("../lib/run/one-shot.ts");
-    await runAsk(options, run, reporter);
-    reporter.finish();
-    state.exitCode = reporter.envelope.exit_code;
+    const output = new RunOutput(run, {
+      format,
+      command: "ask",
+      streamText: true,
+      secrets: configuredSecrets(run.env),
+    });
+    const { runHeadless } = await import("../lib/run/headless.ts");
+    state.exitCode = await runHeadless(run, spec, output);
   });
 }

@@ -4,7 +4,7 @@ import type { MemorySource } from "../lib/bootstrap/show.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { toChatcliError } from "../lib/core/errors.ts";
 import { redactDeep } from "../lib/core/redact.ts";
-import { newEnvelope } from "../lib/output/envelope.ts";
+import { newEnvelope } from "../lib/output/fold.ts";
 import { type OutputFormat, Reporter } from "../lib/output/reporter.ts";
 import { jsonDocument, stripControl } from "../lib/output/terminal.ts";
 import { collect, outputFormatOf, outputFormatOptions, type RunState } from "./_shared.ts";

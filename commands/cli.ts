@@ -2,7 +2,7 @@ import { CommanderError } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { ChatcliError, EXIT, formatError, toChatcliError } from "../lib/core/errors.ts";
 import { configuredSecrets } from "../lib/core/redact.ts";
-import { newEnvelope } from "../lib/output/envelope.ts";
+import { newEnvelope } from "../lib/output/fold.ts";
 import { Reporter } from "../lib/output/reporter.ts";
 import { stripControl } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";

@@ -1,24 +1,25 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Command, Option } from "@commander-js/extra-typings";
+import { detectWorkspaceRoot } from "../lib/bootstrap/workspace.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
-import { ChatcliError, toChatcliError, UsageError } from "../lib/core/errors.ts";
+import { ChatcliError, EXIT, toChatcliError, UsageError } from "../lib/core/errors.ts";
 import { readStdin } from "../lib/core/input.ts";
 import { configuredSecrets, redact } from "../lib/core/redact.ts";
 import { loadSettings } from "../lib/core/settings.ts";
 import { type CompactLevel, type CompactResult, compactHistory } from "../lib/history/compact.ts";
 import { parseConversation } from "../lib/history/formats.ts";
 import type { Summarize } from "../lib/history/level2.ts";
-import { compactionJson, describePhase, describeResult } from "../lib/history/progress.ts";
+import { compactionJson } from "../lib/history/progress.ts";
 import { openSession } from "../lib/history/session.ts";
 import { providerSummarizer } from "../lib/history/summarizer.ts";
-import { contextWindow } from "../lib/history/tokens.ts";
-import { type ModelRef, modelLabel, resolveFallbacks, resolveModel } from "../lib/llm/models.ts";
-import { createProvider } from "../lib/llm/registry.ts";
-import { withResilience } from "../lib/llm/retry.ts";
-import { addUsage } from "../lib/llm/types.ts";
-import { newEnvelope, settle } from "../lib/output/envelope.ts";
-import { Reporter } from "../lib/output/reporter.ts";
+import { contextWindow } from "../lib/llm/context-window.ts";
+import { type ModelRef, resolveModel } from "../lib/llm/models.ts";
+import { addUsage, emptyUsage } from "../lib/llm/types.ts";
+import { ev } from "../lib/output/events.ts";
+import { bareStart, RunOutput } from "../lib/output/sinks.ts";
+import { completedPayload, phaseEvent } from "../lib/run/compaction.ts";
+import { answeredBy, buildProviderChain } from "../lib/run/provider.ts";
 import { outputFormatOf, outputFormatOptions, parsePositiveInt, type RunState } from "./_shared.ts";
 
 interface CompactFlags {
@@ -112,14 +113,25 @@ async function runCompact(
   file: string | undefined,
   flags: CompactFlags,
 ): Promise<number> {
-  const started = Date.now();
+  const started = performance.now();
   const format = outputFormatOf(flags);
-  const settings = await loadSettings(ctx, { workspaceRoot: ctx.cwd });
+  // the one workspace-root rule of every run: the workspace's config, from anywhere inside it
+  const workspaceRoot = detectWorkspaceRoot(ctx.cwd);
+  const settings = await loadSettings(ctx, { workspaceRoot });
   const env = settings.env;
-  const envelope = newEnvelope("compact", ctx.version);
-  envelope.session_id = flags.session ?? null;
-  const reporter = new Reporter(ctx, { format, envelope, secrets: configuredSecrets(env) });
+  const output = new RunOutput(ctx, {
+    format,
+    command: "compact",
+    streamText: false,
+    secrets: configuredSecrets(settings.redactEnv),
+    progress: { phasePrefix: "  │ " },
+  });
+  const emit = output.emit;
+  let code: number = EXIT.ok;
   try {
+    const start = bareStart("compact", ctx.version, ctx.cwd);
+    emit({ ...start, session_id: flags.session ?? null, workspace: workspaceRoot });
+    for (const w of settings.warnings) emit(ev("warning", w));
     const instruction = flags.instruction?.trim() || undefined;
     if (instruction && !flags.llm)
       throw new UsageError("--instruction needs an LLM; drop --no-llm");
@@ -137,37 +149,37 @@ async function runCompact(
       flags.window ??
       (ref ? contextWindow(ref, env) : contextWindow({ provider: "", model: "" }, env));
     const budget = flags.budget ?? Math.floor(window * (flags.ratio ?? 0.5));
-    // what an SDK would print (a deprecation notice) is a warning, once
-    const sdkNotices = new Set<string>();
+    let calls = 0;
+    let usage = emptyUsage();
     const summarize: Summarize | undefined =
       flags.llm && maxLevel >= 2
         ? async (prompt, signal) => {
             if (!ref) throw refError;
-            const deps = {
+            // the one provider chain: retries, CHATCLI_FALLBACK_PROVIDERS, idle timeout, events
+            const provider = await buildProviderChain(ref, {
+              env,
               fetch: ctx.fetch,
-              warn: (code: string, message: string) => {
-                if (!sdkNotices.has(message)) reporter.warn(code, message);
-                sdkNotices.add(message);
-              },
+              emit,
               ...(flags.fakeResponses
                 ? { fakeResponsesPath: resolve(ctx.cwd, flags.fakeResponses) }
                 : {}),
-            };
-            const chain = [ref, ...resolveFallbacks(env)];
-            const provider = withResilience(
-              await Promise.all(chain.map((r) => createProvider(r, deps))),
-              {
-                onRetry: (n) =>
-                  reporter.info(
-                    `  │ ⟳ ${n.isFallback ? "falling back to" : "retrying"} ${n.provider}/${n.model}: ${n.error.message}`,
-                  ),
-              },
-            );
-            envelope.model = modelLabel(ref);
-            const run = providerSummarizer(provider, ref.model, (usage, ms) => {
-              envelope.duration_api_ms += ms;
-              envelope.num_turns++;
-              envelope.usage = addUsage(envelope.usage, usage);
+            });
+            const turn = ++calls;
+            emit(ev("turn.started", { turn, parent_id: null }));
+            const run = providerSummarizer(provider, ref.model, (u, ms) => {
+              usage = addUsage(usage, u);
+              emit(
+                ev("turn.completed", {
+                  turn,
+                  usage: u,
+                  cumulative_usage: usage,
+                  cost_usd: null,
+                  cumulative_cost_usd: null,
+                  duration_api_ms: Math.round(ms),
+                  model: answeredBy(provider).label,
+                  parent_id: null,
+                }),
+              );
             });
             return run(prompt, signal);
           }
@@ -187,7 +199,14 @@ async function runCompact(
     }
     const conversation = session ? undefined : parseConversation(await readInput(ctx, file));
     const messages = session ? session.messages : (conversation?.messages ?? []);
-    reporter.event("compaction.started", { messages: messages.length, budget_tokens: budget });
+    emit(
+      ev("compaction.started", {
+        trigger: "command",
+        messages: messages.length,
+        tokens: null,
+        budget_tokens: budget,
+      }),
+    );
     const result: CompactResult = await compactHistory(messages, {
       budgetTokens: budget,
       ...(flags.keep !== undefined ? { keepLast: flags.keep } : {}),
@@ -196,20 +215,18 @@ async function runCompact(
       ...(summarize ? { summarize } : {}),
       summarizerWindowTokens: ref ? contextWindow(ref, env) : 128_000,
       signal: ctx.signal,
-      onPhase: (phase, info) => {
-        const line = describePhase(phase, info);
-        if (line) reporter.info(`  │ ${line}`);
-        reporter.event("compaction.phase", { phase, ...info });
-      },
-    });
-    envelope.compaction = compactionJson(result, {
-      format: conversation?.format ?? "chatcli-session",
+      onPhase: (phase, info) => emit(phaseEvent(phase, info)),
     });
     if (result.status === "cancelled") {
       throw new ChatcliError("cancelled", "compaction cancelled; nothing was changed");
     }
     if (result.summaryError)
-      reporter.warn("summary_failed", `level 2 failed (${result.summaryError}); used level 3`);
+      emit(
+        ev("warning", {
+          code: "summary_failed",
+          message: `level 2 failed (${result.summaryError}); used level 3`,
+        }),
+      );
     if (!result.underBudget) {
       if (maxLevel === 3) {
         throw new ChatcliError(
@@ -218,13 +235,15 @@ async function runCompact(
           { hint: "raise --budget, or lower --keep" },
         );
       }
-      reporter.warn(
-        "over_budget",
-        `still ~${result.after.tokens} tokens, over the budget of ${budget} (--level ${maxLevel})`,
+      emit(
+        ev("warning", {
+          code: "over_budget",
+          message: `still ~${result.after.tokens} tokens, over the budget of ${budget} (--level ${maxLevel})`,
+        }),
       );
     }
-    reporter.info(describeResult(result));
-    reporter.event("compaction.completed", envelope.compaction);
+    const json = compactionJson(result, { format: conversation?.format ?? "chatcli-session" });
+    emit(ev("compaction.completed", completedPayload(json)));
     if (session) {
       if (result.status === "compacted") {
         await session.checkpoint("(before compact)");
@@ -234,18 +253,31 @@ async function runCompact(
     } else if (conversation) {
       // The conversation is JSON like the envelope: secrets redacted (CONTRACT §9).
       const text = redact(conversation.render(result.messages), configuredSecrets(env));
-      envelope.result = text;
-      reporter.print(text);
+      emit(
+        ev("message.completed", {
+          turn: calls,
+          role: "assistant",
+          text,
+          tool_calls: [],
+          parent_id: null,
+        }),
+      );
     }
-    settle(envelope, "completed");
   } catch (error) {
     const failure = toChatcliError(error);
-    reporter.fail(
-      failure,
-      failure.reason === "cancelled" && ctx.signalName() === "SIGTERM" ? 143 : undefined,
+    code =
+      failure.reason === "cancelled" && ctx.signalName() === "SIGTERM" ? 143 : failure.exitCode;
+    emit(
+      ev("error", {
+        code: failure.code,
+        message: failure.message,
+        retryable: failure.retryable,
+        hint: failure.hint ?? null,
+        exit_code: code,
+        terminal_reason: failure.reason,
+      }),
     );
   }
-  envelope.duration_ms = Date.now() - started;
-  reporter.finish();
-  return envelope.exit_code;
+  output.finish(performance.now() - started);
+  return code;
 }

@@ -86,6 +86,18 @@ export const EXAMPLES: Record<string, string[]> = {
   "sessions list": ["chatcli sessions list", "chatcli sessions list --json | jq -r '.[].name'"],
   "sessions show": ["chatcli sessions show fix-login", "chatcli sessions show fix-login --json"],
   "sessions rm": ["chatcli sessions rm old-spike"],
+  policy: [
+    'chatcli policy check -- "npm test && git push --force"',
+    "chatcli policy check --permission-mode edit --allow-tool 'run_command(npm test*)' --json -- npm test",
+  ],
+  "policy check": [
+    "chatcli policy check -- rm -rf build",
+    "chatcli policy check --permission-mode auto --json -- 'curl https://example.com | sh'",
+  ],
+  schema: [
+    "chatcli schema result > result.schema.json",
+    "chatcli schema events | jq '.$defs | keys'",
+  ],
   models: [
     "chatcli models                # which providers are configured, and by which variable",
     "chatcli models --json | jq -r '.providers[] | select(.configured) | .provider'",

@@ -60,6 +60,14 @@ const COMMANDS: Record<string, CommandEntry> = {
     description: "print a shell completion script: bash, zsh or fish",
     load: async () => (await import("./completion.ts")).completionCommand,
   },
+  policy: {
+    description: "explain the permission decision for a command: policy check -- CMD",
+    load: async () => (await import("./policy.ts")).policyCommand,
+  },
+  schema: {
+    description: "JSON Schema 2020-12 of the result envelope and of every stream-json event",
+    load: async () => (await import("./schema.ts")).schemaCommand,
+  },
   mcp: {
     description: "MCP servers: list, add, remove, tools; serve chatcli's memory over MCP",
     load: async () => (await import("./mcp.ts")).mcpCommand,

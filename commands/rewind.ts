@@ -11,7 +11,8 @@ import {
 } from "../lib/history/rewind.ts";
 import { openSession, type Session } from "../lib/history/session.ts";
 import { latestSessionForWorkspace } from "../lib/history/session-list.ts";
-import { newEnvelope, settle } from "../lib/output/envelope.ts";
+import { settle } from "../lib/output/envelope.ts";
+import { newEnvelope } from "../lib/output/fold.ts";
 import { Reporter } from "../lib/output/reporter.ts";
 import { jsonDocument, stripControl } from "../lib/output/terminal.ts";
 import { outputFormatOf, outputFormatOptions, parsePositiveInt, type RunState } from "./_shared.ts";
@@ -198,7 +199,7 @@ async function runRewind(ctx: Ctx, flags: RewindFlags): Promise<number> {
           action: f.action,
           change: f.change,
           conflict: f.conflict,
-          ...(f.snapshot.unrestorable ? { reason: f.snapshot.unrestorable } : {}),
+          reason: f.snapshot.unrestorable ?? null,
         })),
         removed_checkpoints: plan.removedCheckpoints,
       },

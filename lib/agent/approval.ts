@@ -1,17 +1,8 @@
 import { type Decision, decide, type PermissionPolicy } from "../policy/permissions.ts";
 import { actionOf } from "./action.ts";
-import type { Tool } from "./types.ts";
+import type { AskRequest, Tool } from "./types.ts";
 
-/** A question for a human on a TTY; resolves true only on an explicit yes. */
-export interface AskRequest {
-  tool: string;
-  input: string;
-  reason: string;
-  /** Dangerous commands need a typed confirmation, not just `y`. */
-  dangerous: boolean;
-  /** The call's arguments, for a preview (the diff of an edit, the full command). */
-  args?: Record<string, unknown>;
-}
+export type { AskRequest };
 
 /**
  * Turns the policy's verdict into an answer: ask a human on a TTY, else resolve by --on-ask

@@ -2,10 +2,9 @@ import { ChatcliError, type TerminalReason, toChatcliError } from "../core/error
 import { microcompact } from "../history/microcompact.ts";
 import { repairToolPairs } from "../history/tool-pairs.ts";
 import { ProviderError } from "../llm/errors.ts";
-import type { ChatMessage, LlmRequest } from "../llm/types.ts";
+import type { ChatMessage, LlmRequest, Usage } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
-import type { Reporter } from "../output/reporter.ts";
-import { stripControl } from "../output/terminal.ts";
+import { type Emit, ev, note } from "../output/events.ts";
 import { displayEntry } from "../policy/workspace.ts";
 import { outboundCheck } from "./action.ts";
 import { earlyExitThreshold, fingerprint, StagnationDetector } from "./early-exit.ts";
@@ -13,8 +12,15 @@ import { type CallRecord, incompleteRun } from "./outcome.ts";
 import { isTrivialQuery, ROUTE_TIP, routeMode } from "./routing.ts";
 import type { BatchState } from "./run-tools.ts";
 import { runBatch } from "./run-tools.ts";
-import { appendResults, closeCalls, requestTurn, type TurnReply } from "./turn.ts";
-import type { AgentHooks, AgentInput, AgentResult } from "./types.ts";
+import {
+  appendResults,
+  closeCalls,
+  partialReplyOf,
+  requestTurn,
+  type TurnOutput,
+  type TurnReply,
+} from "./turn.ts";
+import type { AgentInput, AgentResult } from "./types.ts";
 
 /** The one agent loop (agent, coder, the REPL's /agent and /coder): request → tools → results → … */
 export async function runAgent(input: AgentInput): Promise<AgentResult> {
@@ -30,20 +36,17 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       }, input.limits.timeoutMs)
     : undefined;
   const signal = controller.signal;
+  const parent_id = input.parentId ?? null;
   const toolMap = new Map(input.tools.map((t) => [t.name, t]));
   for (const t of input.tools)
     for (const a of t.aliases ?? []) if (!toolMap.has(a)) toolMap.set(a, t);
   // every finished call, to tell a run that did its work from one that could do nothing it tried
   const calls: CallRecord[] = [];
-  const reporter = tapEvents(input.reporter, (type, data) => {
-    if (type === "tool.completed")
-      calls.push({
-        kind: toolMap.get(String(data["name"]))?.kind,
-        status: data["status"] as CallRecord["status"],
-        output: String(data["output"] ?? ""),
-      });
-    input.hooks?.onEvent?.(type, data);
-  });
+  const emit: Emit = (e) => {
+    if (e.type === "tool.completed" && e.parent_id === parent_id)
+      calls.push({ kind: toolMap.get(e.name)?.kind, status: e.status, output: e.output });
+    input.emit(e);
+  };
   const offered = input.offered ? new Set(input.offered) : undefined;
   const specs = input.tools
     .filter((t) => !offered || offered.has(t.name))
@@ -53,7 +56,10 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
     tools: toolMap,
     policy: input.policy,
     ask: input.ask,
-    reporter,
+    emit,
+    parentId: parent_id,
+    ...(input.fire ? { fire: input.fire } : {}),
+    ...(input.background ? { background: input.background } : {}),
     toolCtx: {
       workspaceRoot: input.workspaceRoot,
       cwd: input.cwd,
@@ -75,7 +81,6 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
     files: new Map(),
     warnedOutside: false,
     memoryWrites: 0,
-    hooks: input.hooks,
   };
   let messages: ChatMessage[] = [...input.history];
   if (input.task.trim()) messages.push({ role: "user", content: input.task });
@@ -90,10 +95,39 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
   const stopped = (): TerminalReason => (timedOut ? "timeout" : "cancelled");
 
   let useTools = input.tools.length > 0;
-  if (input.mode === "agent" && isTrivialQuery(input.task, routeMode(input.env))) {
+  if (useTools && input.mode === "agent" && isTrivialQuery(input.task, routeMode(input.env))) {
     if (routeMode(input.env) === "auto") useTools = false;
-    else reporter.info(ROUTE_TIP);
+    else emit(note(ROUTE_TIP, { parent_id }));
   }
+  const out: TurnOutput = {
+    emit,
+    live: input.liveDeltas ?? false,
+    parentId: parent_id,
+    noun: input.tools.length > 0 ? "" : "the answer",
+  };
+  const answered = () => input.answeredBy?.() ?? input.model;
+  /** Usage of requests made on the run's behalf (compaction summaries), into its totals. */
+  const charge = (u: Usage) => {
+    usage = addUsage(usage, u);
+    if (cost !== null && input.costOf) {
+      const c = input.costOf(u);
+      cost = c === null ? null : cost + c;
+    }
+  };
+  /** Closes a turn: every turn.started gets its turn.completed, a failed one too. */
+  const completeTurn = (n: number, turnUsage: Usage, turnCost: number | null, apiMs: number) =>
+    emit(
+      ev("turn.completed", {
+        turn: n,
+        usage: turnUsage,
+        cumulative_usage: usage,
+        cost_usd: turnCost,
+        cumulative_cost_usd: cost,
+        duration_api_ms: Math.round(apiMs),
+        model: answered(),
+        parent_id,
+      }),
+    );
 
   try {
     for (;;) {
@@ -111,21 +145,22 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
         break;
       }
       turn++;
-      reporter.event("turn.started", { turn });
+      emit(ev("turn.started", { turn, parent_id }));
       const mc = microcompact(messages, turn - 1, input.env);
       messages = mc.messages;
-      if ((mc.truncated || mc.summarized) && reporter.format === "text") {
-        reporter.info(
-          `🗜 microcompact: ${mc.truncated} truncated, ${mc.summarized} summarized, ${mc.freedChars} chars freed`,
-        );
+      if (mc.truncated || mc.summarized) {
+        const line = `🗜 microcompact: ${mc.truncated} truncated, ${mc.summarized} summarized, ${mc.freedChars} chars freed`;
+        emit(note(line, { detail: true, parent_id }));
       }
       if (input.hooks?.beforeRequest) {
-        messages = await input.hooks.beforeRequest(messages, turn, signal);
+        messages = await input.hooks.beforeRequest(messages, turn, signal, charge);
       }
-      // tools that joined since the last request (appended: the earlier definitions keep their bytes)
-      for (const t of input.hooks?.moreTools?.() ?? []) {
+      // tools that joined since the last request (tool_search, tools/list_changed): appended, so
+      // the earlier definitions keep their bytes (and the provider's cache)
+      for (const t of input.moreTools?.() ?? []) {
         if (!toolMap.has(t.name)) toolMap.set(t.name, t);
         for (const a of t.aliases ?? []) if (!toolMap.has(a)) toolMap.set(a, t);
+        offered?.add(t.name);
         if (specs.some((s) => s.name === t.name)) continue;
         specs.push({ name: t.name, description: t.description, input_schema: t.input_schema });
         useTools = true;
@@ -141,6 +176,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       };
       const started = performance.now();
       let reply: TurnReply | undefined;
+      const noun = out.noun || `turn ${turn}'s reply`;
       try {
         for (let attempt = 0; !reply; attempt++) {
           try {
@@ -148,7 +184,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
               input.provider,
               request,
               signal,
-              reporter,
+              { ...out, noun },
               turn,
               toolMap,
               useTools,
@@ -158,43 +194,63 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
             const overflow = err instanceof ProviderError && err.kind === "context_length";
             const hook = input.hooks?.onContextOverflow;
             if (!overflow || attempt > 0 || !hook || signal.aborted) throw err;
-            const smaller = await hook(messages, signal, err);
+            const smaller = await hook(messages, signal, err, charge);
             if (!smaller) throw err;
             messages = smaller;
             request = { ...request, messages };
           }
         }
       } catch (err) {
+        const apiMs = performance.now() - started;
+        durationApiMs += apiMs;
+        // what the failed request streamed (and cost) still counts
+        const partial = partialReplyOf(err)?.usage ?? emptyUsage();
+        const before = cost;
+        charge(partial);
+        completeTurn(turn, partial, before === null || cost === null ? null : cost - before, apiMs);
         if (signal.aborted) {
+          // what arrived before Ctrl-C or --timeout is the result (ask saves it with the session)
+          finalText = partialReplyOf(err)?.text ?? finalText;
           reason = stopped();
           break;
         }
         throw err;
-      } finally {
-        durationApiMs += performance.now() - started;
       }
-      usage = addUsage(usage, reply.usage);
-      if (cost !== null && input.costOf) {
-        const c = input.costOf(reply.usage);
-        cost = c === null ? null : cost + c;
-      }
+      const apiMs = performance.now() - started;
+      durationApiMs += apiMs;
+      const before = cost;
+      charge(reply.usage);
+      const turnCost = before === null || cost === null ? null : cost - before;
       messages.push({
         role: "assistant",
         content: reply.text,
         ...(reply.native && reply.calls.length ? { tool_calls: reply.calls } : {}),
       });
-      reporter.event("message.completed", {
-        turn,
-        text: stripControl(reply.text),
-        tool_calls: reply.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
-      });
+      emit(
+        ev("message.completed", {
+          turn,
+          role: "assistant",
+          text: reply.shown,
+          tool_calls: reply.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+          parent_id,
+        }),
+      );
       const overBudget =
         input.limits.maxBudgetUsd !== undefined &&
         cost !== null &&
         cost >= input.limits.maxBudgetUsd;
+      const replyUsage = reply.usage;
+      const close = () => completeTurn(turn, replyUsage, turnCost, apiMs);
       if (reply.calls.length === 0) {
-        reporter.event("turn.completed", { turn, usage: reply.usage, cumulative: usage });
-        if (reply.stop === "max_tokens" && !overBudget) {
+        close();
+        if (reply.stop === "max_tokens" && input.continueOnMaxTokens === false) {
+          emit(
+            ev("warning", {
+              code: "max_tokens",
+              message: "the answer was cut at the output token limit (--max-tokens)",
+            }),
+          );
+        } else if (reply.stop === "max_tokens" && !overBudget) {
           messages.push({
             role: "user",
             content:
@@ -208,6 +264,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       }
       finalText = "";
       if (overBudget) {
+        close();
         closeCalls(messages, reply, "not executed: --max-budget-usd reached");
         reason = "max_budget";
         error = new ChatcliError(
@@ -222,6 +279,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
           fingerprint(reply.calls.map((c) => ({ name: c.name, arguments: c.arguments }))),
         )
       ) {
+        close();
         closeCalls(messages, reply, "not executed: stagnation detected");
         messages.push({
           role: "user",
@@ -239,7 +297,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       }
       const batch = await runBatch(reply.calls, state, turn);
       appendResults(messages, reply, batch.results);
-      reporter.event("turn.completed", { turn, usage: reply.usage, cumulative: usage });
+      close();
       if (batch.failed) {
         reason = "permission_denied";
         error = new ChatcliError(
@@ -310,20 +368,4 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
 
 function formatMs(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
-}
-
-/** A Reporter whose events are also handed to `onEvent`. */
-function tapEvents(reporter: Reporter, onEvent: NonNullable<AgentHooks["onEvent"]>): Reporter {
-  return new Proxy(reporter, {
-    get(target, prop) {
-      if (prop === "event") {
-        return (type: string, data: Record<string, unknown> = {}) => {
-          target.event(type, data);
-          onEvent(type, data);
-        };
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
 }

@@ -16,7 +16,7 @@ import { join, resolve } from "node:path";
 import { bootstrapEnabled } from "../bootstrap/files.ts";
 import type { Env } from "../core/ctx.ts";
 import { bootstrapGlobalDir } from "../core/paths.ts";
-import type { Warning } from "../output/envelope.ts";
+import type { Warning } from "../core/warning.ts";
 
 export interface Role {
   /** Without the `@`. */

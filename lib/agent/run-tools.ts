@@ -1,8 +1,8 @@
 import { toChatcliError } from "../core/errors.ts";
 import { envInt } from "../core/settings.ts";
+import type { HookEvent, HookOutcome } from "../extensions/types.ts";
 import type { ToolCall } from "../llm/types.ts";
-import type { PermissionDenial } from "../output/envelope.ts";
-import type { Reporter } from "../output/reporter.ts";
+import { type Emit, ev, type PermissionDenial } from "../output/events.ts";
 import { stripControl } from "../output/terminal.ts";
 import {
   type Decision,
@@ -16,8 +16,11 @@ import { type AskRequest, judge } from "./approval.ts";
 import { capBatch, capText, RESULT_MAX_CHARS, TURN_BUDGET_CHARS } from "./output-cap.ts";
 import { validateArgs } from "./schema.ts";
 import { withTreeChanges } from "./shell-changes.ts";
+import { decided, fireHook } from "./tool-events.ts";
 import { isMemoryWrite } from "./tools/memory.ts";
-import type { AgentHooks, FileChange, Tool, ToolContext, ToolOutcome } from "./types.ts";
+import type { FileChange, Tool, ToolContext, ToolOutcome, ToolStats } from "./types.ts";
+
+export type { ToolStats };
 
 export type ToolStatus = "ok" | "error" | "denied" | "skipped";
 
@@ -27,19 +30,18 @@ export interface CallResult {
   content: string;
 }
 
-export interface ToolStats {
-  calls: number;
-  failed: number;
-  denied: number;
-  by_name: Record<string, number>;
-}
-
 /** Shared, mutable state of one run that tool execution updates. */
 export interface BatchState {
   tools: ReadonlyMap<string, Tool>;
   policy: PermissionPolicy;
   ask?: (request: AskRequest) => Promise<boolean>;
-  reporter: Reporter;
+  emit: Emit;
+  /** The sub-agent this loop runs for (null: the run's own loop). */
+  parentId: string | null;
+  /** Fires hooks (PreToolUse may block a call); absent without extensions. */
+  fire?: (event: HookEvent) => Promise<HookOutcome>;
+  /** Work the loop does not wait for (PostToolUse hooks); absent: it is awaited. */
+  background?: (work: Promise<unknown>) => void;
   toolCtx: ToolContext;
   stats: ToolStats;
   denials: PermissionDenial[];
@@ -48,8 +50,6 @@ export interface BatchState {
   warnedOutside: boolean;
   /** Successful memory writes (remember/profile/forget) for the envelope's memory.facts_written. */
   memoryWrites: number;
-  /** PreToolUse / PostToolUse (extensions' hooks). */
-  hooks?: Pick<AgentHooks, "beforeTool" | "afterTool">;
 }
 
 interface Planned {
@@ -61,9 +61,14 @@ interface Planned {
   allowedBy?: "policy" | "user" | "on_ask";
 }
 
-function shortSubject(text: string): string {
-  const one = text.replace(/\s+/g, " ").trim();
-  return one.length > 60 ? `${one.slice(0, 57)}…` : one;
+/** How a call ended, for its tool.completed event (the progress line is rendered from it). */
+interface Ending {
+  exitCode?: number | null;
+  durationMs?: number;
+  /** What the call was about; absent when the tool or its arguments were bad. */
+  subject?: string;
+  /** One line on the outcome; absent when the call never ran (no progress line). */
+  summary?: string;
 }
 
 function finishCall(
@@ -72,22 +77,27 @@ function finishCall(
   p: Planned,
   status: ToolStatus,
   content: string,
-  extra: Record<string, unknown> = {},
+  ending: Ending = {},
 ): CallResult {
   const name = p.tool?.name ?? p.call.name;
   state.stats.calls++;
   state.stats.by_name[name] = (state.stats.by_name[name] ?? 0) + 1;
   if (status === "error") state.stats.failed++;
   if (status === "denied") state.stats.denied++;
-  state.reporter.event("tool.completed", {
-    turn,
-    id: p.call.id,
-    name,
-    status: status === "skipped" ? "error" : status,
-    output: capText(content, 4000).text,
-    exit_code: extra["exit_code"] ?? null,
-    duration_ms: extra["duration_ms"] ?? 0,
-  });
+  state.emit(
+    ev("tool.completed", {
+      turn,
+      id: p.call.id,
+      name,
+      status: status === "skipped" ? "error" : status,
+      output: capText(content, 4000).text,
+      exit_code: ending.exitCode ?? null,
+      duration_ms: ending.durationMs ?? 0,
+      subject: ending.subject ?? null,
+      summary: ending.summary ?? null,
+      parent_id: state.parentId,
+    }),
+  );
   return { call: p.call, status, content };
 }
 
@@ -105,20 +115,16 @@ function deny(
     input,
     reason: decision.reason,
     turn,
-    ...(decision.suggestion ? { suggestion: decision.suggestion } : {}),
+    suggestion: decision.suggestion ?? null,
   });
-  progress(state, `▸ ${tool.name} ${shortSubject(input)} → denied (${decision.reason})`);
   return finishCall(
     state,
     turn,
     p,
     "denied",
     `error: permission denied — ${decision.reason}. Do not retry this call; use another approach, or finish and say what permission is needed.`,
+    { subject: input, summary: `denied (${decision.reason})` },
   );
-}
-
-function progress(state: BatchState, line: string): void {
-  if (state.reporter.format === "text") state.reporter.info(line);
 }
 
 async function execute(
@@ -128,7 +134,15 @@ async function execute(
   turn: number,
   targets: readonly string[] = [],
 ): Promise<CallResult> {
-  state.reporter.event("tool.started", { turn, id: p.call.id, name: tool.name, input: p.args });
+  state.emit(
+    ev("tool.started", {
+      turn,
+      id: p.call.id,
+      name: tool.name,
+      input: p.args,
+      parent_id: state.parentId,
+    }),
+  );
   const started = performance.now();
   let outcome: ToolOutcome;
   try {
@@ -144,7 +158,6 @@ async function execute(
     };
   }
   const ms = Math.round(performance.now() - started);
-  state.hooks?.afterTool?.(tool, p.args, outcome);
   const origins = state.toolCtx.origins;
   if (origins && tool.kind !== "memory" && !outcome.isError) {
     origins.list.push({ label: `tool:${tool.name}`, text: outcome.output.slice(0, 50_000) });
@@ -152,28 +165,50 @@ async function execute(
   }
   // Colours and progress-bar carriage returns from commands are noise for the model (and for JSON).
   if (tool.kind === "shell") outcome = { ...outcome, output: stripControl(outcome.output) };
-  for (const w of outcome.warnings ?? []) state.reporter.warn(w.code, w.message);
+  for (const w of outcome.warnings ?? []) state.emit(ev("warning", w));
   for (const change of outcome.filesChanged ?? []) {
     const prev = state.files.get(change.path);
     if (!prev || (prev === "deleted" && change.change !== "deleted"))
       state.files.set(change.path, change.change);
-    state.reporter.event("file.changed", {
-      path: displayEntry(state.toolCtx.workspaceRoot, change.path),
-      change: change.change,
-    });
+    state.emit(
+      ev("file.changed", {
+        turn,
+        id: p.call.id,
+        path: displayEntry(state.toolCtx.workspaceRoot, change.path),
+        change: change.change,
+        parent_id: state.parentId,
+      }),
+    );
   }
   if (tool.kind === "memory" && !outcome.isError && isMemoryWrite(p.args)) {
     state.memoryWrites++;
-    state.reporter.event("memory.written", { cmd: p.args["cmd"], result: outcome.output });
+    state.emit(
+      ev("memory.written", {
+        source: "tool",
+        turn,
+        id: p.call.id,
+        cmd: typeof p.args["cmd"] === "string" ? p.args["cmd"] : null,
+        facts: 1,
+        result: outcome.output,
+        parent_id: state.parentId,
+      }),
+    );
   }
+  // PostToolUse is not waited for (Go's FireAsync): the run waits for it before the turn ends
+  const after = fireHook(state, outcome.isError ? "PostToolUseFailure" : "PostToolUse", {
+    toolName: tool.name,
+    toolArgs: p.args,
+    ...(outcome.isError ? { error: outcome.output.slice(0, 4000) } : {}),
+    toolOutput: outcome.output.slice(0, 20_000),
+  });
+  if (state.background) state.background(after);
+  else await after;
   const summary = outcome.summary ?? (outcome.isError ? "error" : "ok");
-  progress(
-    state,
-    `▸ ${tool.name} ${shortSubject(tool.subject(p.args))} → ${summary} (${(ms / 1000).toFixed(1)} s)`,
-  );
   return finishCall(state, turn, p, outcome.isError ? "error" : "ok", outcome.output, {
-    exit_code: outcome.exitCode ?? null,
-    duration_ms: ms,
+    exitCode: outcome.exitCode ?? null,
+    durationMs: ms,
+    subject: tool.subject(p.args),
+    summary,
   });
 }
 
@@ -192,8 +227,8 @@ async function prepare(
       p,
       "error",
       `error: unknown tool "${p.call.name}". Available tools: ${names}.`,
+      { summary: "unknown tool" },
     );
-    progress(state, `▸ ${p.call.name} → unknown tool`);
     return undefined;
   }
   if (
@@ -208,55 +243,56 @@ async function prepare(
       p,
       "error",
       `error: the arguments of ${tool.name} are not valid JSON: ${capText(p.call.raw, 300).text}. Send a JSON object.`,
+      { summary: "invalid arguments" },
     );
     return undefined;
   }
   const checked = validateArgs(tool.input_schema, p.args);
   const problem = checked.ok ? tool.validate?.(checked.args) : checked.error;
   if (!checked.ok || problem) {
-    p.result = finishCall(state, turn, p, "error", `error: ${tool.name}: ${problem}`);
-    progress(state, `▸ ${tool.name} → invalid arguments`);
+    p.result = finishCall(state, turn, p, "error", `error: ${tool.name}: ${problem}`, {
+      summary: "invalid arguments",
+    });
     return undefined;
   }
   p.args = checked.args;
   const refusal = tool.kind === "shell" ? state.toolCtx.sandbox?.shellRefusal : undefined;
   if (refusal) {
     // No sandbox and --sandbox auto: the OS cannot confine the command, so it is not run at all.
+    decided(state, turn, p, tool, { allowed: false, reason: refusal, source: "sandbox" });
     p.result = deny(state, turn, p, tool, { verdict: "deny", reason: refusal, dangerous: false });
     return undefined;
   }
   const verdict = await judge(state.policy, tool, p.args, state.ask);
-  const hook = verdict.allowed ? await state.hooks?.beforeTool?.(tool, p.args, turn) : undefined;
-  if (hook) {
-    // a PreToolUse hook blocked it: its reason is the tool's result and the denial's reason
-    state.reporter.event("permission.decided", {
-      turn,
-      id: p.call.id,
-      name: tool.name,
-      decision: "deny",
-      reason: hook.reason,
-      source: "hook",
-    });
-    p.result = deny(state, turn, p, tool, {
-      verdict: "deny",
-      reason: hook.reason,
-      dangerous: false,
-    });
-    return undefined;
+  if (verdict.allowed) {
+    // a PreToolUse hook may still block it: its words are the tool's result
+    const hook = await fireHook(state, "PreToolUse", { toolName: tool.name, toolArgs: p.args });
+    if (hook?.blocked) {
+      const reason = hook.reason?.trim() || "blocked by a PreToolUse hook";
+      decided(state, turn, p, tool, { allowed: false, reason, source: "hook" });
+      p.result = deny(state, turn, p, tool, { verdict: "deny", reason, dangerous: false });
+      return undefined;
+    }
   }
-  state.reporter.event("permission.decided", {
-    turn,
-    id: p.call.id,
-    name: tool.name,
-    decision: verdict.allowed ? "allow" : "deny",
+  decided(state, turn, p, tool, {
+    allowed: verdict.allowed,
     reason: verdict.decision.reason,
     source: verdict.source,
+    suggestion: verdict.decision.suggestion,
   });
+  // nobody could approve it: Notification hooks (a desktop alert, a chat message) hear of it
+  if (!verdict.allowed && verdict.source === "on_ask")
+    await fireHook(state, "Notification", {
+      toolName: tool.name,
+      error: `needs approval, denied unattended: ${verdict.decision.reason}`,
+    });
   if (verdict.allowed && verdict.decision.outside && !state.warnedOutside) {
     state.warnedOutside = true;
-    state.reporter.warn(
-      "bypass_outside_workspace",
-      "bypass mode: a tool is writing outside the workspace",
+    state.emit(
+      ev("warning", {
+        code: "bypass_outside_workspace",
+        message: "bypass mode: a tool is writing outside the workspace",
+      }),
     );
   }
   if (!verdict.allowed) {
@@ -273,6 +309,12 @@ async function runOne(p: Planned, tool: Tool, state: BatchState, turn: number) {
   const again = decide(state.policy, actionOf(tool, p.args));
   if (again.verdict === "deny" || (again.verdict === "ask" && p.allowedBy !== "user")) {
     const reason = `${again.reason} (after earlier calls of this turn ran)`;
+    decided(state, turn, p, tool, {
+      allowed: false,
+      reason,
+      source: "policy",
+      suggestion: again.suggestion,
+    });
     return deny(state, turn, p, tool, { ...again, reason });
   }
   // Files a shell command writes are snapshotted first, like write_file's, so rewind restores them

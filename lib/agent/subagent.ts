@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import type { Usage } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
-import type { Reporter } from "../output/reporter.ts";
+import { ev } from "../output/events.ts";
 import type { PermissionPolicy } from "../policy/permissions.ts";
 import { runAgent } from "./loop.ts";
 import type { Role } from "./roles.ts";
@@ -105,23 +105,6 @@ export function roleBlock(
   };
 }
 
-/** A reporter whose events carry `parent_id` and whose progress lines are indented under the parent's. */
-function nestedReporter(parent: Reporter, id: string, label: string): Reporter {
-  return new Proxy(parent, {
-    get(target, prop) {
-      if (prop === "event")
-        return (type: string, data: Record<string, unknown> = {}) => {
-          // token deltas of parallel sub-agents would interleave; message.completed has the text
-          if (type === "message.delta" || type === "reasoning.delta") return;
-          target.event(type, { ...data, parent_id: id });
-        };
-      if (prop === "info") return (line: string) => target.info(`  ↳ ${label} ${line}`);
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
-
 /** The parent's TTY question, one at a time across parallel sub-agents. */
 function serialAsk(
   deps: SubagentDeps,
@@ -146,24 +129,24 @@ export async function runSubagent(
     request.role?.model && deps.providerFor
       ? await deps.providerFor(request.role.model)
       : undefined;
-  const label = request.role ? `@${request.role.name}` : "sub-agent";
   const maxTurns = Math.min(
     request.maxTurns ?? request.role?.maxTurns ?? SUBAGENT_DEFAULT_MAX_TURNS,
     parent.limits.maxTurns,
   );
-  const reporter = nestedReporter(parent.reporter, request.id, label);
   // --max-budget-usd: what earlier sub-agents of the run spent is gone for this one
   const spent = deps.records.reduce((n, r) => n + (r.cost_usd ?? 0), 0);
   const budget = parent.limits.maxBudgetUsd;
-  parent.reporter.event("subagent.started", {
-    parent_id: request.id,
-    role: request.role?.name ?? null,
-    description: request.description ?? null,
-    model: model?.model ?? parent.model,
-    tools: tools.map((t) => t.name),
-    read_only: readOnly,
-    max_turns: maxTurns,
-  });
+  parent.emit(
+    ev("subagent.started", {
+      parent_id: request.id,
+      role: request.role?.name ?? null,
+      description: request.description ?? null,
+      model: model?.model ?? parent.model,
+      tools: tools.map((t) => t.name),
+      read_only: readOnly,
+      max_turns: maxTurns,
+    }),
+  );
   const result = await runAgent({
     ...parent,
     ...(model ?? {}),
@@ -181,7 +164,11 @@ export async function runSubagent(
     },
     // no checkpoints or compaction of the parent's session: only its file snapshots (rewind)
     hooks: { beforeFileChange: parent.hooks?.beforeFileChange },
-    reporter,
+    // tools an extension finds later join the parent's loop (a sub-agent's set is fixed at its start)
+    moreTools: undefined,
+    parentId: request.id,
+    // its events go to the parent's stream with its id; its deltas are not shown
+    liveDeltas: false,
     signal: request.signal,
     memoryMode: parent.memoryMode === "write" ? "read" : parent.memoryMode,
     ask: parent.ask && serialAsk(deps, parent.ask),
@@ -202,17 +189,23 @@ export async function runSubagent(
     permission_denials: result.permissionDenials,
   };
   deps.records.push(record);
-  parent.reporter.event("subagent.completed", {
-    parent_id: request.id,
-    role: record.role,
-    status: record.status,
-    terminal_reason: record.terminal_reason,
-    turns: record.turns,
-    usage: record.usage,
-    cost_usd: record.cost_usd,
-    files_changed: record.files_changed,
-    ...(result.error ? { error: { code: result.error.code, message: result.error.message } } : {}),
-  });
+  parent.emit(
+    ev("subagent.completed", {
+      parent_id: request.id,
+      role: record.role,
+      description: record.description,
+      model: record.model,
+      status: record.status,
+      terminal_reason: record.terminal_reason,
+      turns: record.turns,
+      usage: record.usage,
+      total_tokens: record.total_tokens,
+      cost_usd: record.cost_usd,
+      files_changed: record.files_changed,
+      permission_denials: record.permission_denials,
+      error: result.error ? { code: result.error.code, message: result.error.message } : null,
+    }),
+  );
   const filesChanged = result.filesChanged.map((f) => ({
     path: resolve(parent.workspaceRoot, f.path),
     change: f.change,

@@ -8,8 +8,8 @@ import type {
   Usage,
 } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
-import type { Reporter } from "../output/reporter.ts";
-import { stripControl } from "../output/terminal.ts";
+import { type Emit, ev } from "../output/events.ts";
+import { createStreamStripper } from "../output/terminal.ts";
 import type { CallResult } from "./run-tools.ts";
 import { normaliseToolName, parseToolCalls } from "./toolcall-parser.ts";
 import type { Tool } from "./types.ts";
@@ -17,6 +17,8 @@ import type { Tool } from "./types.ts";
 /** One model reply: its text, the tool calls (native or parsed from text), usage and stop reason. */
 export interface TurnReply {
   text: string;
+  /** The text as shown: escape sequences stripped from the joined text (the deltas' concatenation). */
+  shown: string;
   calls: ToolCall[];
   native: boolean;
   usage: Usage;
@@ -55,56 +57,107 @@ export async function* abortable<T>(
   }
 }
 
+/** How a turn's deltas are delivered. */
+export interface TurnOutput {
+  emit: Emit;
+  /**
+   * Deltas are shown as they arrive (stdout text, stream-json, the REPL): a reply that breaks
+   * mid-way cannot be asked again. Otherwise they are held per attempt and a broken reply is asked
+   * once more from the start, so the events never hold a discarded attempt.
+   */
+  live: boolean;
+  /** The sub-agent this loop runs for (its deltas are not shown: parallel ones would interleave). */
+  parentId: string | null;
+  /** How the warning names what was restarted ("the answer", "turn 2's reply"). */
+  noun: string;
+}
+
+/** What arrived of a reply before its stream failed (attached to the thrown error). */
+export interface PartialReply {
+  text: string;
+  usage: Usage;
+}
+
 /** Streams one request, emitting message.delta events; tool calls come native or parsed from text. */
 export async function requestTurn(
   provider: Provider,
   request: LlmRequest,
   signal: AbortSignal,
-  reporter: Reporter,
+  out: TurnOutput,
   turn: number,
   tools: ReadonlyMap<string, Tool>,
   useTools: boolean,
 ): Promise<TurnReply> {
   let text = "";
+  let shown = "";
   let calls: ToolCall[] = [];
   let usage = emptyUsage();
   let stop: StopReason = "end";
+  const parent_id = out.parentId;
+  const delta = (t: string) => {
+    if (t && parent_id === null) out.emit(ev("message.delta", { turn, text: t, parent_id }));
+  };
   for (let restarted = false; ; restarted = true) {
+    // one stripper over the joined text: an escape sequence split across two deltas is still removed
+    const strip = createStreamStripper();
+    const thinking = createStreamStripper();
+    const held: string[] = [];
+    const deliver = (t: string) => {
+      if (!t) return;
+      shown += t;
+      if (out.live) delta(t);
+      else held.push(t);
+    };
+    const flushHeld = () => {
+      for (const t of held.splice(0)) delta(t);
+    };
     try {
       for await (const event of abortable(provider.stream(request, signal), signal)) {
         if (event.type === "text") {
           text += event.text;
-          reporter.event("message.delta", { turn, text: stripControl(event.text) });
+          deliver(strip.push(event.text));
         } else if (event.type === "reasoning") {
           // reasoning never joins the answer; stream-json shows it only with --show-reasoning
-          if (request.showReasoning)
-            reporter.event("reasoning.delta", { turn, text: stripControl(event.text) });
+          if (request.showReasoning && parent_id === null) {
+            const clean = thinking.push(event.text);
+            if (clean) out.emit(ev("reasoning.delta", { turn, text: clean, parent_id }));
+          }
         } else if (event.type === "tool_call") calls.push(event.call);
         else if (event.type === "usage") usage = addUsage(usage, event.usage);
         else stop = event.stop;
       }
+      deliver(strip.flush());
+      flushHeld();
       break;
     } catch (error) {
+      deliver(strip.flush());
       // A stream that stalls or breaks mid-reply is asked once more from the start, unless its
-      // deltas already went out as stream-json events (text and json show only complete turns).
+      // deltas already went out live.
       const partial = text !== "" || calls.length > 0;
       if (
         restarted ||
         !partial ||
         signal.aborted ||
-        reporter.format === "stream-json" ||
+        out.live ||
         !(error instanceof ProviderError) ||
         !ERROR_TABLE[error.kind].retry
       ) {
+        flushHeld();
         // what arrived of a reply cut short or refused goes into the envelope's `result`
-        if (text && error instanceof ProviderError) Object.assign(error, { partialText: text });
+        if (text && error instanceof ProviderError) Object.assign(error, { partialText: shown });
+        if (error && typeof error === "object")
+          Object.assign(error, { partialReply: { text: shown, usage } satisfies PartialReply });
         throw error;
       }
-      reporter.warn(
-        "answer_restarted",
-        `${error.message} after part of turn ${turn}'s reply; asked again from the start`,
+      out.emit(
+        ev("warning", {
+          code: "answer_restarted",
+          message: `${error.message} after part of ${out.noun}; asked again from the start`,
+        }),
       );
+      // the broken attempt's usage stays: it was spent
       text = "";
+      shown = "";
       calls = [];
     }
   }
@@ -113,6 +166,7 @@ export async function requestTurn(
   if (calls.length > 0) {
     return {
       text,
+      shown,
       calls: calls
         .map((c) => ({ ...c, ...normaliseToolName(c.name, c.arguments, known) }))
         .map(({ args, ...c }) => ({ ...c, arguments: args })),
@@ -123,7 +177,7 @@ export async function requestTurn(
   }
   // mock:echo's answer is the request as JSON (tool definitions, the prompt's call example): never a call
   const echo = provider.name === "mock" && provider.model === "echo";
-  if (!useTools || echo) return { text, calls: [], native: false, usage, stop };
+  if (!useTools || echo) return { text, shown, calls: [], native: false, usage, stop };
   const parsed = parseToolCalls(text, known);
   const textCalls = parsed.map((p, i): ToolCall => {
     const norm = normaliseToolName(p.name, typeof p.args === "string" ? {} : p.args, known);
@@ -134,7 +188,12 @@ export async function requestTurn(
       ...(typeof p.args === "string" ? { raw: p.args } : {}),
     };
   });
-  return { text, calls: textCalls, native: false, usage, stop };
+  return { text, shown, calls: textCalls, native: false, usage, stop };
+}
+
+/** What a failed request had streamed (see requestTurn). */
+export function partialReplyOf(error: unknown): PartialReply | undefined {
+  return (error as { partialReply?: PartialReply } | null)?.partialReply;
 }
 
 /** Native calls get one `role: tool` result each; text calls get one feedback user message. */

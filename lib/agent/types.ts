@@ -1,15 +1,32 @@
 import type { Env } from "../core/ctx.ts";
 import type { ChatcliError, TerminalReason } from "../core/errors.ts";
+import type { HookEvent, HookOutcome } from "../extensions/types.ts";
 import type { ChatMessage, Effort, Provider, SystemBlock, Usage } from "../llm/types.ts";
-import type { PermissionDenial } from "../output/envelope.ts";
-import type { Reporter } from "../output/reporter.ts";
+import type { Emit, PermissionDenial } from "../output/events.ts";
 import type { PermissionPolicy, ToolKind } from "../policy/permissions.ts";
 import type { ProtectedPaths } from "../policy/protected-paths.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
-import type { AskRequest } from "./approval.ts";
-import type { ToolStats } from "./run-tools.ts";
 
 export type { ToolKind };
+
+/** A question for a human on a TTY; resolves true only on an explicit yes. */
+export interface AskRequest {
+  tool: string;
+  input: string;
+  reason: string;
+  /** Dangerous commands need a typed confirmation, not just `y`. */
+  dangerous: boolean;
+  /** The call's arguments, for a preview (the diff of an edit, the full command). */
+  args?: Record<string, unknown>;
+}
+
+/** Tool calls of a run, for the envelope's `tools`. */
+export interface ToolStats {
+  calls: number;
+  failed: number;
+  denied: number;
+  by_name: Record<string, number>;
+}
 
 /** The injected memory store (lib/memory provides the real one). Each method returns text for the model. */
 export interface MemoryBackend {
@@ -106,11 +123,15 @@ export interface AgentLimits {
 
 /** Integration points: sessions, checkpoints and compaction plug in here. */
 export interface AgentHooks {
-  /** Before each request: returns the history to continue with (compaction, checkpoints). */
+  /**
+   * Before each request: returns the history to continue with (compaction, checkpoints). `charge`
+   * adds the usage of requests made on the run's behalf (a compaction summary) to its totals.
+   */
   beforeRequest?(
     messages: ChatMessage[],
     turn: number,
     signal: AbortSignal,
+    charge: (usage: Usage) => void,
   ): ChatMessage[] | Promise<ChatMessage[]>;
   /**
    * After the provider rejected a request as too long for its context window: returns a smaller
@@ -120,22 +141,11 @@ export interface AgentHooks {
     messages: ChatMessage[],
     signal: AbortSignal,
     /** The provider's rejection (its words and token counts steer the compaction). */
-    error?: unknown,
+    error: unknown,
+    charge: (usage: Usage) => void,
   ): Promise<ChatMessage[] | undefined>;
   /** Before a tool creates or modifies a file (checkpoint snapshot). */
   beforeFileChange?(absPath: string): Promise<void> | void;
-  /** Before each request: tools offered from this request on (extensions: tool_search finds, list_changed). */
-  moreTools?(): Tool[];
-  /** After the policy allowed a call, before it runs: a PreToolUse hook may block it with a reason. */
-  beforeTool?(
-    tool: Tool,
-    args: Record<string, unknown>,
-    turn: number,
-  ): Promise<{ reason: string } | undefined>;
-  /** After a call ran (PostToolUse / PostToolUseFailure); not awaited by the loop. */
-  afterTool?(tool: Tool, args: Record<string, unknown>, outcome: ToolOutcome): void;
-  /** Sees every stream-json event of the loop, whatever the output format (the REPL renders them). */
-  onEvent?(type: string, data: Record<string, unknown>): void;
 }
 
 export interface AgentInput {
@@ -157,7 +167,25 @@ export interface AgentInput {
   /** Price of one request's usage in USD; null when the model is unpriced. */
   costOf?: (usage: Usage) => number | null;
   hooks?: AgentHooks;
-  reporter: Reporter;
+  /** Where the loop's events go (the engine's channel; tests collect them). */
+  emit: Emit;
+  /**
+   * Whether deltas are shown as they arrive (then a broken reply is not asked again): set by the
+   * front end from its sink, never from the output format.
+   */
+  liveDeltas?: boolean;
+  /** The sub-agent this loop runs for (delegate's call id); absent for the run's own loop. */
+  parentId?: string;
+  /** A reply cut at the output limit is continued (agent) or ends the run with a warning (ask). */
+  continueOnMaxTokens?: boolean;
+  /** The label of the model that answered the latest request (a fallback's); default `model`. */
+  answeredBy?: () => string;
+  /** Tools added since the last request (an extension's tool_search): offered from the next one. */
+  moreTools?: () => Tool[];
+  /** Fires hooks (PreToolUse, PostToolUse…); absent without extensions. */
+  fire?: (event: HookEvent) => Promise<HookOutcome>;
+  /** Takes work the loop does not wait for (PostToolUse hooks): the run awaits it before the turn ends. */
+  background?: (work: Promise<unknown>) => void;
   signal: AbortSignal;
   workspaceRoot: string;
   cwd: string;

@@ -3,7 +3,7 @@ import { extname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { Env } from "../core/ctx.ts";
 import { UsageError } from "../core/errors.ts";
 import { expandHome } from "../core/paths.ts";
-import type { Warning } from "../output/envelope.ts";
+import type { Warning } from "../core/warning.ts";
 
 /** A file attached with `-f/--file` (or `/context attach`): it goes into the cached system prompt. */
 export interface AttachedFile {

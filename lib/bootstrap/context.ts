@@ -2,8 +2,8 @@ import { readlinkSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Env } from "../core/ctx.ts";
 import { bootstrapGlobalDir } from "../core/paths.ts";
+import type { Warning } from "../core/warning.ts";
 import type { SystemBlock } from "../llm/types.ts";
-import type { Warning } from "../output/envelope.ts";
 import { type AttachedFile, renderAttachments } from "./attachments.ts";
 import { BootstrapCache } from "./cache.ts";
 import {

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Env } from "../core/ctx.ts";
 import { bootstrapGlobalDir } from "../core/paths.ts";
 import { envInt } from "../core/settings.ts";
-import type { BootstrapFileInfo, Warning } from "../output/envelope.ts";
+import type { Warning } from "../core/warning.ts";
 import type { BootstrapCache } from "./cache.ts";
 
 /** The five files, in injection order (case-sensitive names). */
@@ -11,6 +11,15 @@ export const BOOTSTRAP_FILES = ["AGENTS.md", "SOUL.md", "USER.md", "IDENTITY.md"
 export const DEFAULT_MAX_BYTES = 32 * 1024;
 
 /** A bootstrap file as loaded: the envelope's fields plus mtime, truncation and content. */
+/** A bootstrap file as the envelope and `session.started` list it. */
+export interface BootstrapFileInfo {
+  name: string;
+  path: string;
+  /** `attachment`: a file given with -f/--file. */
+  scope: "workspace" | "global" | "attachment";
+  bytes: number;
+}
+
 export interface LoadedBootstrapFile extends BootstrapFileInfo {
   /** RFC 3339 modification time. */
   mtime: string;

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { Warning } from "../output/envelope.ts";
+import type { Warning } from "../core/warning.ts";
 import type { BootstrapCache } from "./cache.ts";
 
 /** A path-specific rule file (`.chatcli/rules/NAME.md`). */

@@ -3,8 +3,8 @@ import type { Ctx, Env } from "../core/ctx.ts";
 import { bootstrapGlobalDir } from "../core/paths.ts";
 import { configuredSecrets } from "../core/redact.ts";
 import { loadSettings } from "../core/settings.ts";
+import type { Warning } from "../core/warning.ts";
 import { modelLabel, resolveModel } from "../llm/models.ts";
-import type { Warning } from "../output/envelope.ts";
 import { type AttachedFile, estimateTokens, loadAttachments } from "./attachments.ts";
 import {
   type BootstrapFileEntry,

@@ -43,4 +43,9 @@ export interface Ctx {
   /** argv that starts this same chatcli again (the binary, or `bun main.ts`), for detached work. */
   readonly selfArgv: readonly string[];
   readonly version: string;
+  /**
+   * Waits before a retry. Absent: a real timer. A test that brings its own (a virtual clock) brings
+   * the `now` it advances too, so a 27 s retry-after takes no real time.
+   */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }

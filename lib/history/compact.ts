@@ -1,6 +1,7 @@
 import { asText } from "../core/as-text.ts";
 import type { Env } from "../core/ctx.ts";
 import { ChatcliError } from "../core/errors.ts";
+import { contextWindow, type ModelId } from "../llm/context-window.ts";
 import { ProviderError } from "../llm/errors.ts";
 import type { ChatMessage } from "../llm/types.ts";
 import { leadingSystemCount, snapCut, tailStart } from "./blocks.ts";
@@ -8,14 +9,7 @@ import { trimHistory } from "./level1.ts";
 import { type Summarize, summarizeSegment, summaryMessage } from "./level2.ts";
 import { truncateHistory } from "./level3.ts";
 import { cutOversized, keptTask, TASK_SHARE, taskIndices } from "./task.ts";
-import {
-  budgetFor,
-  CHARS_PER_TOKEN,
-  compactThreshold,
-  contextWindow,
-  estimateTokens,
-  type ModelId,
-} from "./tokens.ts";
+import { budgetFor, CHARS_PER_TOKEN, compactThreshold, estimateTokens } from "./tokens.ts";
 
 export type CompactLevel = 1 | 2 | 3;
 

@@ -1,6 +1,6 @@
 /** `chatcli models`: every provider, how it is configured, and its known models with windows and prices. */
 import type { Env } from "../core/ctx.ts";
-import { contextWindow } from "../history/tokens.ts";
+import { contextWindow } from "./context-window.ts";
 import { PRICE_TABLE_VERSION, pricedModels, priceOf } from "./cost.ts";
 import { modelLabel, resolveModel } from "./models.ts";
 import { configureWith, MOCK_MODELS } from "./provider-list.ts";

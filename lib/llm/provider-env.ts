@@ -1,7 +1,7 @@
 /** Builds a ModelRef for one provider from ChatCLI's env variables (reference §8.1). */
 import type { Env } from "../core/ctx.ts";
 import { ConfigError } from "../core/errors.ts";
-import type { ModelRef } from "./models.ts";
+import type { ModelRef } from "./model-ref.ts";
 import { AWS_CREDENTIAL_ENVS, firstSet, type ProviderInfo } from "./provider-table.ts";
 
 /**

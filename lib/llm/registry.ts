@@ -1,17 +1,8 @@
 import type { ModelRef } from "./models.ts";
 import { credentialSafeFetch } from "./redirects.ts";
-import type { Provider } from "./types.ts";
+import type { Provider, ProviderDeps } from "./types.ts";
 
-/** What a provider module needs from the outside world. */
-export interface ProviderDeps {
-  fetch: typeof fetch;
-  /** `--fake-responses FILE.jsonl` for mock:script. */
-  fakeResponsesPath?: string;
-  /** Per-request idle timeout: no byte from the server for this long is a `timeout` error. */
-  idleTimeoutMs?: number;
-  /** Where what an SDK would print goes (deprecation notices, log lines): a warning, never raw stderr. */
-  warn?: (code: string, message: string) => void;
-}
+export type { ProviderDeps };
 
 /** A provider module: `lib/llm/providers/<protocol>.ts` exports `createProvider`. */
 export interface ProviderModule {

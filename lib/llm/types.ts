@@ -141,3 +141,14 @@ export function addUsage(a: Usage, b: Usage): Usage {
     cache_creation_input_tokens: a.cache_creation_input_tokens + b.cache_creation_input_tokens,
   };
 }
+
+/** What a provider module needs from the outside world. */
+export interface ProviderDeps {
+  fetch: typeof fetch;
+  /** `--fake-responses FILE.jsonl` for mock:script. */
+  fakeResponsesPath?: string;
+  /** Per-request idle timeout: no byte from the server for this long is a `timeout` error. */
+  idleTimeoutMs?: number;
+  /** Where what an SDK would print goes (deprecation notices, log lines): a warning, never raw stderr. */
+  warn?: (code: string, message: string) => void;
+}

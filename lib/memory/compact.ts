@@ -211,16 +211,15 @@ export async function compactMemory(
 
 /**
  * After a command that loaded memory: when a check is due (≤ once per 6 h) and compaction is due,
- * starts `argv` (e.g. `[execPath, "memory", "compact", "--if-due"]`) detached, never waiting for it.
+ * calls `spawnSelf` — the caller starts `chatcli memory compact --if-due` detached, never waiting for
+ * it (lib/memory starts no process itself).
  */
 export async function scheduleCompactionIfDue(
   mem: Memory,
-  argv: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
+  spawnSelf: () => void,
 ): Promise<boolean> {
-  if (!mem.cfg.enabled || argv.length === 0) return false;
+  if (!mem.cfg.enabled) return false;
   if (!(await compactionCheckDue(mem))) return false;
-  const { spawnDetachedSelf } = await import("../sandbox/spawn.ts");
-  spawnDetachedSelf(argv, env);
+  spawnSelf();
   return true;
 }

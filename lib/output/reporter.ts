@@ -2,16 +2,18 @@ import type { Ctx, Sink } from "../core/ctx.ts";
 import type { ChatcliError } from "../core/errors.ts";
 import { formatError } from "../core/errors.ts";
 import { redactDeep } from "../core/redact.ts";
-import type { Envelope } from "./envelope.ts";
 import { settleError } from "./envelope.ts";
+import type { Envelope, RunEvent } from "./events.ts";
+import { bareStart, type OutputFormat } from "./sinks.ts";
 import { createStreamStripper, stripControl, stripControlDeep } from "./terminal.ts";
 
-export type OutputFormat = "text" | "json" | "stream-json";
+export type { OutputFormat };
 
 /**
- * The one sink every command reports through. Text goes to stdout only in text mode; events only in
- * stream-json; the envelope only in json/stream-json. Progress and warnings go to stderr in every
- * mode, so stdout stays pure data.
+ * The envelope of commands that are not runs (rewind, bootstrap show, a usage error): they fill
+ * it directly. Runs (ask, agent, coder, compact) use lib/output/sinks.ts, where the envelope is the
+ * fold of the events. Text to stdout in text mode; the envelope in json/stream-json; warnings and
+ * errors on stderr in every mode.
  */
 export class Reporter {
   readonly format: OutputFormat;
@@ -27,7 +29,7 @@ export class Reporter {
   /** Set when stdout's reader went away (EPIPE): stop writing. */
   stdoutClosed = false;
   /** Events held until `session.started` (see holdUntilSessionStarted). */
-  private held: Array<[string, Record<string, unknown>]> | undefined;
+  private held: Array<[RunEvent["type"], Record<string, unknown>]> | undefined;
   /** Whether stderr progress lines are wanted (false under --quiet). */
   verbose = true;
   /** Whether the stream's `session.started` line went out (stream-json). */
@@ -78,22 +80,22 @@ export class Reporter {
    */
   private ensureStarted(): void {
     if (this.started || this.format !== "stream-json") return;
-    this.write("session.started", {
-      schema_version: this.envelope.schema_version,
-      command: this.envelope.command,
+    const { type, ...start } = bareStart(
+      this.envelope.command,
+      this.envelope.chatcli_version,
+      this.cwd,
+    );
+    this.write(type, {
+      ...start,
+      session_id: this.envelope.session_id,
       model: this.envelope.model,
-      cwd: this.cwd,
-      workspace: null,
-      permission_mode: null,
-      tools: [],
       bootstrap_files: this.envelope.bootstrap_files,
       memory: this.envelope.memory,
-      limits: null,
     });
   }
 
   /** The event fields every line carries, the stream's next seq among them. */
-  private stamp(type: string): {
+  private stamp(type: RunEvent["type"] | "result"): {
     type: string;
     seq: number;
     ts: string;
@@ -108,17 +110,13 @@ export class Reporter {
     };
   }
 
-  private write(type: string, data: Record<string, unknown>): void {
+  private write(type: RunEvent["type"], data: Record<string, unknown>): void {
     const line = { ...this.stamp(type), ...stripControlDeep(redactDeep(data, this.secrets)) };
     this.out(`${JSON.stringify(line)}\n`);
   }
 
-  /** Sees every event whatever the format (the REPL shows a running command from them). */
-  listener: ((type: string, data: Record<string, unknown>) => void) | undefined;
-
-  /** Emits one stream-json event (no-op in other formats; the listener hears it anyway). */
-  event(type: string, data: Record<string, unknown> = {}): void {
-    this.listener?.(type, data);
+  /** Emits one stream-json event (no-op in other formats). */
+  private event(type: RunEvent["type"], data: Record<string, unknown> = {}): void {
     if (this.format !== "stream-json") return;
     if (this.held) {
       if (type !== "session.started" && type !== "error") {
@@ -140,29 +138,19 @@ export class Reporter {
     this.write(type, data);
   }
 
-  /** Streams answer text: to stdout in text mode (escape sequences stripped), as a delta event otherwise. */
+  /** Text for stdout in text mode (escape sequences stripped); in JSON it is the envelope's `result`. */
   text(delta: string): void {
-    if (!delta) return;
-    if (this.format === "text") {
-      const clean = this.stripper.push(delta);
-      if (!clean) return;
-      this.wroteText = true;
-      this.textEndsWithNewline = clean.endsWith("\n");
-      this.out(clean);
-      return;
-    }
-    // The same stripper: a sequence split across two deltas is still removed.
+    if (!delta || this.format !== "text") return;
     const clean = this.stripper.push(delta);
-    if (clean) this.event("message.delta", { text: clean });
+    if (!clean) return;
+    this.wroteText = true;
+    this.textEndsWithNewline = clean.endsWith("\n");
+    this.out(clean);
   }
 
   /** Ends streamed text with exactly one newline (text mode). */
   endText(): void {
-    if (this.format !== "text") {
-      const rest = this.stripper.flush();
-      if (rest) this.event("message.delta", { text: rest });
-      return;
-    }
+    if (this.format !== "text") return;
     const rest = this.stripper.flush();
     if (rest) {
       this.out(rest);
@@ -197,7 +185,14 @@ export class Reporter {
   fail(error: ChatcliError, exitCode?: number, options: { quiet?: boolean } = {}): void {
     settleError(this.envelope, error, exitCode);
     if (!options.quiet) this.stderr.write(stripControl(formatError(error)));
-    this.event("error", { code: error.code, message: error.message, retryable: error.retryable });
+    this.event("error", {
+      code: error.code,
+      message: error.message,
+      retryable: error.retryable,
+      hint: error.hint ?? null,
+      exit_code: this.envelope.exit_code,
+      terminal_reason: this.envelope.terminal_reason,
+    });
   }
 
   /** Writes the envelope (json: the only stdout line; stream-json: the last event). */

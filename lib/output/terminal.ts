@@ -13,9 +13,10 @@ export function shouldColor(sink: Sink, env: Env, choice: ColorChoice = "auto"):
   return sink.isTTY && env["TERM"] !== "dumb";
 }
 
-// CSI, OSC (BEL or ST terminated), DCS/SOS/PM/APC strings, lone ESC pairs, and C0/C1 controls except \t \n.
+// CSI, OSC (BEL or ST terminated), DCS/SOS/PM/APC strings, lone ESC pairs, and C0/C1 controls except
+// \t \n — a lone ESC too (an unfinished sequence at the end of an answer must not reach a terminal).
 const ESCAPES =
-  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][\s\S]*?(?:\u0007|\u001b\\)|\u001b[PX^_][\s\S]*?\u001b\\|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]|[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f]/g;
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][\s\S]*?(?:\u0007|\u001b\\)|\u001b[PX^_][\s\S]*?\u001b\\|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]|[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
 /** Strips escape sequences and control characters (keeps \n and \t; \r\n becomes \n). */
 export function stripControl(text: string): string {

@@ -8,7 +8,7 @@
  */
 import { carriedSecret, type KnownSecret } from "../core/secrets.ts";
 import { wildcardMatch } from "./patterns.ts";
-import type { Action, Decision, PermissionMode, Rule } from "./permissions.ts";
+import type { Action, Decision, PermissionMode, Rule } from "./policy-types.ts";
 
 /** What the envelope and `session.started` say about outbound channels. */
 export interface OutboundInfo {

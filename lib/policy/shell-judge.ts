@@ -3,7 +3,7 @@ import { base, classifyCommand, rawDanger, unwrap } from "./command-safety.ts";
 import { credentialDump, gitConfigDump } from "./credential-dumps.ts";
 import { foreignRepository } from "./git-repos.ts";
 import { expandArgv } from "./long-options.ts";
-import type { PermissionPolicy } from "./permissions.ts";
+import type { PermissionPolicy } from "./policy-types.ts";
 import { protectedMatch } from "./protected-paths.ts";
 import { lineAssignments, secretWord } from "./shell-secrets.ts";
 import { commandText, parseShell, quoteWord, type Redirect } from "./shell-words.ts";

@@ -1,4 +1,4 @@
-import type { Repl } from "./repl.ts";
+import type { ReplHost as Repl } from "./repl-host.ts";
 import type { ContextSummary, CostSummary } from "./services.ts";
 import { type SlashInput, slashHelp } from "./slash.ts";
 

@@ -1,61 +1,155 @@
-import { defaultMaxTurns } from "../agent/headless.ts";
-import { runAgent } from "../agent/loop.ts";
-import { loadRoles, roleOfTask } from "../agent/roles.ts";
-import { openRunSandbox } from "../agent/run-sandbox.ts";
-import { addSubagentTotals, roleBlock, subagentTools } from "../agent/subagent.ts";
-import { createDelegation, DELEGATE_ALIAS, delegationEnabled } from "../agent/tools/delegate.ts";
-import { toolsFor } from "../agent/tools/registry.ts";
-import type { AgentInput, MemoryBackend } from "../agent/types.ts";
-import * as wiring from "../agent/wiring.ts";
-import type { Ctx, Env } from "../core/ctx.ts";
-import { knownSecrets } from "../core/secrets.ts";
-import type { Session } from "../history/session.ts";
-import { costOf } from "../llm/cost.ts";
-import { type ModelRef, modelLabel } from "../llm/models.ts";
-import type { ChatMessage, Effort, Provider } from "../llm/types.ts";
+/**
+ * `/agent`, `/coder` and the chat turn in the REPL, through the one engine (lib/run): a run opened on
+ * the REPL's session and provider chain, its events rendered here — activity lines from the same
+ * renderer stderr uses, the command line of a running shell tool, the answer's deltas. Nothing is
+ * scraped from text.
+ */
+
+import { addSubagentTotals } from "../agent/subagent.ts";
+import type { Ctx } from "../core/ctx.ts";
+import type { ModelRef } from "../llm/models.ts";
+import type { ResilientProvider } from "../llm/retry.ts";
+import type { ChatMessage, Effort, SystemBlock, Usage } from "../llm/types.ts";
+import type { Emitted } from "../output/events.ts";
+import { createProgress } from "../output/progress.ts";
 import { stripControl } from "../output/terminal.ts";
-import { type PermissionMode, resolvePermissionMode } from "../policy/permissions.ts";
-import { protectedPaths } from "../policy/protected-paths.ts";
+import { openRun } from "../run/open.ts";
+import { answeredBy } from "../run/provider.ts";
+import type { Run, TurnOutcome } from "../run/run.ts";
 import { alwaysScope, approvalDetail, commandOutputPreview } from "./approval-preview.ts";
 import type { SessionBinding } from "./live-binding.ts";
-import { replReporter } from "./live-sink.ts";
 import type { AgentCallbacks, TurnResult } from "./services.ts";
 
-export interface LiveAgentInput {
+export interface LiveRunInput {
   ctx: Ctx;
-  env: Env;
-  config: { permissions?: { allow?: string[]; deny?: string[]; mode?: string } };
-  workspaceRoot: string;
   binding: SessionBinding;
   ref: ModelRef;
-  provider: Provider;
-  memory?: MemoryBackend;
-  memoryMode: "off" | "read" | "write";
+  provider: ResilientProvider;
+  /** `/agent` and `/coder` write memory through their tool when the REPL's memory is on. */
+  memory: boolean;
   effort?: Effort;
-  /** Whether the workspace is trusted: an untrusted AGENTS.md's roles only narrow. */
-  trusted?: boolean;
+  /** Warnings already shown this session (each run repeats its settings' warnings): shown once. */
+  once: Set<string>;
+}
+
+/** Hands rendered lines to `onLine` one at a time ("chatcli: " dropped, as the REPL shows them). */
+function lineRenderer(onLine: (line: string) => void, details: boolean, once: Set<string>) {
+  const progress = createProgress({ details });
+  const lines = (text: string) => {
+    for (const line of text.split("\n")) {
+      const shown = line.replace(/^chatcli: /, "");
+      if (shown.trim()) onLine(shown);
+    }
+  };
+  return {
+    render: (event: Emitted) => {
+      if (event.type === "warning") {
+        // the status row says "unpriced" already; a run's envelope warning is not news here
+        if (event.code === "unpriced_model" || once.has(event.message)) return;
+        once.add(event.message);
+      }
+      lines(progress.render(event));
+    },
+    finish: (denials: Parameters<typeof progress.finish>[0]) => lines(progress.finish(denials)),
+  };
+}
+
+/** Runs a turn's generator to its end, handing each event to `see`. */
+async function drive(
+  turn: AsyncGenerator<Emitted, TurnOutcome>,
+  see: (event: Emitted) => void,
+): Promise<TurnOutcome> {
+  for (let step = await turn.next(); ; step = await turn.next()) {
+    if (step.done) return step.value;
+    see(step.value);
+  }
+}
+
+/** The model that answered, for pricing (a fallback's after a fallback). */
+function answeredRef(ref: ModelRef, provider: ResilientProvider): ModelRef {
+  const a = answeredBy(provider);
+  return { ...ref, provider: a.provider, model: a.model };
 }
 
 /**
- * `/agent` and `/coder` in the REPL: the one agent loop, on the session's unified history, with a
- * checkpoint per request, file snapshots, compaction, and the policy's asks sent to the human.
- * The conversation gets the run's messages when it ends; a run that is cancelled or fails leaves
- * it as it was (the loop's per-request hooks write into the session as it goes).
+ * One chat line: no tools, one turn, the REPL's own system prompt; deltas go to `onText`. Throws
+ * (with the printable message) when the turn failed; "cancelled" when it was stopped.
+ */
+export async function runChatTurn(
+  input: LiveRunInput,
+  line: string,
+  system: SystemBlock[],
+  callbacks: { onText(delta: string): void; onNotice(line: string): void },
+  signal: AbortSignal,
+): Promise<{ text: string; usage: Usage; messages: ChatMessage[]; answered: ModelRef }> {
+  const ctx = { ...input.ctx, signal };
+  const lines = lineRenderer(callbacks.onNotice, false, input.once);
+  const see = (event: Emitted) => {
+    if (event.type === "message.delta") callbacks.onText(event.text);
+    else lines.render(event);
+  };
+  const run = await openRun(
+    ctx,
+    {
+      command: "chat",
+      mode: "ask",
+      // the REPL asks its own questions: no TTY prompt from the run
+      interactive: false,
+      memory: "off",
+      liveDeltas: true,
+      ...(input.effort ? { effort: input.effort } : {}),
+    },
+    see,
+    {
+      shared: { session: input.binding.session, provider: input.provider, ref: input.ref },
+      input: line,
+    },
+  );
+  const before = [...input.binding.session.messages];
+  const outcome = await finish(run, drive(run.turn(line, { system, headless: false }), see), see);
+  // a cancelled or failed line leaves the conversation as it was (the loop writes as it goes)
+  if (signal.aborted || outcome.result.error) input.binding.session.replaceMessages(before);
+  if (signal.aborted) throw new Error("cancelled");
+  if (outcome.result.error) throw outcome.result.error;
+  return {
+    text: outcome.result.finalText,
+    usage: outcome.result.usage,
+    messages: outcome.result.messages,
+    answered: answeredRef(input.ref, input.provider),
+  };
+}
+
+async function finish(
+  run: Run,
+  turn: Promise<TurnOutcome>,
+  see: (event: Emitted) => void,
+): Promise<TurnOutcome> {
+  try {
+    return await turn;
+  } finally {
+    for await (const e of run.close()) see(e);
+  }
+}
+
+/**
+ * `/agent` and `/coder`: the one agent loop on the session's unified history, with one checkpoint
+ * per user turn, file snapshots, compaction, the same policy, offered-tools filter and sandbox as
+ * `chatcli agent`, and the policy's asks sent to the human. The conversation gets the run's
+ * messages when it ends; a run that is cancelled or fails leaves it as it was.
  */
 export async function runReplAgent(
-  input: LiveAgentInput,
+  input: LiveRunInput,
   mode: "agent" | "coder",
   task: string,
   callbacks: AgentCallbacks,
   signal: AbortSignal,
-): Promise<TurnResult> {
+): Promise<TurnResult & { answered: ModelRef }> {
   const { binding } = input;
   const before = [...binding.session.messages];
-  // One checkpoint per user turn, named by what was typed: the loop's per-request checkpoints are
-  // off here, and files the run changes are snapshotted into this one.
+  // One checkpoint per user turn, named by what was typed: files the run changes are snapshotted into it.
   const checkpoint = await binding.checkpoint(`/${mode} ${task}`);
   try {
-    const result = await runLoop(input, binding.session, mode, task, callbacks, signal);
+    const result = await agentLoop(input, mode, task, callbacks, signal);
     binding.session.replaceTurns(result.messages);
     await binding.persist();
     await binding.refresh();
@@ -69,131 +163,83 @@ export async function runReplAgent(
   }
 }
 
-async function runLoop(
-  input: LiveAgentInput,
-  session: Session,
+async function agentLoop(
+  input: LiveRunInput,
   mode: "agent" | "coder",
   task: string,
   callbacks: AgentCallbacks,
   signal: AbortSignal,
-): Promise<TurnResult & { messages: ChatMessage[] }> {
-  const { ctx, env } = input;
-  const reporter = replReporter(ctx, mode, callbacks.onActivity, (type, data) => {
-    const shell = data["name"] === "run_command" || data["name"] === "run_tests";
-    if (!shell || !callbacks.onCommand) return;
-    if (type === "tool.started") {
-      const input = data["input"] as Record<string, unknown> | undefined;
-      const cmd = typeof input?.["cmd"] === "string" ? input["cmd"] : String(data["name"]);
+): Promise<TurnResult & { messages: ChatMessage[]; answered: ModelRef }> {
+  const ctx = { ...input.ctx, signal };
+  const lines = lineRenderer(callbacks.onActivity, true, input.once);
+  const see = (event: Emitted) => {
+    lines.render(event);
+    if (!callbacks.onCommand) return;
+    const shell = "name" in event && (event.name === "run_command" || event.name === "run_tests");
+    if (!shell || ("parent_id" in event && event.parent_id !== null)) return;
+    if (event.type === "tool.started") {
+      const cmd = typeof event.input["cmd"] === "string" ? event.input["cmd"] : event.name;
       callbacks.onCommand(stripControl(cmd));
-    } else if (type === "tool.completed") {
+    } else if (event.type === "tool.completed") {
       callbacks.onCommand(undefined);
       // what the command printed (its last lines), not only "→ exit 0"
-      if (data["status"] !== "denied")
-        for (const line of commandOutputPreview(String(data["output"] ?? "")))
-          callbacks.onActivity(line);
+      if (event.status !== "denied")
+        for (const line of commandOutputPreview(event.output)) callbacks.onActivity(line);
     }
-  });
-  const w: wiring.WiringContext = {
-    env,
-    cwd: ctx.cwd,
-    now: ctx.now,
-    workspaceRoot: input.workspaceRoot,
-    mode,
-    task,
-    files: [],
-    bare: false,
-    memoryMode: input.memoryMode,
-    sessionName: session.name ?? undefined,
-    ephemeral: session.ephemeral,
-    session,
-    ref: input.ref,
-    provider: input.provider,
-    checkpointPerRequest: false,
   };
-  const { blocks } = await wiring.buildSystemBlocks(w);
-  // the same rule as `chatcli agent`: a config file's bypass becomes auto, an unknown mode read-only
-  const resolved = resolvePermissionMode(undefined, input.config.permissions?.mode);
-  if ("warning" in resolved && resolved.warning)
-    reporter.warn("config_bypass_ignored", resolved.warning);
-  // `/agent @dba …` runs an AGENTS.md role; the delegate tool offers every role to the model
-  const roles = loadRoles(env, input.workspaceRoot, false, {
-    trusted: input.trusted === true,
-    maxTurns: defaultMaxTurns(env),
-  }).roles;
-  const direct = roleOfTask(task, roles);
-  const delegation = createDelegation(roles);
-  const all = [
-    ...toolsFor(mode, { memory: input.memoryMode !== "off", env }),
-    ...(delegationEnabled(env, roles) ? delegation.tools : []),
-  ];
-  const tools = subagentTools(all, { role: direct?.role }).tools;
-  const permissionMode: PermissionMode =
-    "error" in resolved || direct?.role.readOnly ? "read-only" : resolved.mode;
-  // the same OS sandbox as `chatcli agent` (CHATCLI_SANDBOX from the process env)
-  const sandbox = await openRunSandbox(ctx, {}, permissionMode, input.workspaceRoot, reporter);
-  const agentInput: AgentInput = {
-    provider: input.provider,
-    model: modelLabel(input.ref),
-    mode,
-    effort: input.effort,
-    task: direct?.task || task,
-    history: session.messages.filter((m) => m.role !== "system"),
-    system: direct ? [...blocks, roleBlock(direct.role, true)] : blocks,
-    tools,
-    offered: tools.map((t) => t.name).filter((n) => n !== DELEGATE_ALIAS),
-    policy: {
-      mode: permissionMode,
-      allow: input.config.permissions?.allow ?? [],
-      deny: input.config.permissions?.deny ?? [],
-      onAsk: "deny",
-      workspaceRoot: input.workspaceRoot,
-      cwd: ctx.cwd,
-      home: env["HOME"],
-      denylist: env["CHATCLI_AGENT_DENYLIST"],
-      protectedPaths: protectedPaths(env, input.config),
-      secrets: knownSecrets({ ...env, ...ctx.env }),
+  const run = await openRun(
+    ctx,
+    {
+      command: mode,
+      mode,
+      interactive: true,
+      memory: input.memory ? "write" : "off",
+      liveDeltas: false,
+      ...(input.effort ? { effort: input.effort } : {}),
+      ask: (request) => {
+        const args = request.args ?? {};
+        const scope = request.dangerous ? undefined : alwaysScope(request.tool, args);
+        return callbacks.approve({
+          tool: request.tool,
+          summary: request.tool === "run_command" ? "" : stripControl(request.input),
+          detail: approvalDetail({
+            tool: request.tool,
+            args,
+            cwd: ctx.cwd,
+            reason: request.reason,
+          }),
+          dangerous: request.dangerous,
+          alwaysLabel: scope,
+          alwaysKey: scope,
+        });
+      },
     },
-    limits: { maxTurns: direct?.role.maxTurns ?? defaultMaxTurns(env) },
-    costOf: (usage) => costOf(input.ref, usage),
-    hooks: wiring.agentHooks(w, reporter),
-    reporter,
-    signal,
-    workspaceRoot: input.workspaceRoot,
-    cwd: ctx.cwd,
-    env,
-    fetch: ctx.fetch,
-    now: ctx.now,
-    ask: (request) => {
-      const args = request.args ?? {};
-      const scope = request.dangerous ? undefined : alwaysScope(request.tool, args);
-      return callbacks.approve({
-        tool: request.tool,
-        summary: request.tool === "run_command" ? "" : stripControl(request.input),
-        detail: approvalDetail({ tool: request.tool, args, cwd: ctx.cwd, reason: request.reason }),
-        dangerous: request.dangerous,
-        alwaysLabel: scope,
-        alwaysKey: scope,
-      });
+    see,
+    {
+      shared: { session: input.binding.session, provider: input.provider, ref: input.ref },
+      input: task,
     },
-    memory: input.memory,
-    memoryMode: input.memoryMode,
-    scratchDir: wiring.scratchDirFor(w),
-    sandbox,
-  };
-  delegation.bind(agentInput);
-  const result = await runAgent(agentInput).finally(() => sandbox.dispose());
+  );
+  const outcome = await finish(
+    run,
+    drive(run.turn(run.parts.input, { headless: false }), see),
+    see,
+  );
   if (signal.aborted) throw new Error("cancelled");
+  const { result } = outcome;
   const text = stripControl(result.finalText);
   if (text) callbacks.onText(text);
   // "blocked" is the human's own answers here: the denial lines said it already
-  if (
-    result.error &&
-    result.terminalReason !== "completed" &&
-    result.terminalReason !== "blocked"
-  ) {
+  if (result.error && result.terminalReason !== "completed" && result.terminalReason !== "blocked")
     callbacks.onActivity(`⚠ ${result.error.message}`);
-  }
-  const usage = addSubagentTotals(result.usage, null, delegation.records).usage;
-  const requests = result.numTurns + delegation.records.reduce((n, r) => n + r.turns, 0);
-  return { text, usage, requests, messages: result.messages };
+  const records = run.parts.toolSet?.delegation.records ?? [];
+  const usage = addSubagentTotals(result.usage, null, records).usage;
+  const requests = result.numTurns + records.reduce((n, r) => n + r.turns, 0);
+  return {
+    text,
+    usage,
+    requests,
+    messages: result.messages,
+    answered: answeredRef(input.ref, input.provider),
+  };
 }

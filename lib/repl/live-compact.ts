@@ -2,7 +2,8 @@ import type { Env } from "../core/ctx.ts";
 import { compactHistory } from "../history/compact.ts";
 import { describePhase } from "../history/progress.ts";
 import { providerSummarizer } from "../history/summarizer.ts";
-import { budgetFor, contextWindow } from "../history/tokens.ts";
+import { budgetFor } from "../history/tokens.ts";
+import { contextWindow } from "../llm/context-window.ts";
 import type { ModelRef } from "../llm/models.ts";
 import type { ChatMessage, Provider, Usage } from "../llm/types.ts";
 

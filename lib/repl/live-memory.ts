@@ -9,7 +9,7 @@ import { memoryForPrompt } from "../memory/prompt.ts";
 import { openMemory } from "../memory/store.ts";
 import { runMemoryTool } from "../memory/tool.ts";
 import { recordReplSession } from "../memory/tracking.ts";
-import { withoutFileInjected } from "../sandbox/env.ts";
+import { spawnSelfCompaction } from "../run/memory.ts";
 import type { UsageMeter } from "./live-meter.ts";
 import { MemoryWorker } from "./memory-worker.ts";
 
@@ -83,11 +83,9 @@ export function createReplMemory(input: {
     const now = ctx.now().getTime();
     if (now - lastCheck < COMPACTION_POLL_MS || memoryModeOf(env) === "off") return;
     lastCheck = now;
-    scheduling = scheduleCompactionIfDue(
-      openMemory(options),
-      [...ctx.selfArgv, "memory", "compact", "--if-due"],
-      withoutFileInjected(env, ctx.env),
-    ).catch(() => false);
+    scheduling = spawnSelfCompaction(ctx, env)
+      .then((spawn) => scheduleCompactionIfDue(openMemory(options), spawn))
+      .catch(() => false);
   };
   const backendCall = async (cmd: string, args: Record<string, unknown>) => {
     const outcome = await runMemoryTool(options, { cmd, args });

@@ -11,24 +11,22 @@ import { extractPathHints } from "../bootstrap/rules.ts";
 import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { loadSettings, type Settings } from "../core/settings.ts";
-import { CompactionGuard } from "../history/compact.ts";
 import { applyRewind, planRewind } from "../history/rewind.ts";
 import type { Session } from "../history/session.ts";
-import { contextWindow } from "../history/tokens.ts";
-import { overflowReport } from "../llm/errors.ts";
+import { contextWindow } from "../llm/context-window.ts";
 import { type ModelRef, modelLabel, resolveModel } from "../llm/models.ts";
-import type { ChatMessage, Effort, Provider, SystemBlock } from "../llm/types.ts";
-import { compactForRequest } from "../run/compaction.ts";
+import type { ResilientProvider } from "../llm/retry.ts";
+import type { ChatMessage, Effort, SystemBlock } from "../llm/types.ts";
+import type { Emitted } from "../output/events.ts";
+import { retryLine } from "../output/progress.ts";
 import { buildProviderChain } from "../run/provider.ts";
-import { runReplAgent } from "./live-agent.ts";
+import { type LiveRunInput, runChatTurn, runReplAgent } from "./live-agent.ts";
 import { Attachments } from "./live-attachments.ts";
 import { SessionBinding } from "./live-binding.ts";
 import { compactConversation, guidedTooFew } from "./live-compact.ts";
 import type { ReplMemory } from "./live-memory.ts";
 import { contextSummary, UsageMeter } from "./live-meter.ts";
 import { runReplShell } from "./live-shell.ts";
-import { replReporter } from "./live-sink.ts";
-import { streamChatTurn } from "./live-turn.ts";
 import { rewoundPrompt } from "./repl-rewind.ts";
 import type * as S from "./services.ts";
 
@@ -71,12 +69,14 @@ class LiveServices implements S.ReplServices {
   effort: Effort | undefined;
   fakeResponses: string | undefined;
   private readonly binding: SessionBinding;
-  private provider: Provider | undefined;
+  private provider: ResilientProvider | undefined;
   private readonly cache = new BootstrapCache();
   private readonly attached: Attachments;
-  private readonly guard = new CompactionGuard();
   /** Where the provider chain's retry/fallback lines go: the operation running now. */
   private providerLine: (line: string) => void = () => {};
+  /** Warnings already shown (a run's settings warnings repeat on every line: shown once). */
+  private readonly shown = new Set<string>();
+  private readonly fallbacks = new Set<string>();
 
   constructor(
     private readonly ctx: Ctx,
@@ -104,15 +104,39 @@ class LiveServices implements S.ReplServices {
   }
 
   /** The provider chain (built once per model); its notices go to `onLine` for this operation. */
-  private async chain(onLine: (line: string) => void): Promise<Provider> {
+  private async chain(onLine: (line: string) => void): Promise<ResilientProvider> {
     this.providerLine = onLine;
     this.provider ??= await buildProviderChain(this.ref, {
       env: this.env,
       fetch: this.ctx.fetch,
       fakeResponsesPath: this.fakeResponses,
-      reporter: replReporter(this.ctx, "chat", (line) => this.providerLine(line)),
+      emit: (event) => this.notice(event, (line) => this.providerLine(line)),
     });
     return this.provider;
+  }
+
+  /** A retry, fallback or warning of the chain as one line (each warning once per session). */
+  private notice(event: Emitted, onLine: (line: string) => void): void {
+    if (event.type === "warning") {
+      if (!this.shown.has(event.message)) onLine(`warning: ${event.message}`);
+      this.shown.add(event.message);
+    } else if (event.type === "retry") {
+      const line = retryLine(event, this.fallbacks);
+      if (line) onLine(line.replace(/^chatcli: /, ""));
+    }
+  }
+
+  /** What the REPL's runs share: the session, the chain, the model; warnings said once. */
+  private runInput(provider: ResilientProvider): LiveRunInput {
+    return {
+      ctx: this.ctx,
+      binding: this.binding,
+      ref: this.ref,
+      provider,
+      memory: this.mem !== undefined,
+      ...(this.effort ? { effort: this.effort } : {}),
+      once: this.shown,
+    };
   }
 
   modelLabel(): string {
@@ -161,7 +185,6 @@ class LiveServices implements S.ReplServices {
       callbacks.onNotice ? callbacks.onNotice(line) : callbacks.onText(`\n${line}\n`);
     const provider = await this.chain(notice);
     await this.binding.reloadIfChanged(notice);
-    this.guard.userTurn();
     const checkpoint = await this.binding.checkpoint(input);
     try {
       return await this.answer(input, callbacks, signal, provider, notice);
@@ -176,42 +199,24 @@ class LiveServices implements S.ReplServices {
     input: string,
     callbacks: S.TurnCallbacks,
     signal: AbortSignal,
-    provider: Provider,
+    provider: ResilientProvider,
     notice: (line: string) => void,
   ): Promise<S.TurnResult> {
     const system = await this.systemBlocks(input);
-    const user: ChatMessage = { role: "user", content: input };
-    const reporter = replReporter(this.ctx, "chat", notice);
-    const compaction = {
-      ref: this.ref,
-      env: this.env,
-      provider,
-      reporter,
-      guard: this.guard,
+    this.meter.request("chat");
+    const turn = await runChatTurn(
+      this.runInput(provider),
+      input,
+      system,
+      { onText: callbacks.onText, onNotice: notice },
       signal,
-    };
-    let messages = [...this.session.messages.filter((m) => m.role !== "system"), user];
-    messages = await compactForRequest(messages, compaction);
-    const { text, usage } = await streamChatTurn(provider, this.ref.model, system, messages, {
-      effort: this.effort,
-      onText: callbacks.onText,
-      onRequest: () => this.meter.request("chat"),
-      signal,
-      shrink: async (m, error) => {
-        messages = await compactForRequest(m, {
-          ...compaction,
-          afterOverflowError: true,
-          overflow: overflowReport(error),
-        });
-        return messages;
-      },
-    });
-    this.meter.add(this.ref, usage, "chat");
-    if (signal.aborted) throw new Error("cancelled");
-    this.session.replaceTurns([...messages, { role: "assistant", content: text }]);
+    );
+    // priced by the model that answered (a fallback's after a fallback), as headless runs
+    this.meter.add(turn.answered, turn.usage, "chat");
+    this.session.replaceTurns(turn.messages);
     await this.binding.persist();
     await this.binding.refresh();
-    return { text, usage };
+    return { text: turn.text, usage: turn.usage };
   }
 
   async compact(
@@ -316,27 +321,8 @@ class LiveServices implements S.ReplServices {
   ): Promise<S.TurnResult> {
     const provider = await this.chain(callbacks.onActivity);
     await this.binding.reloadIfChanged(callbacks.onActivity);
-    this.guard.userTurn();
-    const result = await runReplAgent(
-      {
-        ctx: this.ctx,
-        env: this.env,
-        config: this.settings.config,
-        trusted: this.settings.trust.trusted,
-        workspaceRoot: this.workspaceRoot,
-        binding: this.binding,
-        ref: this.ref,
-        provider,
-        memory: this.mem?.backend,
-        memoryMode: this.mem ? "write" : "off",
-        effort: this.effort,
-      },
-      mode,
-      task,
-      callbacks,
-      signal,
-    );
-    if (result.usage) this.meter.add(this.ref, result.usage, "agent");
+    const result = await runReplAgent(this.runInput(provider), mode, task, callbacks, signal);
+    if (result.usage) this.meter.add(result.answered, result.usage, "agent");
     if (result.requests) for (let i = 0; i < result.requests; i++) this.meter.request("agent");
     return result;
   }

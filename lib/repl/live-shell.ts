@@ -1,11 +1,12 @@
 import { actionOf } from "../agent/action.ts";
-import { openRunSandbox } from "../agent/run-sandbox.ts";
+
 import { runCommandTool, runShell } from "../agent/tools/run-command.ts";
 import type { Ctx, Env } from "../core/ctx.ts";
+import type { ChatcliConfig } from "../core/settings.ts";
 import { stripControl } from "../output/terminal.ts";
-import { decide, resolvePermissionMode } from "../policy/permissions.ts";
-import { protectedPaths } from "../policy/protected-paths.ts";
-import { replReporter } from "./live-sink.ts";
+import { decide } from "../policy/permissions.ts";
+import { buildPolicy } from "../run/policy.ts";
+import { openRunSandbox } from "../run/sandbox.ts";
 
 /** How long a `!command` may run before it is stopped. */
 const SHELL_TIMEOUT_S = 600;
@@ -20,7 +21,7 @@ export interface ShellResult {
 export interface ReplShellInput {
   ctx: Ctx;
   env: Env;
-  config: { permissions?: { allow?: string[]; deny?: string[]; mode?: string } };
+  config: ChatcliConfig;
   workspaceRoot: string;
   command: string;
   signal: AbortSignal;
@@ -37,32 +38,26 @@ export interface ReplShellInput {
  */
 export async function runReplShell(input: ReplShellInput): Promise<ShellResult> {
   const { ctx, env } = input;
-  const resolved = resolvePermissionMode(undefined, input.config.permissions?.mode);
-  const mode = "error" in resolved ? "read-only" : resolved.mode;
+  // the one policy of every run: a bad permissions.mode is the same config error as headless
+  const { policy } = buildPolicy({
+    env,
+    config: input.config,
+    workspaceRoot: input.workspaceRoot,
+    cwd: ctx.cwd,
+  });
+  const mode = policy.mode;
   const args = { cmd: input.command };
-  const decision = decide(
-    {
-      mode,
-      allow: input.config.permissions?.allow ?? [],
-      deny: input.config.permissions?.deny ?? [],
-      onAsk: "deny",
-      workspaceRoot: input.workspaceRoot,
-      cwd: ctx.cwd,
-      home: env["HOME"],
-      denylist: env["CHATCLI_AGENT_DENYLIST"],
-      // its output is offered to the model: credential stores stay out of it
-      protectedPaths: protectedPaths(env, input.config),
-    },
-    actionOf(runCommandTool, args),
-  );
+  // its output is offered to the model: credential stores stay out of it (protected paths)
+  const decision = decide(policy, actionOf(runCommandTool, args));
   if (decision.verdict === "deny" && !decision.dangerous) {
     return { denied: decision.reason, output: "", exitCode: null };
   }
   if (decision.dangerous && !(await input.confirmDangerous(decision.reason))) {
     return { denied: `${decision.reason} (not confirmed)`, output: "", exitCode: null };
   }
-  const reporter = replReporter(ctx, "chat", input.onNotice);
-  const sandbox = await openRunSandbox(ctx, {}, mode, input.workspaceRoot, reporter);
+  const sandbox = await openRunSandbox(ctx, {}, mode, input.workspaceRoot, (event) => {
+    if (event.type === "warning") input.onNotice(`warning: ${event.message}`);
+  });
   try {
     const outcome = await runShell(input.command, undefined, SHELL_TIMEOUT_S, {
       workspaceRoot: input.workspaceRoot,

@@ -1,6 +1,6 @@
 import type { ChatMessage } from "../llm/types.ts";
 import { chooseCheckpoint, chooseOne, clockTime } from "./menu.ts";
-import type { Repl } from "./repl.ts";
+import type { ReplHost as Repl } from "./repl-host.ts";
 import type { RewindFile, RewindScopeChoice } from "./services.ts";
 
 /** Opens the rewind menu and restores the chosen checkpoint. */

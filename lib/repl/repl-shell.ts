@@ -1,5 +1,5 @@
 import { askApproval, askYesNo } from "./menu.ts";
-import type { Repl } from "./repl.ts";
+import type { ReplHost as Repl } from "./repl-host.ts";
 import { CommandTicker } from "./ticker.ts";
 
 /**

@@ -9,6 +9,7 @@ import { createMarkdownStream } from "./markdown.ts";
 import { completeMention, expandMentions } from "./mentions.ts";
 import { askApproval, askYesNo } from "./menu.ts";
 import { readLine } from "./prompt.ts";
+import type { ReplHost } from "./repl-host.ts";
 import { openRewindMenu } from "./repl-rewind.ts";
 import { runShellCommand } from "./repl-shell.ts";
 import type { ApprovalRequest, ReplServices, TurnCallbacks } from "./services.ts";
@@ -26,7 +27,7 @@ export interface ReplOptions {
 }
 
 /** The REPL's moving parts, shared with the slash-command handlers. */
-export class Repl {
+export class Repl implements ReplHost {
   readonly screen: Screen;
   readonly keys: KeyReader;
   readonly style: ReturnType<typeof style>;

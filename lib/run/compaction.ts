@@ -1,16 +1,16 @@
 import type { Env } from "../core/ctx.ts";
 import { autoCompact, type CompactionGuard, type OverflowReport } from "../history/compact.ts";
-import { compactionJson, describePhase, describeResult } from "../history/progress.ts";
+import { compactionJson } from "../history/progress.ts";
 import { providerSummarizer } from "../history/summarizer.ts";
 import type { ModelRef } from "../llm/models.ts";
 import type { ChatMessage, Provider, Usage } from "../llm/types.ts";
-import type { Reporter } from "../output/reporter.ts";
+import { type Emit, type EventOf, ev } from "../output/events.ts";
 
 export interface RunCompactionOptions {
   ref: ModelRef;
   env: Env;
   provider: Provider;
-  reporter: Reporter;
+  emit: Emit;
   guard: CompactionGuard;
   signal: AbortSignal;
   /** After a provider context-length error: compact even under the threshold, to a lower target. */
@@ -34,9 +34,7 @@ export async function compactForRequest(
   messages: ChatMessage[],
   options: RunCompactionOptions,
 ): Promise<ChatMessage[]> {
-  const { reporter } = options;
-  // one message (a one-shot prompt) is not a history: cutting it is said by one warning, no report
-  const quiet = messages.filter((m) => m.role !== "system").length <= 1;
+  const { emit } = options;
   let started = false;
   const result = await autoCompact(messages, {
     model: { provider: options.ref.provider, model: options.ref.model },
@@ -54,14 +52,16 @@ export async function compactForRequest(
     onPhase: (phase, info) => {
       if (!started) {
         started = true;
-        reporter.event("compaction.started", {
-          trigger: options.afterOverflowError ? "context_length_error" : "threshold",
-          ...info,
-        });
+        emit(
+          ev("compaction.started", {
+            trigger: options.afterOverflowError ? "context_length_error" : "threshold",
+            messages: count(info["messages"]) ?? messages.length,
+            tokens: count(info["tokens"]),
+            budget_tokens: count(info["budget_tokens"]) ?? 0,
+          }),
+        );
       }
-      reporter.event("compaction.phase", { phase, ...info });
-      const line = describePhase(phase, info);
-      if (line && !quiet) reporter.info(line);
+      emit(phaseEvent(phase, info));
     },
   });
   if (!result) {
@@ -70,18 +70,59 @@ export async function compactForRequest(
     if (!options.afterOverflowError) options.guard.userTurn();
     return messages;
   }
-  reporter.envelope.compaction = compactionJson(result);
-  reporter.event("compaction.completed", compactionJson(result));
+  emit(ev("compaction.completed", completedPayload(compactionJson(result))));
   if (result.status === "cancelled") return messages;
-  if (!quiet) reporter.info(describeResult(result));
   // Level 3 shrinks the largest messages, which can be the prompt just given: never silently.
   const asked = messages.at(-1);
   const sent = result.messages.at(-1);
   if (asked?.role === "user" && sent?.role === "user" && sent.content !== asked.content) {
-    reporter.warn(
-      "prompt_truncated",
-      `the prompt was cut from ${asked.content.length} to ${sent.content.length} characters (head + tail) to fit the model's context window`,
+    emit(
+      ev("warning", {
+        code: "prompt_truncated",
+        message: `the prompt was cut from ${asked.content.length} to ${sent.content.length} characters (head + tail) to fit the model's context window`,
+      }),
     );
   }
   return result.messages;
+}
+
+function count(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value)
+    ? Math.max(0, Math.round(value))
+    : null;
+}
+
+/** A phase's info as the event's fixed keys (null where the phase says nothing). */
+export function phaseEvent(
+  phase: string,
+  info: Record<string, unknown>,
+): EventOf<"compaction.phase"> {
+  return ev("compaction.phase", {
+    phase,
+    messages: count(info["messages"]),
+    tokens: count(info["tokens"]),
+    budget_tokens: count(info["budget_tokens"]),
+    tokens_before: count(info["tokens_before"]),
+    tokens_after: count(info["tokens_after"]),
+    fits: typeof info["fits"] === "boolean" ? info["fits"] : null,
+    chunk: count(info["chunk"]),
+    chunks: count(info["chunks"]),
+    error: info["error"] === undefined || info["error"] === null ? null : String(info["error"]),
+  });
+}
+
+/** compactionJson (lib/history) as the event's payload: every key, `format` null unless given. */
+export function completedPayload(
+  json: ReturnType<typeof compactionJson> & { format?: unknown },
+): Omit<EventOf<"compaction.completed">, "type"> {
+  const { format, ...rest } = json;
+  return {
+    ...rest,
+    markers: rest.markers.map((m) => ({
+      index: m.index,
+      kind: m.kind === "truncation" ? "truncation" : "summary",
+      summary_of: m.summary_of,
+    })),
+    format: typeof format === "string" ? format : null,
+  };
 }

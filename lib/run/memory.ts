@@ -5,7 +5,7 @@ import { toChatcliError } from "../core/errors.ts";
 import { memoryDir } from "../core/paths.ts";
 import { envInt } from "../core/settings.ts";
 import type { ChatMessage } from "../llm/types.ts";
-import type { Reporter } from "../output/reporter.ts";
+import { type Emit, ev, note } from "../output/events.ts";
 
 // lib/memory is loaded on first use: a run with no memory on disk (CI, a fresh machine) never pays
 // for it at start-up.
@@ -23,7 +23,7 @@ export interface RunMemoryInput {
   env: Env;
   workspace: string;
   access: MemoryAccess;
-  reporter: Reporter;
+  emit: Emit;
 }
 
 /**
@@ -38,14 +38,14 @@ export class RunMemory {
   constructor(private readonly input: RunMemoryInput) {}
 
   private get options() {
-    const { ctx, env, workspace, reporter } = this.input;
+    const { ctx, env, workspace, emit } = this.input;
     return {
       env,
       cwd: ctx.cwd,
       workspace,
       now: ctx.now,
       warn: (line: string, code?: string) =>
-        code ? reporter.warn(code, line) : memoryNotice(reporter, line),
+        code ? emit(ev("warning", { code, message: line })) : memoryNotice(emit, line),
       // CONTRACT §7: a run that reads memory never writes it (no access counts, no cap pruning).
       readOnly: this.input.access !== "write",
     };
@@ -67,7 +67,9 @@ export class RunMemory {
       ...(mode ? { mode } : {}),
     }).catch((error: unknown) => {
       const why = toChatcliError(error).message;
-      this.input.reporter.warn("memory_failed", `memory: not loaded: ${why}`);
+      this.input.emit(
+        ev("warning", { code: "memory_failed", message: `memory: not loaded: ${why}` }),
+      );
       return undefined;
     });
     if (!result) return undefined;
@@ -118,11 +120,26 @@ export class RunMemory {
       feature: options.feature,
     }).catch((error: unknown) => {
       const why = toChatcliError(error).message;
-      this.input.reporter.warn("memory_failed", `memory: facts from this run not saved: ${why}`);
+      this.input.emit(
+        ev("warning", {
+          code: "memory_failed",
+          message: `memory: facts from this run not saved: ${why}`,
+        }),
+      );
       return { factsWritten: 0 };
     });
     if (result.factsWritten > 0)
-      this.input.reporter.event("memory.written", { facts: result.factsWritten });
+      this.input.emit(
+        ev("memory.written", {
+          source: "extraction",
+          turn: null,
+          id: null,
+          cmd: null,
+          facts: result.factsWritten,
+          result: null,
+          parent_id: null,
+        }),
+      );
     return result.factsWritten;
   }
 
@@ -136,7 +153,12 @@ export class RunMemory {
     const { queueForExtraction } = await import("../memory/extract.ts");
     await queueForExtraction({ env, now: ctx.now }, messages).catch((error: unknown) => {
       const why = toChatcliError(error).message;
-      this.input.reporter.warn("memory_failed", `memory: compacted messages not queued: ${why}`);
+      this.input.emit(
+        ev("warning", {
+          code: "memory_failed",
+          message: `memory: compacted messages not queued: ${why}`,
+        }),
+      );
     });
   }
 
@@ -144,28 +166,42 @@ export class RunMemory {
   async scheduleCompaction(): Promise<void> {
     // Compaction rewrites the store (and may call the LLM): only runs that may write start it.
     if (this.input.access !== "write" || !existsSync(memoryDir(this.input.env))) return;
-    const { ctx, env } = this.input;
-    const [{ scheduleCompactionIfDue }, { openMemory }] = await Promise.all([
+    const [{ scheduleCompactionIfDue }, { openMemory }, spawn] = await Promise.all([
       import("../memory/compact.ts"),
       import("../memory/store.ts"),
+      spawnSelfCompaction(this.input.ctx, this.input.env),
     ]);
-    // chatcli itself honours BUN_OPTIONS (--preload FILE): a checkout's .env must not set it for the child
-    const { withoutFileInjected } = await import("../sandbox/env.ts");
-    await scheduleCompactionIfDue(
-      openMemory(this.options),
+    await scheduleCompactionIfDue(openMemory(this.options), spawn).catch(() => false);
+  }
+}
+
+/**
+ * The "spawn self" callback lib/memory is given: `chatcli memory compact --if-due`, detached, through
+ * the one spawn door (lib/memory starts no process itself).
+ */
+export async function spawnSelfCompaction(
+  ctx: Pick<Ctx, "env" | "selfArgv">,
+  env: Env,
+): Promise<() => void> {
+  const [{ spawnDetachedSelf }, { withoutFileInjected }] = await Promise.all([
+    import("../sandbox/spawn.ts"),
+    import("../sandbox/env.ts"),
+  ]);
+  // chatcli itself honours BUN_OPTIONS (--preload FILE): a checkout's .env must not set it for the child
+  return () =>
+    spawnDetachedSelf(
       [...ctx.selfArgv, "memory", "compact", "--if-due"],
       withoutFileInjected(env, ctx.env),
-    ).catch(() => false);
-  }
+    );
 }
 
 /**
  * The memory store's notices: warnings reach the envelope too (a quarantined file, facts dropped by
  * the threat scan, facts lost), progress (a migration) stays a stderr line.
  */
-function memoryNotice(reporter: Reporter, line: string): void {
+function memoryNotice(emit: Emit, line: string): void {
   if (/\bmigrated\b/.test(line)) {
-    reporter.info(line);
+    emit(note(line));
     return;
   }
   const code = /did not parse|is not a JSON/.test(line)
@@ -173,5 +209,5 @@ function memoryNotice(reporter: Reporter, line: string): void {
     : /prompt injection|remote execution|not stored/.test(line)
       ? "memory_threat_dropped"
       : "memory_warning";
-  reporter.warn(code, line);
+  emit(ev("warning", { code, message: line }));
 }

@@ -10,16 +10,20 @@ import {
   withResilience,
 } from "../llm/retry.ts";
 import type { LlmEvent, LlmRequest, Provider } from "../llm/types.ts";
-import type { Reporter } from "../output/reporter.ts";
+import { type Emit, ev } from "../output/events.ts";
 
 export interface ProviderChainOptions {
   env: Env;
   fetch: typeof fetch;
   fakeResponsesPath?: string;
   maxRetries?: number;
-  reporter?: Reporter;
+  /** Where retries, fallbacks and SDK notices go (as events). */
+  emit?: Emit;
   /** A ready primary provider (tests inject one); the fallbacks are still built from env. */
   primary?: Provider;
+  /** The run's clock for retry waits (a virtual one in tests); default: real timers, Date.now. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  now?: () => number;
 }
 
 /** The active provider wrapped with retries and the CHATCLI_FALLBACK_PROVIDERS chain. */
@@ -27,7 +31,7 @@ export async function buildProviderChain(
   ref: ModelRef,
   options: ProviderChainOptions,
 ): Promise<ResilientProvider> {
-  const reporter = options.reporter;
+  const emit = options.emit ?? (() => {});
   // what an SDK would print (a deprecation notice once per model, log lines) is a warning, once
   const sdkNotices = new Set<string>();
   const deps = {
@@ -37,14 +41,14 @@ export async function buildProviderChain(
     warn: (code: string, message: string) => {
       if (sdkNotices.has(`${code}\0${message}`)) return;
       sdkNotices.add(`${code}\0${message}`);
-      reporter?.warn(code, message);
+      emit(ev("warning", { code, message }));
     },
   };
   const skipped: string[] = [];
   const fallbacks = resolveFallbacks(options.env, undefined, skipped).filter(
     (f) => modelLabel(f) !== modelLabel(ref),
   );
-  for (const message of skipped) reporter?.warn("fallback_skipped", message);
+  for (const message of skipped) emit(ev("warning", { code: "fallback_skipped", message }));
   const chain = await Promise.all([
     options.primary ?? createProvider(ref, deps),
     ...fallbacks.map((r) => createProvider(r, deps)),
@@ -64,9 +68,11 @@ export async function buildProviderChain(
     maxRetries,
     maxTotalMs: envInt(options.env, "CHATCLI_RETRY_MAX_MS", 30_000),
     baseDelayMs: envInt(options.env, "CHATCLI_RETRY_BASE_MS", 500),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+    ...(options.now ? { now: options.now } : {}),
     onRetry: (notice: RetryNotice) => {
       if (notice.isFallback) primaryFailure ??= notice.error;
-      reportRetry(reporter, notice, warned);
+      reportRetry(emit, notice, warned);
     },
   });
   if (chain.length < 2) return resilient;
@@ -121,35 +127,46 @@ export function answeredBy(chain: ResilientProvider): {
   return { provider: name, model, label: name === "mock" ? `mock:${model}` : `${name}/${model}` };
 }
 
-function reportRetry(
-  reporter: Reporter | undefined,
-  notice: RetryNotice,
-  warned: Set<string>,
-): void {
-  if (!reporter) return;
+/**
+ * A retry or fallback as events: `retry` always; the first fallback to a model is also a warning
+ * (stderr renders later ones from the retry event alone).
+ */
+function reportRetry(emit: Emit, notice: RetryNotice, warned: Set<string>): void {
   const what = notice.error.status ? `HTTP ${notice.error.status}` : notice.error.kind;
   if (notice.isFallback) {
     const target = `${notice.provider}/${notice.model}`;
-    const line = `${what} (${notice.error.message}) — falling back to ${target}`;
-    // once per fallback model in the envelope's warnings; later turns only on stderr
-    if (warned.has(target)) reporter.info(`chatcli: ${line}`);
-    else reporter.warn("provider_fallback", line);
+    if (!warned.has(target))
+      emit(
+        ev("warning", {
+          code: "provider_fallback",
+          message: `${what} (${notice.error.message}) — falling back to ${target}`,
+        }),
+      );
     warned.add(target);
-  } else {
-    reporter.info(
-      `chatcli: ${what} from ${notice.provider} — retrying in ${(notice.delayMs / 1000).toFixed(1)} s (attempt ${notice.attempt})`,
-    );
   }
-  reporter.event("retry", {
-    attempt: notice.attempt,
-    delay_ms: notice.delayMs,
-    provider: notice.provider,
-    model: notice.model,
-    fallback: notice.isFallback,
-    error: {
-      code: notice.error.kind,
-      status: notice.error.status ?? null,
-      message: notice.error.message,
-    },
-  });
+  emit(
+    ev("retry", {
+      attempt: notice.attempt,
+      delay_ms: Math.round(notice.delayMs),
+      provider: notice.provider,
+      model: notice.model,
+      fallback: notice.isFallback,
+      retry_after_source:
+        !notice.isFallback && notice.error.retryAfterMs !== undefined
+          ? retryAfterSource(notice.error.retryAfterSource)
+          : null,
+      error: {
+        code: notice.error.kind,
+        status: notice.error.status ?? null,
+        message: notice.error.message,
+      },
+    }),
+  );
+}
+
+/** Where a provider's stated delay came from, as the `retry` event names it. */
+function retryAfterSource(
+  source: string | undefined,
+): "retry-after" | "RetryInfo" | "the error message" {
+  return source === "RetryInfo" || source === "the error message" ? source : "retry-after";
 }

@@ -12,7 +12,7 @@ import {
   READ_FLAGS,
   readAll,
   type SearchRequest,
-} from "./file-ops.ts";
+} from "./file-io.ts";
 import { searchWithWorker, type WorkerSearchResult } from "./search-worker.ts";
 import {
   at,

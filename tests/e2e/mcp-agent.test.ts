@@ -57,7 +57,7 @@ describe("MCP tools in an agent run (spawned binary, SDK-built fixture servers, 
     const ev = events(r.stdout);
     const started = ev.find((e) => e["type"] === "session.started") as Record<string, unknown>;
     expect(started["mcp_servers"]).toEqual([
-      { name: "fx", status: "connected", tools: 27, scope: "global" },
+      { name: "fx", status: "connected", tools: 27, scope: "global", error: null },
     ]);
     // first request: tool_search, no MCP definition; the server's line in the cached prefix
     const [first, second, third] = llm.requests;
@@ -88,7 +88,7 @@ describe("MCP tools in an agent run (spawned binary, SDK-built fixture servers, 
       by_name: { tool_search: 1, mcp__fx__lookup_weather: 1 },
     });
     expect(result["mcp_servers"]).toEqual([
-      { name: "fx", status: "connected", tools: 27, scope: "global" },
+      { name: "fx", status: "connected", tools: 27, scope: "global", error: null },
     ]);
     // the run ended: its server with it
     const pid = Number(await readFile(pidFile, "utf8"));
@@ -195,8 +195,8 @@ describe("MCP tools in an agent run (spawned binary, SDK-built fixture servers, 
     expect(r.code).toBe(0);
     const e = JSON.parse(r.stdout);
     expect(e.mcp_servers).toEqual([
-      { name: "web", status: "connected", tools: 3, scope: "flag" },
-      { name: "old", status: "connected", tools: 3, scope: "flag" },
+      { name: "web", status: "connected", tools: 3, scope: "flag", error: null },
+      { name: "old", status: "connected", tools: 3, scope: "flag", error: null },
     ]);
     const wire = JSON.stringify(llm.requests.map((q) => q.body));
     expect(wire).toContain("Weather in Porto: 21°C");
@@ -244,6 +244,7 @@ describe("MCP tools in an agent run (spawned binary, SDK-built fixture servers, 
       status: "untrusted",
       tools: 0,
       scope: "workspace",
+      error: null,
     });
     const warning = u.warnings.find((w: { code: string; message: string }) =>
       w.message.includes(".mcp.json"),
@@ -265,6 +266,7 @@ describe("MCP tools in an agent run (spawned binary, SDK-built fixture servers, 
       status: "connected",
       tools: 3,
       scope: "workspace",
+      error: null,
     });
     expect(t.mcp_servers.find((s: { name: string }) => s.name === "broken")).toMatchObject({
       status: "failed",

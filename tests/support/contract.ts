@@ -3,6 +3,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { baseEnv, runChatcli } from "./binary.ts";
 import type { TempDir } from "./ctx.ts";
+import { runInProcess } from "./in-process.ts";
 
 /** Assertions on the public contract (CONTRACT §2): envelopes, documents, control characters. */
 
@@ -52,6 +53,15 @@ export function envelope(stdout: string, code: number): Record<string, unknown> 
   expect(env["status"]).toBe(code !== 0 ? "error" : "success");
   expect(controls(env)).toBe(0);
   return env;
+}
+
+/** `chatcli ARGS` in-process in `home` (also its cwd), as `chatcli` below. */
+export async function chatcliInProcess(home: TempDir, args: string[], stdin?: string, extra = {}) {
+  return runInProcess(args, {
+    env: baseEnv(home.path, extra),
+    cwd: home.path,
+    ...(stdin === undefined ? {} : { stdin }),
+  });
 }
 
 /** Runs dist/chatcli in `home` (also its cwd), stdin piped and closed when given. */

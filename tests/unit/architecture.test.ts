@@ -1,6 +1,13 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import {
+  circles,
+  folderGraph,
+  type Graph,
+  importGraph,
+  inversions,
+} from "../support/import-graph.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 
@@ -102,4 +109,47 @@ test("process is touched only by main.ts", async () => {
     }
   }
   expect(offenders).toEqual([]);
+});
+
+describe("the layers of ARCHITECTURE.md", () => {
+  const graph = importGraph(ROOT);
+
+  test("no import runs back up a layer (main → commands → repl → run → agent → … → core)", () => {
+    expect(inversions(graph)).toEqual([]);
+  });
+
+  test("no folder-level circle", () => {
+    expect(circles(folderGraph(graph))).toEqual([]);
+  });
+
+  test("at most one file-level circle: the completion command walks the tree that loads it", () => {
+    // commands/program.ts loads each command lazily; `chatcli completion` needs the whole tree.
+    expect(circles(graph)).toEqual([["commands/completion.ts", "commands/program.ts"]]);
+  });
+
+  test("the checks fail on a graph that breaks them", () => {
+    const bad: Graph = new Map([
+      ["lib/core/a.ts", ["lib/llm/b.ts"]],
+      ["lib/llm/b.ts", ["lib/core/a.ts"]],
+      ["lib/agent/c.ts", ["lib/run/d.ts"]],
+      ["lib/run/d.ts", ["lib/agent/c.ts"]],
+      ["lib/nowhere/e.ts", []],
+      ["lib/policy/f.ts", ["lib/nowhere/e.ts", "lib/sandbox/g.ts"]],
+    ]);
+    expect(inversions(bad)).toEqual([
+      "lib/core/a.ts -> lib/llm/b.ts",
+      "lib/agent/c.ts -> lib/run/d.ts",
+      "lib/policy/f.ts -> lib/nowhere/e.ts",
+      "lib/policy/f.ts -> lib/sandbox/g.ts",
+    ]);
+    expect(circles(bad)).toHaveLength(2);
+    expect(circles(folderGraph(bad))).toHaveLength(2);
+    // the real graph with one upward import added fails too
+    const inverted: Graph = new Map(graph);
+    inverted.set("lib/llm/models.ts", [
+      ...(graph.get("lib/llm/models.ts") ?? []),
+      "lib/history/tokens.ts",
+    ]);
+    expect(inversions(inverted)).toEqual(["lib/llm/models.ts -> lib/history/tokens.ts"]);
+  });
 });

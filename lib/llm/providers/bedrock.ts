@@ -6,8 +6,7 @@
 import { AnthropicBedrock } from "@anthropic-ai/bedrock-sdk";
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ModelRef } from "../models.ts";
-import type { ProviderDeps } from "../registry.ts";
-import type { LlmEvent, LlmRequest, Provider } from "../types.ts";
+import type { LlmEvent, LlmRequest, Provider, ProviderDeps } from "../types.ts";
 import { toAnthropicBody } from "./anthropic-format.ts";
 import { anthropicEvents } from "./anthropic-stream.ts";
 import { guardRequest } from "./request-guard.ts";

@@ -2,8 +2,15 @@
 import { GoogleGenAI } from "@google/genai";
 import { ProviderError } from "../errors.ts";
 import type { ModelRef } from "../models.ts";
-import type { ProviderDeps } from "../registry.ts";
-import type { LlmEvent, LlmRequest, Provider, StopReason, ToolCall, Usage } from "../types.ts";
+import type {
+  LlmEvent,
+  LlmRequest,
+  Provider,
+  ProviderDeps,
+  StopReason,
+  ToolCall,
+  Usage,
+} from "../types.ts";
 import { geminiError } from "./gemini-errors.ts";
 import {
   type GeminiPart,

@@ -6,8 +6,7 @@
 import OpenAI from "openai";
 import { ProviderError } from "../errors.ts";
 import type { ModelRef } from "../models.ts";
-import type { ProviderDeps } from "../registry.ts";
-import type { LlmEvent, LlmRequest, Provider } from "../types.ts";
+import type { LlmEvent, LlmRequest, Provider, ProviderDeps } from "../types.ts";
 import { endpointOf } from "./openai.ts";
 import { toResponsesBody } from "./openai-responses-format.ts";
 import { type ResponsesEvent, ResponsesStreamReader } from "./openai-responses-stream.ts";

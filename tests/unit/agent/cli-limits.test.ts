@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type AgentCliOptions, runAgentCli } from "../../../lib/agent/headless.ts";
+import { type AgentCliOptions, runAgentCli } from "../../../commands/agent.ts";
 import { createTtyAsk } from "../../../lib/agent/tty-ask.ts";
-import { detectWorkspaceRoot } from "../../../lib/agent/wiring.ts";
+import { detectWorkspaceRoot } from "../../../lib/bootstrap/workspace.ts";
 import { tempDir, testCtx } from "../../support/ctx.ts";
 import { cliOptions, ScriptedProvider, writeTree } from "./support.ts";
 

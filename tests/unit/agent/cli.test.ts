@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type AgentCliOptions, defaultMaxTurns, runAgentCli } from "../../../lib/agent/headless.ts";
+import { type AgentCliOptions, runAgentCli } from "../../../commands/agent.ts";
 import type { Sink } from "../../../lib/core/ctx.ts";
+import { defaultMaxTurns } from "../../../lib/run/open.ts";
 import { run, tempDir, testCtx } from "../../support/ctx.ts";
 import { cliOptions, git, ScriptedProvider, writeTree } from "./support.ts";
 

@@ -273,10 +273,10 @@ describe("runAgent", () => {
       { text: "never" },
     ]);
     const { input, ctx } = agentInput(d.path, provider, { format: "stream-json" });
-    const event = input.reporter.event.bind(input.reporter);
-    input.reporter.event = (type, data) => {
-      event(type, data);
-      if (type === "tool.started") ctx.abort("SIGTERM");
+    const emit = input.emit;
+    input.emit = (event) => {
+      emit(event);
+      if (event.type === "tool.started") ctx.abort("SIGTERM");
     };
     const started = performance.now();
     const r = await runAgent(input);
@@ -522,7 +522,7 @@ describe("runAgent", () => {
     expect(ctx.out()).not.toContain("\\u001b");
   });
 
-  test("hooks: beforeRequest replaces the history, beforeFileChange sees edits, onEvent sees events", async () => {
+  test("hooks: beforeRequest replaces the history, beforeFileChange sees edits, emit sees events", async () => {
     await using d = await tempDir();
     const seen: string[] = [];
     const changed: string[] = [];
@@ -535,8 +535,8 @@ describe("runAgent", () => {
         beforeRequest: (messages, turn) =>
           turn === 2 ? [{ role: "user", content: "compacted" }, ...messages.slice(1)] : messages,
         beforeFileChange: (p) => void changed.push(p),
-        onEvent: (type) => void seen.push(type),
       },
+      emit: (event) => void seen.push(event.type),
     });
     const r = await runAgent(input);
     expect(provider.requests[1]?.messages[0]?.content).toBe("compacted");

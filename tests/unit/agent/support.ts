@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { AgentCliOptions } from "../../../lib/agent/headless.ts";
+import type { AgentCliOptions } from "../../../commands/agent.ts";
 import { toolsFor } from "../../../lib/agent/tools/registry.ts";
 import type { AgentInput, ToolContext } from "../../../lib/agent/types.ts";
 import type { LlmEvent, LlmRequest, Provider, ToolCall, Usage } from "../../../lib/llm/types.ts";
-import { newEnvelope } from "../../../lib/output/envelope.ts";
-import { type OutputFormat, Reporter } from "../../../lib/output/reporter.ts";
+import type { Emit } from "../../../lib/output/events.ts";
+import { bareStart, type OutputFormat, RunOutput } from "../../../lib/output/sinks.ts";
 import { type TestCtx, testCtx } from "../../support/ctx.ts";
 
 export interface ScriptTurn {
@@ -72,8 +72,11 @@ export class ScriptedProvider implements Provider {
   }
 }
 
-export function reporterFor(ctx: TestCtx, format: OutputFormat = "text"): Reporter {
-  return new Reporter(ctx, { format, envelope: newEnvelope("agent", ctx.version) });
+/** The loop's events rendered as `chatcli agent` would (stderr lines; stream-json on stdout). */
+export function emitFor(ctx: TestCtx, format: OutputFormat = "text"): Emit {
+  const output = new RunOutput(ctx, { format, command: "agent", streamText: false });
+  output.emit(bareStart("agent", ctx.version, ctx.cwd));
+  return output.emit;
 }
 
 /** A complete AgentInput for a workspace dir, overridable per test. */
@@ -95,7 +98,7 @@ export function agentInput(
     tools: toolsFor("agent", { memory: true }),
     policy: { mode: "auto", allow: [], deny: [], onAsk: "deny", workspaceRoot: dir, cwd: dir },
     limits: { maxTurns: 20 },
-    reporter: reporterFor(ctx, overrides.format),
+    emit: emitFor(ctx, overrides.format),
     signal: ctx.signal,
     workspaceRoot: dir,
     cwd: dir,

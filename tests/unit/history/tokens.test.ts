@@ -2,13 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { jsonErrorOffset, lineColumn } from "../../../lib/history/json-position.ts";
 import {
   budgetFor,
-  contextWindow,
   estimateTokens,
   formatSize,
   messageWeight,
   needsCompaction,
   parsePayloadSize,
 } from "../../../lib/history/tokens.ts";
+import { contextWindow } from "../../../lib/llm/context-window.ts";
 import { call, chatter, user } from "./build.ts";
 
 describe("token estimates and windows", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ConfigError } from "../../../lib/core/errors.ts";
-import { contextWindow } from "../../../lib/history/tokens.ts";
+import { contextWindow } from "../../../lib/llm/context-window.ts";
 import { costOf, priceOf } from "../../../lib/llm/cost.ts";
 import { modelLabel, resolveFallbacks, resolveModel } from "../../../lib/llm/models.ts";
 import { responsesOnly } from "../../../lib/llm/provider-env.ts";

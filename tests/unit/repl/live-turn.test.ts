@@ -1,7 +1,11 @@
 import { expect, test } from "bun:test";
+import { runAgent } from "../../../lib/agent/loop.ts";
 import { ProviderError } from "../../../lib/llm/errors.ts";
 import type { ChatMessage, LlmEvent, LlmRequest, Provider } from "../../../lib/llm/types.ts";
-import { streamChatTurn } from "../../../lib/repl/live-turn.ts";
+import type { Emitted } from "../../../lib/output/events.ts";
+
+// A chat line (and ask) is the one loop with no tools and one turn (lib/run): these are its
+// context-overflow rules, as the REPL sees them.
 
 function provider(first: "overflow" | "ok"): Provider & { requests: LlmRequest[] } {
   const requests: LlmRequest[] = [];
@@ -10,7 +14,7 @@ function provider(first: "overflow" | "ok"): Provider & { requests: LlmRequest[]
     model: "m",
     requests,
     async *stream(req): AsyncIterable<LlmEvent> {
-      requests.push(req);
+      requests.push({ ...req, messages: [...req.messages] });
       if (requests.length === 1 && first === "overflow") {
         throw new ProviderError("context_length", "prompt is too long", {
           provider: "fake",
@@ -25,21 +29,39 @@ function provider(first: "overflow" | "ok"): Provider & { requests: LlmRequest[]
 const history: ChatMessage[] = [
   { role: "user", content: "old" },
   { role: "assistant", content: "old answer" },
-  { role: "user", content: "new" },
 ];
+
+function chatTurn(p: Provider, shrink: (m: ChatMessage[]) => ChatMessage[], seen: Emitted[] = []) {
+  return runAgent({
+    provider: p,
+    model: "fake/m",
+    mode: "agent",
+    task: "new",
+    history,
+    system: [],
+    tools: [],
+    policy: { mode: "read-only", allow: [], deny: [], onAsk: "deny", workspaceRoot: "/", cwd: "/" },
+    limits: { maxTurns: 1 },
+    hooks: { onContextOverflow: async (m) => shrink(m) },
+    emit: (e) => void seen.push(e),
+    liveDeltas: true,
+    continueOnMaxTokens: false,
+    signal: new AbortController().signal,
+    workspaceRoot: "/",
+    cwd: "/",
+    env: {},
+    fetch: globalThis.fetch,
+    now: () => new Date(0),
+  });
+}
 
 test("a context-length error compacts once more and retries the turn", async () => {
   const p = provider("overflow");
   const shrunk: ChatMessage[] = [{ role: "user", content: "new" }];
-  const seen: string[] = [];
-  const r = await streamChatTurn(p, "m", [], history, {
-    onText: (t) => seen.push(t),
-    onRequest: () => {},
-    signal: new AbortController().signal,
-    shrink: async () => shrunk,
-  });
-  expect(r.text).toBe("answer");
-  expect(seen).toEqual(["answer"]);
+  const seen: Emitted[] = [];
+  const r = await chatTurn(p, () => shrunk, seen);
+  expect(r.finalText).toBe("answer");
+  expect(seen.flatMap((e) => (e.type === "message.delta" ? [e.text] : []))).toEqual(["answer"]);
   expect(p.requests.map((q) => q.messages.length)).toEqual([3, 1]);
 });
 
@@ -55,16 +77,9 @@ test("a second context-length error, or any other error, reaches the caller", as
       });
     },
   };
-  const options = {
-    onText: () => {},
-    onRequest: () => {},
-    signal: new AbortController().signal,
-    shrink: async (m: ChatMessage[]) => m.slice(-1),
-  };
-  await expect(streamChatTurn(always, "m", [], history, options)).rejects.toMatchObject({
-    kind: "context_length",
-  });
+  const failed = await chatTurn(always, (m) => m.slice(-1));
+  expect(failed.error).toMatchObject({ reason: "context_overflow" });
   const p = provider("ok");
-  expect((await streamChatTurn(p, "m", [], history, options)).text).toBe("answer");
+  expect((await chatTurn(p, (m) => m.slice(-1))).finalText).toBe("answer");
   expect(p.requests).toHaveLength(1);
 });

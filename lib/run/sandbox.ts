@@ -1,7 +1,7 @@
 /** The run's OS sandbox from `--sandbox`, `--pass-env`, `--allow-network` and CHATCLI_SANDBOX. */
 import type { Ctx } from "../core/ctx.ts";
 import { UsageError } from "../core/errors.ts";
-import type { Reporter } from "../output/reporter.ts";
+import { type Emit, ev } from "../output/events.ts";
 import type { PermissionMode } from "../policy/permissions.ts";
 import { parseSandboxSetting } from "../sandbox/detect.ts";
 import { ENV_POLICIES, type EnvPolicy } from "../sandbox/env.ts";
@@ -32,8 +32,9 @@ export async function openRunSandbox(
   flags: RunSandboxFlags,
   permissionMode: PermissionMode,
   workspaceRoot: string,
-  reporter: Pick<Reporter, "warn">,
+  emit: Emit,
 ): Promise<Sandbox> {
+  const warn = (code: string, message: string) => emit(ev("warning", { code, message }));
   const raw = flags.sandbox ?? ctx.env["CHATCLI_SANDBOX"];
   const setting = parseSandboxSetting(raw);
   if (!setting)
@@ -41,7 +42,7 @@ export async function openRunSandbox(
       `${flags.sandbox !== undefined ? "--sandbox" : "CHATCLI_SANDBOX"} must be auto, required or off (got ${JSON.stringify(raw)})`,
     );
   if (flags.allowNetwork && permissionMode !== "auto" && permissionMode !== "bypass")
-    reporter.warn(
+    warn(
       "allow_network_ignored",
       `--allow-network applies to --permission-mode auto; child processes have no network in ${permissionMode} mode`,
     );
@@ -59,10 +60,10 @@ export async function openRunSandbox(
     selfArgv: ctx.selfArgv,
   });
   if (setting === "off" && permissionMode !== "bypass")
-    reporter.warn(
+    warn(
       "sandbox_off",
       "--sandbox off: commands the agent runs are not confined by the OS (only the permission policy stands)",
     );
-  else if (sandbox.shellRefusal) reporter.warn("sandbox_unavailable", sandbox.shellRefusal);
+  else if (sandbox.shellRefusal) warn("sandbox_unavailable", sandbox.shellRefusal);
   return sandbox;
 }

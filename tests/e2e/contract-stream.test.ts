@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { chatcli } from "../support/contract.ts";
+import { chatcliInProcess as chatcli } from "../support/contract.ts";
 import { tempDir } from "../support/ctx.ts";
 
 const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -27,7 +27,7 @@ function expectStream(stdout: string, exitCode: number) {
 }
 
 /** issue 10: stream-json's result line carries seq/ts/session_id; every stream starts with session.started. */
-describe("stream-json framing (spawned binary)", () => {
+describe("stream-json framing (in-process)", () => {
   test("ask: the result line has seq, ts and the session id", async () => {
     await using home = await tempDir();
     const r = await chatcli(home, ["ask", "-m", "mock:echo", "hi", "--session", "s1", "--jsonl"]);

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { baseEnv, requireBinary, runChatcli } from "../support/binary.ts";
+import { baseEnv } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
+import { runInProcess as runChatcli } from "../support/in-process.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 
 /** issue 10, "The CLI surface": a mistyped command never becomes a paid request. */
-describe("bare chatcli WORDS: typos exit 2, real prompts are asked (spawned binary, mock server)", () => {
+describe("bare chatcli WORDS: typos exit 2, real prompts are asked (in-process, mock server)", () => {
   test("mistyped commands and subcommands exit 2 with a suggestion and send nothing", async () => {
-    requireBinary();
     await using home = await tempDir();
     await using llm = await startMockLlm({ defaultText: "paid answer" });
     const env = baseEnv(home.path, llm.env("openai"));

@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { baseEnv, requireBinary, runChatcli } from "../support/binary.ts";
+import { baseEnv } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
+import { runInProcess as runChatcli } from "../support/in-process.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 
 interface Envelope {
@@ -24,9 +25,8 @@ async function sessionFiles(home: string): Promise<string[]> {
 }
 
 /** issue 10: what reached only stderr reaches the envelope too. */
-describe("warnings in the envelope, not only on stderr (spawned binary)", () => {
+describe("warnings in the envelope, not only on stderr (in-process)", () => {
   test("quarantined session, -c with nothing to continue, empty stdin, invalid UTF-8", async () => {
-    requireBinary();
     await using home = await tempDir();
     const run = async (args: string[], stdin?: string | Uint8Array) => {
       const r = await runChatcli(args, {

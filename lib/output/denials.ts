@@ -1,10 +1,14 @@
-import type { PermissionDenial } from "../output/envelope.ts";
-import { stripControl } from "../output/terminal.ts";
+import type { Envelope } from "./events.ts";
+import { stripControl } from "./terminal.ts";
 
 /** The stderr summary of a run's denials, each with the flag that would allow it (CONTRACT §5). */
-export function denialSummary(denials: readonly PermissionDenial[]): string {
+export function denialSummary(
+  denials: ReadonlyArray<
+    Pick<Envelope["permission_denials"][number], "tool" | "input" | "reason" | "suggestion">
+  >,
+): string {
   const lines = denials.map((d) => {
-    const suggestion = (d as { suggestion?: string }).suggestion;
+    const suggestion = d.suggestion;
     return `  ${d.tool} ${JSON.stringify(d.input)}: ${d.reason}${suggestion ? ` — ${fixOf(suggestion)}` : ""}`;
   });
   return stripControl(`chatcli: ${denials.length} tool call(s) denied:\n${lines.join("\n")}\n`);

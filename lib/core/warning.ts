@@ -1,0 +1,5 @@
+/** A warning a run reports (stderr line, envelope `warnings`, `warning` event). */
+export interface Warning {
+  code: string;
+  message: string;
+}
