@@ -1,5 +1,5 @@
 import { ChatcliError, type TerminalReason, toChatcliError } from "../core/errors.ts";
-import { microcompact } from "../history/microcompact.ts";
+import { microcompact, newMicrocompactState } from "../history/microcompact.ts";
 import { repairToolPairs } from "../history/tool-pairs.ts";
 import { ProviderError } from "../llm/errors.ts";
 import type { ChatMessage, LlmRequest } from "../llm/types.ts";
@@ -73,6 +73,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
   let error: ChatcliError | undefined;
   let turn = 0;
   const detector = new StagnationDetector(earlyExitThreshold(input.env));
+  const compacting = newMicrocompactState();
   const stopped = (): TerminalReason => (timedOut ? "timeout" : "cancelled");
 
   let useTools = input.tools.length > 0;
@@ -98,11 +99,17 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       }
       turn++;
       reporter.event("turn.started", { turn });
-      const mc = microcompact(messages, turn - 1, input.env);
+      const mc = microcompact(messages, turn - 1, input.env, {
+        maxTurns: input.limits.maxTurns,
+        state: compacting,
+      });
       messages = mc.messages;
-      if ((mc.truncated || mc.summarized) && reporter.format === "text") {
+      if ((mc.truncated || mc.summarized || mc.deduplicated) && reporter.format === "text") {
+        const repeats = mc.deduplicated
+          ? `, ${mc.deduplicated} repeated output(s) as a pointer`
+          : "";
         reporter.info(
-          `🗜 microcompact: ${mc.truncated} truncated, ${mc.summarized} summarized, ${mc.freedChars} chars freed`,
+          `🗜 microcompact: ${mc.truncated} truncated, ${mc.summarized} summarized${repeats}, ${mc.freedChars} chars freed`,
         );
       }
       if (input.hooks?.beforeRequest) {
