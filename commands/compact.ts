@@ -4,7 +4,7 @@ import { Command, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { ChatcliError, toChatcliError, UsageError } from "../lib/core/errors.ts";
 import { readStdin } from "../lib/core/input.ts";
-import { configuredSecrets, redact } from "../lib/core/redact.ts";
+import { configuredSecrets, redact, redactPieces } from "../lib/core/redact.ts";
 import { loadSettings } from "../lib/core/settings.ts";
 import { type CompactLevel, type CompactResult, compactHistory } from "../lib/history/compact.ts";
 import { parseConversation } from "../lib/history/formats.ts";
@@ -231,6 +231,11 @@ async function runCompact(
         session.replaceMessages(result.messages);
         await session.save();
       }
+    } else if (conversation && format === "text") {
+      // Streamed message by message, never held whole (issue 23); the same bytes as below.
+      for (const chunk of redactPieces(conversation.parts(result.messages), configuredSecrets(env)))
+        reporter.text(chunk);
+      reporter.endText();
     } else if (conversation) {
       // The conversation is JSON like the envelope: secrets redacted (CONTRACT §9).
       const text = redact(conversation.render(result.messages), configuredSecrets(env));

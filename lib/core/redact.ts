@@ -63,3 +63,40 @@ export function redactDeep<T>(value: T, secrets: readonly string[] = []): T {
   }
   return value;
 }
+
+/** Characters between the pieces of a JSON document (structure, white space, quotes). */
+const BETWEEN_PIECES = /[\s,:{}[\]"]/;
+const PIECE_CHUNK = 1 << 20;
+
+/**
+ * `redact` over a text given in pieces (JSON written message by message), yielding chunks whose
+ * concatenation is exactly `redact(pieces.join(""), secrets)` without ever holding the whole text:
+ * pieces are batched into ~1 MB chunks and each is redacted alone, which is the same because no
+ * secret can match across the JSON between two pieces. Where one could — a configured secret holding
+ * JSON punctuation, or a private key block (its pattern spans anything up to its END line) — the rest
+ * of the text is redacted as one string.
+ */
+export function* redactPieces(
+  pieces: Iterable<string>,
+  secrets: readonly string[] = [],
+  chunkChars = PIECE_CHUNK,
+) {
+  let whole = secrets.some((s) => BETWEEN_PIECES.test(s));
+  let chunk: string[] = [];
+  let size = 0;
+  for (const piece of pieces) {
+    chunk.push(piece);
+    size += piece.length;
+    if (whole || size < chunkChars) continue;
+    const text = chunk.join("");
+    if (text.includes("PRIVATE KEY-----")) {
+      whole = true;
+      chunk = [text];
+      continue;
+    }
+    yield redact(text, secrets);
+    chunk = [];
+    size = 0;
+  }
+  if (chunk.length > 0) yield redact(chunk.join(""), secrets);
+}
