@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { baseEnv, BINARY, ROOT, requireBinary } from "../support/binary.ts";
+import { BINARY, baseEnv, ROOT, requireBinary } from "../support/binary.ts";
 import { CASE_ENV, compactCases } from "../support/compact-cases.ts";
 import { tempDir } from "../support/ctx.ts";
 
@@ -59,7 +59,8 @@ describe("chatcli compact output is byte for byte what it was", () => {
       await using dir = await tempDir();
       const all: Record<string, Golden> = {};
       for (const [name, input] of Object.entries(compactCases())) {
-        for (const [mode, args] of Object.entries(RUNS)) all[`${name} ${mode}`] = await run(update, args, input, dir.path);
+        for (const [mode, args] of Object.entries(RUNS))
+          all[`${name} ${mode}`] = await run(update, args, input, dir.path);
       }
       writeFileSync(GOLDEN, `${JSON.stringify(all, null, 2)}\n`);
     });

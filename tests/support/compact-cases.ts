@@ -8,7 +8,10 @@ type Json = Record<string, unknown>;
 const LOG = Array.from({ length: 400 }, (_, i) =>
   i % 97 === 13 ? `E   AssertionError: case ${i} failed` : `tests/test_x.py::test_${i} PASSED`,
 ).join("\n");
-const FILE = Array.from({ length: 300 }, (_, i) => `    return value_${i} # ünïcödé ✓ 漢字 😀`).join("\n");
+const FILE = Array.from(
+  { length: 300 },
+  (_, i) => `    return value_${i} # ünïcödé ✓ 漢字 😀`,
+).join("\n");
 
 function chatcliMessages(): Json[] {
   const out: Json[] = [
@@ -20,7 +23,9 @@ function chatcliMessages(): Json[] {
     out.push({
       role: "assistant",
       content: `<reasoning>${"think ".repeat(80)}</reasoning>Reading.\n<tool_call name="@coder" args='{"cmd":"read","args":{"file":"src/f${i}.py"}}' />`,
-      tool_calls: [{ id, type: "function", name: "read_file", arguments: { file: `src/f${i}.py` } }],
+      tool_calls: [
+        { id, type: "function", name: "read_file", arguments: { file: `src/f${i}.py` } },
+      ],
     });
     out.push({ role: "tool", tool_call_id: id, content: i % 4 === 3 ? FILE : `${LOG}\n# ${i}` });
     if (i === 5) {
@@ -34,8 +39,15 @@ function chatcliMessages(): Json[] {
       });
     }
   }
-  out.push({ role: "tool", tool_call_id: "call_13", content: `${"huge output line\n".repeat(9000)}` });
-  out.push({ role: "assistant", content: "key sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ012345 and \u007f del \u009b[31m c1" });
+  out.push({
+    role: "tool",
+    tool_call_id: "call_13",
+    content: `${"huge output line\n".repeat(9000)}`,
+  });
+  out.push({
+    role: "assistant",
+    content: "key sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ012345 and \u007f del \u009b[31m c1",
+  });
   out.push({ role: "user", content: "-----BEGIN RSA PRIVATE KEY-----\nMIIabc" });
   out.push({ role: "assistant", content: "def\n-----END RSA PRIVATE KEY----- after" });
   out.push({ role: "user", content: "token conf1gured-secret-value-123 here" });
