@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { Command, Option } from "@commander-js/extra-typings";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { ChatcliError, toChatcliError, UsageError } from "../lib/core/errors.ts";
+import { releaseGarbage, releaseGarbageAfterTurn } from "../lib/core/heap.ts";
 import { readStdin } from "../lib/core/input.ts";
 import { configuredSecrets, redact, redactPieces } from "../lib/core/redact.ts";
 import { loadSettings } from "../lib/core/settings.ts";
@@ -68,6 +69,14 @@ async function readInput(ctx: Ctx, file: string | undefined): Promise<string> {
     });
   }
   return read.text;
+}
+
+/**
+ * The conversation on stdin or in FILE. Its text is garbage once this returned: the caller collects
+ * it (issue 23: held through compaction it was 1× the input more at the peak).
+ */
+async function readConversation(ctx: Ctx, file: string | undefined) {
+  return parseConversation(await readInput(ctx, file));
 }
 
 /** `chatcli compact`: a filter that compacts a conversation in any supported format. */
@@ -185,7 +194,8 @@ async function runCompact(
         hint: "list them with: chatcli sessions list",
       });
     }
-    const conversation = session ? undefined : parseConversation(await readInput(ctx, file));
+    const conversation = session ? undefined : await readConversation(ctx, file);
+    if (conversation) await releaseGarbageAfterTurn(); // its text: only the messages are needed now
     const messages = session ? session.messages : (conversation?.messages ?? []);
     reporter.event("compaction.started", { messages: messages.length, budget_tokens: budget });
     const result: CompactResult = await compactHistory(messages, {
@@ -233,8 +243,19 @@ async function runCompact(
       }
     } else if (conversation && format === "text") {
       // Streamed message by message, never held whole (issue 23); the same bytes as below.
-      for (const chunk of redactPieces(conversation.parts(result.messages), configuredSecrets(env)))
+      releaseGarbage();
+      let written = 0;
+      for (const chunk of redactPieces(
+        conversation.parts(result.messages),
+        configuredSecrets(env),
+      )) {
         reporter.text(chunk);
+        written += chunk.length;
+        if (written >= 4 << 20) {
+          written = 0;
+          releaseGarbage(); // the pieces written so far
+        }
+      }
       reporter.endText();
     } else if (conversation) {
       // The conversation is JSON like the envelope: secrets redacted (CONTRACT §9).

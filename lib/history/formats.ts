@@ -277,8 +277,11 @@ function indentOf(text: string): number | undefined {
 /** Reads a conversation in any supported format (malformed or unknown input → exit 2). */
 export function parseConversation(input: string): Conversation {
   const text = input.replace(/^\uFEFF/, "");
-  const value = parseJsonStrict(text);
-  const indent = indentOf(text);
+  return conversationOf(parseJsonStrict(text), indentOf(text));
+}
+
+/** The conversation in a parsed JSON document; `indent` is the input's, for writing it back. */
+function conversationOf(value: unknown, indent: number | undefined): Conversation {
   const dump = (v: unknown) => JSON.stringify(v, null, indent);
   if (Array.isArray(value)) {
     if (!value.every((m) => isObject(m) && typeof m["role"] === "string")) {
