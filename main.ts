@@ -1,23 +1,26 @@
 #!/usr/bin/env bun
 import { fstatSync, readlinkSync, writeSync } from "node:fs";
-import { clockFromEnv } from "./lib/core/clock.ts";
 import type { Ctx, Sink, StdinKind, StopSignal } from "./lib/core/ctx.ts";
-import { EXIT, formatError, toChatcliError } from "./lib/core/errors.ts";
 import pkg from "./package.json" with { type: "json" };
 
 const argv = process.argv.slice(2);
 const isVersionFlag = (arg: string | undefined) => arg === "--version" || arg === "-V";
 if (argv.length === 1 && isVersionFlag(argv[0])) {
-  // Fast path: scripts call this to probe the tool; nothing else needs to load.
+  // Fast path: scripts call this to probe the tool; nothing else needs to load (exit 0: EXIT.ok).
   writeSync(1, `${pkg.version}\n`);
-  process.exit(EXIT.ok);
+  process.exit(0);
 }
 if (argv.length === 2 && argv.includes("--json") && argv.some(isVersionFlag)) {
   const { buildInfo } = await import("./lib/core/build-info.ts");
   const host = { platform: process.platform, arch: process.arch, bun: process.versions["bun"] };
   writeSync(1, `${JSON.stringify(buildInfo(pkg.version, host))}\n`);
-  process.exit(EXIT.ok);
+  process.exit(0);
 }
+// Loaded after the version probes, which need neither.
+const [{ clockFromEnv }, { EXIT, formatError, toChatcliError }] = await Promise.all([
+  import("./lib/core/clock.ts"),
+  import("./lib/core/errors.ts"),
+]);
 
 /**
  * A promise nobody awaited failed, or a callback threw: one line on stderr instead of Bun's source
@@ -162,8 +165,11 @@ const ctx: Ctx = {
   version: pkg.version,
 };
 
-const { runCli } = await import("./commands/cli.ts");
-const code = await runCli(argv, ctx);
+// The hot read-only commands in their plainest forms skip commander (commands/fast.ts); the rest,
+// and --help, typos and errors in flags, go through commands/cli.ts.
+const { fastCli } = await import("./commands/fast.ts");
+const code =
+  (await fastCli(argv, ctx)) ?? (await (await import("./commands/cli.ts")).runCli(argv, ctx));
 // Writes are synchronous, so everything is flushed: exit now (an open stdin pipe must not keep us alive).
 process.exit(
   stdoutClosed ? EXIT.sigpipe : backgroundFailure && code === EXIT.ok ? EXIT.failure : code,

@@ -45,6 +45,15 @@ export function configuredSecrets(env: Env): string[] {
   return out.sort((a, b) => b.length - a.length);
 }
 
+/**
+ * Whether `redact(text, secrets)` may change anything: a configured secret or a pattern's literal
+ * is in the text. False means it returns the text as it is (one regex scan instead of a pass per
+ * secret shape).
+ */
+export function mayRedact(text: string, secrets: readonly string[] = []): boolean {
+  return secrets.some((value) => text.includes(value)) || ANY_HINT.test(text);
+}
+
 /** Replaces secrets in text with `[REDACTED:kind]`. */
 export function redact(text: string, secrets: readonly string[] = []): string {
   let out = text;
@@ -79,7 +88,7 @@ const PIECE_CHUNK = 1 << 16;
 /**
  * `redact` over a text given in pieces (JSON written message by message), yielding chunks whose
  * concatenation is exactly `redact(pieces.join(""), secrets)` without ever holding the whole text:
- * pieces are batched into ~1 MB chunks and each is redacted alone, which is the same because no
+ * pieces are batched into ~64 KB chunks and each is redacted alone, which is the same because no
  * secret can match across the JSON between two pieces. Where one could — a configured secret holding
  * JSON punctuation, or a private key block (its pattern spans anything up to its END line) — the rest
  * of the text is redacted as one string.
