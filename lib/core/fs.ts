@@ -151,8 +151,7 @@ export async function readJsonFile<T = unknown>(path: string): Promise<JsonRead<
 export async function quarantine(path: string): Promise<string> {
   let target = `${path}.corrupt`;
   if (await exists(target)) target = `${path}.corrupt-${Math.floor(Date.now() / 1000)}`;
-  if (await exists(target))
-    target = `${path}.corrupt-${Date.now()}-${randomHex(3)}`;
+  if (await exists(target)) target = `${path}.corrupt-${Date.now()}-${randomHex(3)}`;
   await rename(path, target);
   return target;
 }
