@@ -1,7 +1,15 @@
 // Helpers for scripts/bench.ts: spawn a command N times, report median wall time and peak RSS.
 import { mkdir, writeFile } from "node:fs/promises";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { $ } from "bun";
+
+/** The machine's load averages (1, 5, 15 min), for a section's heading: the machine is shared. */
+export function machineLoad(): string {
+  return loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" / ");
+}
 
 export interface Measurement {
   name: string;
