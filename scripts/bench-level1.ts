@@ -17,6 +17,9 @@ export interface Level1Row {
   /** Median wall ms of the CLI and of the floor, interleaved. */
   cliMs: number;
   floorMs: number;
+  /** Median user + system CPU ms of each (less sensitive to a loaded machine). */
+  cliCpuMs: number;
+  floorCpuMs: number;
   cliPeakRssMb: number;
   floorPeakRssMb: number;
   /** Peak RSS of the CLI on a one-message file (the binary's own footprint). */
@@ -45,11 +48,12 @@ export async function buildJsonFloor(dir: string): Promise<string> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-async function wallMs(cmd: string[], env: Record<string, string>): Promise<number> {
+async function timed(cmd: string[], env: Record<string, string>) {
   const started = performance.now();
   const proc = Bun.spawn(cmd, { stdout: "ignore", stderr: "ignore", env });
   if ((await proc.exited) !== 0) throw new Error(`bench: ${cmd.join(" ")} failed`);
-  return performance.now() - started;
+  const wall = performance.now() - started;
+  return { wall, cpu: Number(proc.resourceUsage()?.cpuTime.total ?? Number.NaN) / 1000 };
 }
 
 /** Level 1 in-process and through the binary, against the floor. */
@@ -87,6 +91,8 @@ export async function benchLevel1(
       inProcessMbPerSecond: historyChars(history) / (1024 * 1024) / (best / 1000),
       cliMs: Number.NaN,
       floorMs: Number.NaN,
+      cliCpuMs: Number.NaN,
+      floorCpuMs: Number.NaN,
       cliPeakRssMb: Number.NaN,
       floorPeakRssMb: Number.NaN,
       idleRssMb,
@@ -96,15 +102,17 @@ export async function benchLevel1(
       await writeFile(file, text);
       const cli = [bin, "compact", "--level", "1", "--no-llm", file];
       const base = [floor, file];
-      const cliMs: number[] = [];
-      const floorMs: number[] = [];
-      await wallMs(cli, env); // warm the page cache
+      const a: Array<{ wall: number; cpu: number }> = [];
+      const b: Array<{ wall: number; cpu: number }> = [];
+      await timed(cli, env); // warm the page cache
       for (let i = 0; i < runs; i++) {
-        cliMs.push(await wallMs(cli, env));
-        floorMs.push(await wallMs(base, env));
+        a.push(await timed(cli, env));
+        b.push(await timed(base, env));
       }
-      row.cliMs = median(cliMs);
-      row.floorMs = median(floorMs);
+      row.cliMs = median(a.map((x) => x.wall));
+      row.floorMs = median(b.map((x) => x.wall));
+      row.cliCpuMs = median(a.map((x) => x.cpu));
+      row.floorCpuMs = median(b.map((x) => x.cpu));
       const rss = async (cmd: string[]) =>
         median([
           await peakRssMb({ name: "rss", cmd, env }),
@@ -124,12 +132,12 @@ export async function level1Section(bin: string | undefined, work: string): Prom
   const out = [
     "## `chatcli compact --level 1` (7 MB and 75 MB conversations)",
     "",
-    "| MB (JSON) | messages | CLI ms | floor ms | **× floor (time)** | CLI MB/s | CLI peak RSS MB | **RSS ÷ input** | (RSS − idle binary) ÷ input | floor RSS ÷ input | in-process level 1 MB/s |",
-    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| MB (JSON) | messages | CLI ms | floor ms | **× floor (time)** | CLI CPU ms | floor CPU ms | × floor (CPU) | CLI MB/s | CLI peak RSS MB | **RSS ÷ input** | (RSS − idle binary) ÷ input | floor RSS ÷ input | in-process level 1 MB/s |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of rows) {
     out.push(
-      `| ${r.megabytes.toFixed(1)} | ${r.messages} | ${r.cliMs.toFixed(0)} | ${r.floorMs.toFixed(0)} | ${(r.cliMs / r.floorMs).toFixed(2)} | ${(r.megabytes / (r.cliMs / 1000)).toFixed(0)} | ${r.cliPeakRssMb.toFixed(0)} | ${(r.cliPeakRssMb / r.megabytes).toFixed(1)} | ${((r.cliPeakRssMb - r.idleRssMb) / r.megabytes).toFixed(1)} | ${(r.floorPeakRssMb / r.megabytes).toFixed(1)} | ${r.inProcessMbPerSecond.toFixed(0)} |`,
+      `| ${r.megabytes.toFixed(1)} | ${r.messages} | ${r.cliMs.toFixed(0)} | ${r.floorMs.toFixed(0)} | ${(r.cliMs / r.floorMs).toFixed(2)} | ${r.cliCpuMs.toFixed(0)} | ${r.floorCpuMs.toFixed(0)} | ${(r.cliCpuMs / r.floorCpuMs).toFixed(2)} | ${(r.megabytes / (r.cliMs / 1000)).toFixed(0)} | ${r.cliPeakRssMb.toFixed(0)} | ${(r.cliPeakRssMb / r.megabytes).toFixed(1)} | ${((r.cliPeakRssMb - r.idleRssMb) / r.megabytes).toFixed(1)} | ${(r.floorPeakRssMb / r.megabytes).toFixed(1)} | ${r.inProcessMbPerSecond.toFixed(0)} |`,
     );
   }
   out.push(

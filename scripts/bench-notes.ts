@@ -6,8 +6,10 @@ export const NOTES = `## Reading these numbers
   it. Both are built in the same run and run interleaved with what they are compared to; the figures
   are medians. Absolute milliseconds move with the machine's load (given beside each section); the
   ratios move much less, and the floor, being shortest, is hurt least by load, so a ratio measured
-  under load is an upper bound.
-- **Start-up.** \`--version\` loads only package.json. \`bootstrap show WORDS\` and \`memory facts
+  under load is an upper bound. The CPU columns (user + system time of the process, from wait4)
+  depend least on the load: on a busy machine, read those.
+- **Start-up.** \`--version\` loads only package.json and writes with Bun's own writer (loading
+  node:fs alone costs ~2 ms, a quarter of the floor). \`bootstrap show WORDS\` and \`memory facts
   [CATEGORY] [--json]\` run without commander (commands/fast.ts, the same bytes as the commander
   path). What is left is work: reading settings (~2 ms), building the system context (5 files, 20
   rules: ~3 ms cold), loading and ranking 500 facts (lib/memory: ~10 ms cold, most of it parsing
