@@ -1,11 +1,35 @@
 #!/usr/bin/env bun
-import { fstatSync, readlinkSync, writeSync } from "node:fs";
-import { clockFromEnv } from "./lib/core/clock.ts";
 import type { Ctx, Sink, StdinKind, StopSignal } from "./lib/core/ctx.ts";
-import { EXIT, formatError, toChatcliError } from "./lib/core/errors.ts";
 import pkg from "./package.json" with { type: "json" };
 
 const argv = process.argv.slice(2);
+const isVersionFlag = (arg: string | undefined) =>
+  arg === "--version" || arg === "-V" || arg === "version";
+
+/** The version probes' one line: Bun's own writer (node:fs alone costs ~2 ms of start-up). */
+async function probe(line: string): Promise<never> {
+  try {
+    await Bun.write(Bun.stdout, line);
+  } catch {
+    process.exit(141); // EXIT.sigpipe: stdout closed
+  }
+  process.exit(0); // EXIT.ok
+}
+// Scripts call these to probe the tool: nothing else needs to load.
+if (argv.length === 1 && isVersionFlag(argv[0])) await probe(`${pkg.version}\n`);
+if (argv.length === 2 && argv.includes("--json") && argv.some(isVersionFlag)) {
+  const { buildInfo } = await import("./lib/core/build-info.ts");
+  const host = { platform: process.platform, arch: process.arch, bun: process.versions["bun"] };
+  await probe(`${JSON.stringify(buildInfo(pkg.version, host))}\n`);
+}
+// Loaded after the version probes, which need none of them.
+const [{ fstatSync, readlinkSync, writeSync }, { clockFromEnv }, errors] = await Promise.all([
+  import("node:fs"),
+  import("./lib/core/clock.ts"),
+  import("./lib/core/errors.ts"),
+]);
+const { EXIT, formatError, toChatcliError } = errors;
+
 if (argv[0] === "__file-worker" && argv.length === 1) {
   // Internal: the run's file worker, started by chatcli inside its sandbox (lib/sandbox/file-worker.ts).
   const { serveFileWorker } = await import("./lib/sandbox/file-worker.ts");
@@ -21,19 +45,6 @@ if (argv[0] === "__file-worker" && argv.length === 1) {
     }
   });
   process.exit(0);
-}
-const isVersionFlag = (arg: string | undefined) =>
-  arg === "--version" || arg === "-V" || arg === "version";
-if (argv.length === 1 && isVersionFlag(argv[0])) {
-  // Fast path: scripts call this to probe the tool; nothing else needs to load.
-  writeSync(1, `${pkg.version}\n`);
-  process.exit(EXIT.ok);
-}
-if (argv.length === 2 && argv.includes("--json") && argv.some(isVersionFlag)) {
-  const { buildInfo } = await import("./lib/core/build-info.ts");
-  const host = { platform: process.platform, arch: process.arch, bun: process.versions["bun"] };
-  writeSync(1, `${JSON.stringify(buildInfo(pkg.version, host))}\n`);
-  process.exit(EXIT.ok);
 }
 
 /**
@@ -179,8 +190,11 @@ const ctx: Ctx = {
   version: pkg.version,
 };
 
-const { runCli } = await import("./commands/cli.ts");
-const code = await runCli(argv, ctx);
+// The hot read-only commands in their plainest forms skip commander (commands/fast.ts); the rest,
+// and --help, typos and errors in flags, go through commands/cli.ts.
+const { fastCli } = await import("./commands/fast.ts");
+const code =
+  (await fastCli(argv, ctx)) ?? (await (await import("./commands/cli.ts")).runCli(argv, ctx));
 // Writes are synchronous, so everything is flushed: exit now (an open stdin pipe must not keep us alive).
 process.exit(
   stdoutClosed ? EXIT.sigpipe : backgroundFailure && code === EXIT.ok ? EXIT.failure : code,

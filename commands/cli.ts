@@ -80,12 +80,17 @@ export async function runCli(args: readonly string[], ctx: Ctx): Promise<number>
       printErrorEnvelope(routed, ctx, usage);
       return EXIT.usage;
     }
-    const failure = toChatcliError(error);
-    ctx.stderr.write(stripControl(formatError(failure)));
-    printErrorEnvelope(routed, ctx, failure);
-    return failure.exitCode;
+    return reportFailure(routed, ctx, error);
   }
   return state.exitCode;
+}
+
+/** A command's failure: one line on stderr, the envelope when JSON was asked for; the exit code. */
+export function reportFailure(argv: readonly string[], ctx: Ctx, error: unknown): number {
+  const failure = toChatcliError(error);
+  ctx.stderr.write(stripControl(formatError(failure)));
+  printErrorEnvelope(argv, ctx, failure);
+  return failure.exitCode;
 }
 
 /** The output format asked for on the command line, judged from raw argv (parsing may have failed). */

@@ -4,8 +4,9 @@ import { Command, Option } from "@commander-js/extra-typings";
 import { detectWorkspaceRoot } from "../lib/bootstrap/workspace.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { ChatcliError, EXIT, toChatcliError, UsageError } from "../lib/core/errors.ts";
+import { releaseGarbage, releaseGarbageAfterTurn } from "../lib/core/heap.ts";
 import { readStdin } from "../lib/core/input.ts";
-import { configuredSecrets, redact } from "../lib/core/redact.ts";
+import { configuredSecrets, redact, redactPieces } from "../lib/core/redact.ts";
 import { loadSettings } from "../lib/core/settings.ts";
 import { type CompactLevel, type CompactResult, compactHistory } from "../lib/history/compact.ts";
 import { parseConversation } from "../lib/history/formats.ts";
@@ -69,6 +70,14 @@ async function readInput(ctx: Ctx, file: string | undefined): Promise<string> {
     });
   }
   return read.text;
+}
+
+/**
+ * The conversation on stdin or in FILE. Its text is garbage once this returned: the caller collects
+ * it (issue 23: held through compaction it was 1× the input more at the peak).
+ */
+async function readConversation(ctx: Ctx, file: string | undefined) {
+  return parseConversation(await readInput(ctx, file));
 }
 
 /** `chatcli compact`: a filter that compacts a conversation in any supported format. */
@@ -197,7 +206,8 @@ async function runCompact(
         hint: "list them with: chatcli sessions list",
       });
     }
-    const conversation = session ? undefined : parseConversation(await readInput(ctx, file));
+    const conversation = session ? undefined : await readConversation(ctx, file);
+    if (conversation) await releaseGarbageAfterTurn(); // its text: only the messages are needed now
     const messages = session ? session.messages : (conversation?.messages ?? []);
     emit(
       ev("compaction.started", {
@@ -249,6 +259,21 @@ async function runCompact(
         await session.checkpoint("(before compact)");
         session.replaceMessages(result.messages);
         await session.save();
+      }
+    } else if (conversation && format === "text") {
+      // Streamed message by message, never held whole (issue 23); the same bytes as below.
+      releaseGarbage();
+      let written = 0;
+      for (const chunk of redactPieces(
+        conversation.parts(result.messages),
+        configuredSecrets(env),
+      )) {
+        output.writeText(chunk);
+        written += chunk.length;
+        if (written >= 4 << 20) {
+          written = 0;
+          releaseGarbage(); // the pieces written so far
+        }
       }
     } else if (conversation) {
       // The conversation is JSON like the envelope: secrets redacted (CONTRACT §9).

@@ -1,12 +1,22 @@
 // Helpers for scripts/bench.ts: spawn a command N times, report median wall time and peak RSS.
 import { mkdir, writeFile } from "node:fs/promises";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { $ } from "bun";
+
+/** The machine's load averages (1, 5, 15 min), for a section's heading: the machine is shared. */
+export function machineLoad(): string {
+  return loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" / ");
+}
 
 export interface Measurement {
   name: string;
   medianMs: number;
   p90Ms: number;
+  /** Median user + system CPU time of the process: far less sensitive to a loaded machine. */
+  medianCpuMs: number;
   medianRssMb: number;
   runs: number;
 }
@@ -35,7 +45,9 @@ export interface RunSpec {
 }
 
 /** Runs a command once (async, so a mock server in this process keeps answering). */
-export async function measureOnce(spec: RunSpec): Promise<{ ms: number; rssMb: number }> {
+export async function measureOnce(
+  spec: RunSpec,
+): Promise<{ ms: number; cpuMs: number; rssMb: number }> {
   const started = performance.now();
   const proc = Bun.spawn(spec.cmd, {
     env: spec.env,
@@ -52,7 +64,8 @@ export async function measureOnce(spec: RunSpec): Promise<{ ms: number; rssMb: n
   const ms = performance.now() - started;
   if (code !== (spec.expectCode ?? 0))
     throw new Error(`${spec.name}: exit ${code}\n${err}\n${out}`);
-  return { ms, rssMb: Number.NaN };
+  const cpu = proc.resourceUsage()?.cpuTime.total;
+  return { ms, cpuMs: cpu === undefined ? Number.NaN : Number(cpu) / 1000, rssMb: Number.NaN };
 }
 
 const TIME = "/usr/bin/time";
@@ -82,22 +95,24 @@ export async function peakRssMb(spec: RunSpec): Promise<number> {
 /** Interleaves the specs `runs` times (after warm-ups) so machine noise hits them alike. */
 export async function measureAll(specs: RunSpec[], runs = 30, warmup = 3): Promise<Measurement[]> {
   for (let i = 0; i < warmup; i++) for (const s of specs) await measureOnce(s);
-  const samples = new Map<string, { ms: number[]; rss: number[] }>();
-  for (const s of specs) samples.set(s.name, { ms: [], rss: [] });
+  const samples = new Map<string, { ms: number[]; cpu: number[]; rss: number[] }>();
+  for (const s of specs) samples.set(s.name, { ms: [], cpu: [], rss: [] });
   for (let i = 0; i < runs; i++) {
     for (const s of specs) {
       const m = await measureOnce(s);
-      const bucket = samples.get(s.name) as { ms: number[]; rss: number[] };
+      const bucket = samples.get(s.name) as { ms: number[]; cpu: number[]; rss: number[] };
       bucket.ms.push(m.ms);
+      bucket.cpu.push(m.cpuMs);
       if (i < 7) bucket.rss.push(await peakRssMb(s));
     }
   }
   return specs.map((s) => {
-    const b = samples.get(s.name) as { ms: number[]; rss: number[] };
+    const b = samples.get(s.name) as { ms: number[]; cpu: number[]; rss: number[] };
     return {
       name: s.name,
       medianMs: median(b.ms),
       p90Ms: p90(b.ms),
+      medianCpuMs: median(b.cpu),
       medianRssMb: median(b.rss),
       runs,
     };
@@ -116,12 +131,12 @@ export async function buildFloor(dir: string): Promise<string> {
 
 export function ratioTable(rows: Measurement[], floor: Measurement): string {
   const lines = [
-    "| command | median ms | p90 ms | × floor (time) | median peak RSS MB | × floor (RSS) |",
-    "|---|---:|---:|---:|---:|---:|",
+    "| command | median ms | p90 ms | × floor (time) | median CPU ms | × floor (CPU) | median peak RSS MB | × floor (RSS) |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const r of rows) {
     lines.push(
-      `| ${r.name} | ${r.medianMs.toFixed(1)} | ${r.p90Ms.toFixed(1)} | ${(r.medianMs / floor.medianMs).toFixed(2)} | ${r.medianRssMb.toFixed(1)} | ${(r.medianRssMb / floor.medianRssMb).toFixed(2)} |`,
+      `| ${r.name} | ${r.medianMs.toFixed(1)} | ${r.p90Ms.toFixed(1)} | ${(r.medianMs / floor.medianMs).toFixed(2)} | ${r.medianCpuMs.toFixed(1)} | ${(r.medianCpuMs / floor.medianCpuMs).toFixed(2)} | ${r.medianRssMb.toFixed(1)} | ${(r.medianRssMb / floor.medianRssMb).toFixed(2)} |`,
     );
   }
   return lines.join("\n");

@@ -5,9 +5,10 @@ import { startMockLlm } from "../tests/support/mock-llm.ts";
 import { setupBootstrapBench } from "./bench-bootstrap.ts";
 import { benchCompact } from "./bench-compact.ts";
 import { delegationSection } from "./bench-delegate.ts";
-import type { RunSpec } from "./bench-lib.ts";
+import { level1Section } from "./bench-level1.ts";
+import { machineLoad, type RunSpec } from "./bench-lib.ts";
 import { benchColdRecall, runMemoryBench, storeWithFacts } from "./bench-memory.ts";
-import { level1Section, microcompactSection } from "./bench-microcompact.ts";
+import { microcompactSection } from "./bench-microcompact.ts";
 import { recallQuality } from "./bench-recall.ts";
 
 export interface BenchInput {
@@ -31,8 +32,8 @@ export async function startupScenarios(
       cwd: boot.cwd,
     },
     {
-      name: "chatcli memory facts (500 facts)",
-      cmd: [input.bin, "memory", "facts"],
+      name: "chatcli memory facts --json (500 facts)",
+      cmd: [input.bin, "memory", "facts", "--json"],
       env: { ...input.env, ...facts.env },
       cwd: input.work,
     },
@@ -125,10 +126,11 @@ async function firstRequests(input: BenchInput): Promise<string[]> {
 /** In-process sections: first-request sizes, memory recall/remember/digest, compaction throughput. */
 export async function inProcessSections(input: BenchInput): Promise<string[]> {
   const out = await firstRequests(input);
+  const memLoad = machineLoad();
   const mem = await runMemoryBench();
   out.push(
     "",
-    "## Memory (in-process)",
+    `## Memory (in-process; load ${memLoad} → ${machineLoad()})`,
     "",
     "| facts | recall, index built (ms) | recall, cold (ms) | remember (ms) | index digest (chars) |",
     "|---:|---:|---:|---:|---:|",
@@ -192,10 +194,11 @@ export async function inProcessSections(input: BenchInput): Promise<string[]> {
       );
     }
   }
+  const compactLoad = machineLoad();
   const compact = await benchCompact();
   out.push(
     "",
-    "## Compaction levels 1 + 3 (in-process, no LLM)",
+    `## Compaction levels 1 + 3 (in-process, no LLM; load ${compactLoad} → ${machineLoad()})`,
     "",
     "| messages | MB | ms | MB/s |",
     "|---:|---:|---:|---:|",
@@ -206,7 +209,10 @@ export async function inProcessSections(input: BenchInput): Promise<string[]> {
     );
   }
   out.push("", "Budget: ≥ 50 MB/s, linear in size.");
-  out.push("", ...microcompactSection(), "", ...(await level1Section(input.bin, input.work)));
+  const l1Load = machineLoad();
+  const l1 = await level1Section(input.bin, input.work);
+  l1[0] = `${l1[0]} — load ${l1Load} → ${machineLoad()}`;
+  out.push("", ...microcompactSection(), "", ...l1);
   out.push("", ...(await delegationSection(input.bin, input.env, input.work)));
   return out;
 }

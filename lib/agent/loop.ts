@@ -1,5 +1,5 @@
 import { ChatcliError, type TerminalReason, toChatcliError } from "../core/errors.ts";
-import { microcompact } from "../history/microcompact.ts";
+import { microcompact, newMicrocompactState } from "../history/microcompact.ts";
 import { repairToolPairs } from "../history/tool-pairs.ts";
 import { ProviderError } from "../llm/errors.ts";
 import type { ChatMessage, LlmRequest, Usage } from "../llm/types.ts";
@@ -92,6 +92,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
   let error: ChatcliError | undefined;
   let turn = 0;
   const detector = new StagnationDetector(earlyExitThreshold(input.env));
+  const compacting = newMicrocompactState();
   const stopped = (): TerminalReason => (timedOut ? "timeout" : "cancelled");
 
   let useTools = input.tools.length > 0;
@@ -146,10 +147,16 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       }
       turn++;
       emit(ev("turn.started", { turn, parent_id }));
-      const mc = microcompact(messages, turn - 1, input.env);
+      const mc = microcompact(messages, turn - 1, input.env, {
+        maxTurns: input.limits.maxTurns,
+        state: compacting,
+      });
       messages = mc.messages;
-      if (mc.truncated || mc.summarized) {
-        const line = `🗜 microcompact: ${mc.truncated} truncated, ${mc.summarized} summarized, ${mc.freedChars} chars freed`;
+      if (mc.truncated || mc.summarized || mc.deduplicated) {
+        const repeats = mc.deduplicated
+          ? `, ${mc.deduplicated} repeated output(s) as a pointer`
+          : "";
+        const line = `🗜 microcompact: ${mc.truncated} truncated, ${mc.summarized} summarized${repeats}, ${mc.freedChars} chars freed`;
         emit(note(line, { detail: true, parent_id }));
       }
       if (input.hooks?.beforeRequest) {

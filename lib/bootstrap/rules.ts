@@ -174,11 +174,18 @@ function parseSimpleFrontMatter(front: string, lenient = false): string[] | unde
   return paths;
 }
 
+/** Compiled globs by pattern: each rule's globs are matched against every touched path. */
+const globs = new Map<string, InstanceType<typeof Bun.Glob>>();
+
 /** Whether `pattern` matches `path`: a real glob (Bun.Glob), and slash-less patterns match base names. */
 export function matchGlob(pattern: string, path: string): boolean {
   const p = pattern.replace(/^\.\//, "");
   const target = path.replace(/^\.\//, "");
-  const glob = new Bun.Glob(p);
+  let glob = globs.get(p);
+  if (!glob) {
+    glob = new Bun.Glob(p);
+    globs.set(p, glob);
+  }
   if (glob.match(target)) return true;
   if (!p.includes("/")) return glob.match(basename(target));
   return false;

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { readlinkSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import {
@@ -72,9 +71,20 @@ export async function createFileAtomic(path: string, data: string | Uint8Array):
   }
 }
 
+/**
+ * `n` random bytes as hex, from Web Crypto (always there: loading node:crypto for this cost every
+ * command ~2 ms of start-up, issue 23).
+ */
+function randomHex(n: number): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(n));
+  let out = "";
+  for (const b of bytes) out += b.toString(16).padStart(2, "0");
+  return out;
+}
+
 /** A unique temp file name beside `path` that fits a 255-byte file name however long the target's. */
 function tempName(path: string): string {
-  return `${basename(path).slice(0, 200)}.${randomBytes(6).toString("hex")}.tmp`;
+  return `${basename(path).slice(0, 200)}.${randomHex(6)}.tmp`;
 }
 
 /** Where a chain of symlinks ends (the path itself when it is not a link or does not exist). */
@@ -141,8 +151,7 @@ export async function readJsonFile<T = unknown>(path: string): Promise<JsonRead<
 export async function quarantine(path: string): Promise<string> {
   let target = `${path}.corrupt`;
   if (await exists(target)) target = `${path}.corrupt-${Math.floor(Date.now() / 1000)}`;
-  if (await exists(target))
-    target = `${path}.corrupt-${Date.now()}-${randomBytes(3).toString("hex")}`;
+  if (await exists(target)) target = `${path}.corrupt-${Date.now()}-${randomHex(3)}`;
   await rename(path, target);
   return target;
 }
@@ -297,7 +306,7 @@ async function removeIfAbandoned(
  * differ (faketime, a container with a skewed clock, a network filesystem's server).
  */
 export async function fileAgeMs(path: string, mtimeMs: number): Promise<number> {
-  const probe = join(dirname(path), `.clock-${pid}-${randomBytes(4).toString("hex")}`);
+  const probe = join(dirname(path), `.clock-${pid}-${randomHex(4)}`);
   try {
     await writeFile(probe, "", { flag: "wx", mode: 0o600 });
     return (await stat(probe)).mtimeMs - mtimeMs;

@@ -26,6 +26,13 @@ const PATTERNS: ReadonlyArray<{ kind: string; re: RegExp; hint: readonly string[
   { kind: "google_api_key", re: /\bAIza[0-9A-Za-z_-]{35}\b/g, hint: ["AIza"] },
 ];
 
+/** Every hint at once: one scan of a large text that holds none of them (most texts), not one each. */
+const ANY_HINT = new RegExp(
+  PATTERNS.flatMap((p) => p.hint)
+    .map((h) => h.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("|"),
+);
+
 const KEY_VARS = /(?:KEY|TOKEN|SECRET|PASSWORD)$/;
 
 /** The values of configured secrets (env vars named *KEY, *TOKEN, …) long enough to be worth hiding. */
@@ -38,12 +45,22 @@ export function configuredSecrets(env: Env): string[] {
   return out.sort((a, b) => b.length - a.length);
 }
 
+/**
+ * Whether `redact(text, secrets)` may change anything: a configured secret or a pattern's literal
+ * is in the text. False means it returns the text as it is (one regex scan instead of a pass per
+ * secret shape).
+ */
+export function mayRedact(text: string, secrets: readonly string[] = []): boolean {
+  return secrets.some((value) => text.includes(value)) || ANY_HINT.test(text);
+}
+
 /** Replaces secrets in text with `[REDACTED:kind]`. */
 export function redact(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const value of secrets) {
     if (out.includes(value)) out = out.split(value).join("[REDACTED:configured_key]");
   }
+  if (!ANY_HINT.test(out)) return out;
   for (const { kind, re, hint } of PATTERNS) {
     if (!hint.some((h) => out.includes(h))) continue;
     re.lastIndex = 0;
@@ -62,4 +79,41 @@ export function redactDeep<T>(value: T, secrets: readonly string[] = []): T {
     return out as T;
   }
   return value;
+}
+
+/** Characters between the pieces of a JSON document (structure, white space, quotes). */
+const BETWEEN_PIECES = /[\s,:{}[\]"]/;
+const PIECE_CHUNK = 1 << 16;
+
+/**
+ * `redact` over a text given in pieces (JSON written message by message), yielding chunks whose
+ * concatenation is exactly `redact(pieces.join(""), secrets)` without ever holding the whole text:
+ * pieces are batched into ~64 KB chunks and each is redacted alone, which is the same because no
+ * secret can match across the JSON between two pieces. Where one could — a configured secret holding
+ * JSON punctuation, or a private key block (its pattern spans anything up to its END line) — the rest
+ * of the text is redacted as one string.
+ */
+export function* redactPieces(
+  pieces: Iterable<string>,
+  secrets: readonly string[] = [],
+  chunkChars = PIECE_CHUNK,
+) {
+  let whole = secrets.some((s) => BETWEEN_PIECES.test(s));
+  let chunk: string[] = [];
+  let size = 0;
+  for (const piece of pieces) {
+    chunk.push(piece);
+    size += piece.length;
+    if (whole || size < chunkChars) continue;
+    const text = chunk.join("");
+    if (text.includes("PRIVATE KEY-----")) {
+      whole = true;
+      chunk = [text];
+      continue;
+    }
+    yield redact(text, secrets);
+    chunk = [];
+    size = 0;
+  }
+  if (chunk.length > 0) yield redact(chunk.join(""), secrets);
 }

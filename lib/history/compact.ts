@@ -8,7 +8,7 @@ import { leadingSystemCount, snapCut, tailStart } from "./blocks.ts";
 import { trimHistory } from "./level1.ts";
 import { type Summarize, summarizeSegment, summaryMessage } from "./level2.ts";
 import { truncateHistory } from "./level3.ts";
-import { cutOversized, keptTask, TASK_SHARE, taskIndices } from "./task.ts";
+import { cutOversized, firstTaskIndex, keptTask, TASK_SHARE, taskIndices } from "./task.ts";
 import { budgetFor, CHARS_PER_TOKEN, compactThreshold, estimateTokens } from "./tokens.ts";
 
 export type CompactLevel = 1 | 2 | 3;
@@ -90,7 +90,14 @@ export async function compactHistory(
   // The task (first real user message, later ones that change it) survives every level, verbatim or
   // as head + tail when it alone is too big; a single huge message is cut before anything is dropped.
   const firstCut = tailStart(messages, keep, systemEnd);
-  const taskAt = taskIndices(messages, systemEnd, firstCut, budget, options.isTask);
+  // level 1 alone needs only the first task: later ones are real user messages, never cut here
+  const first = maxLevel === 1 ? firstTaskIndex(messages, systemEnd, firstCut) : -1;
+  const taskAt =
+    maxLevel === 1
+      ? first < 0
+        ? []
+        : [first]
+      : taskIndices(messages, systemEnd, firstCut, budget, options.isTask);
   let input = messages;
   const pinned = new Set<ChatMessage>();
   if (taskAt.length > 0) {

@@ -3,6 +3,7 @@ import { UsageError } from "../core/errors.ts";
 import { toGoJson } from "../core/fs.ts";
 import type { ChatMessage, ToolCall } from "../llm/types.ts";
 import { jsonErrorOffset, lineColumn } from "./json-position.ts";
+import { stringifyPieces } from "./json-stream.ts";
 import { SUMMARY_PREFIXES } from "./level2.ts";
 import { parseSessionDoc, sessionJson } from "./session-file.ts";
 
@@ -19,6 +20,8 @@ export interface Conversation {
   messages: ChatMessage[];
   /** Writes compacted messages back in the input's format. */
   render(messages: readonly ChatMessage[]): string;
+  /** The same text in pieces, message by message (never held whole): joined, they are `render`. */
+  parts(messages: readonly ChatMessage[]): Iterable<string>;
 }
 
 type Wire = Record<string, unknown>;
@@ -220,6 +223,27 @@ function toAnthropic(m: ChatMessage): Wire {
   return { ...wire, content: next };
 }
 
+function* mapped<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
+}
+
+/** `alternate`, one wire at a time (holds only the last one back, to merge it with the next). */
+function* alternating(wires: Iterable<Wire>): Generator<Wire> {
+  let last: Wire | undefined;
+  for (const wire of wires) {
+    if (!last || last["role"] !== wire["role"]) {
+      if (last) yield last;
+      last = wire;
+      continue;
+    }
+    const blocks = [...blocksOf(last["content"]), ...blocksOf(wire["content"])];
+    const results = blocks.filter((b) => b?.type === "tool_result");
+    const others = blocks.filter((b) => b?.type !== "tool_result");
+    last = { ...last, content: [...results, ...others] };
+  }
+  if (last) yield last;
+}
+
 function blocksOf(content: unknown): Block[] {
   if (Array.isArray(content)) return content as Block[];
   return typeof content === "string" && content !== "" ? [{ type: "text", text: content }] : [];
@@ -253,8 +277,11 @@ function indentOf(text: string): number | undefined {
 /** Reads a conversation in any supported format (malformed or unknown input → exit 2). */
 export function parseConversation(input: string): Conversation {
   const text = input.replace(/^\uFEFF/, "");
-  const value = parseJsonStrict(text);
-  const indent = indentOf(text);
+  return conversationOf(parseJsonStrict(text), indentOf(text));
+}
+
+/** The conversation in a parsed JSON document; `indent` is the input's, for writing it back. */
+function conversationOf(value: unknown, indent: number | undefined): Conversation {
   const dump = (v: unknown) => JSON.stringify(v, null, indent);
   if (Array.isArray(value)) {
     if (!value.every((m) => isObject(m) && typeof m["role"] === "string")) {
@@ -266,6 +293,8 @@ export function parseConversation(input: string): Conversation {
         format: "anthropic-body",
         messages: wires.map(fromAnthropic),
         render: (ms) => dump(alternate(ms.map(toAnthropic))),
+        parts: (ms) =>
+          stringifyPieces(undefined, undefined, alternating(mapped(ms, toAnthropic)), indent),
       };
     }
     if (isOpenAIish(wires)) {
@@ -273,6 +302,7 @@ export function parseConversation(input: string): Conversation {
         format: "openai-messages",
         messages: wires.map(fromOpenAI),
         render: (ms) => dump(ms.map(toOpenAI)),
+        parts: (ms) => stringifyPieces(undefined, undefined, mapped(ms, toOpenAI), indent),
       };
     }
     const doc = parseSessionDoc(value);
@@ -293,6 +323,7 @@ export function parseConversation(input: string): Conversation {
       format: "chatcli-messages",
       messages,
       render: (ms) => dump(hasMeta ? ms : ms.map(bare)),
+      parts: (ms) => stringifyPieces(undefined, undefined, hasMeta ? ms : mapped(ms, bare), indent),
     };
   }
   if (!isObject(value)) badInput("input is not a conversation");
@@ -303,6 +334,13 @@ export function parseConversation(input: string): Conversation {
       messages: session.messages,
       render: (ms) =>
         toGoJson(sessionJson({ title: session.title, messages: ms, extra: session.extra })),
+      parts: (ms) =>
+        stringifyPieces(
+          sessionJson({ title: session.title, messages: ms, extra: session.extra }),
+          "chat_history",
+          ms,
+          2,
+        ),
     };
   }
   const list = value["messages"];
@@ -321,11 +359,24 @@ export function parseConversation(input: string): Conversation {
           ...value,
           messages: alternate(ms.filter((m) => !head.includes(m)).map(toAnthropic)),
         }),
+      parts: (ms) =>
+        stringifyPieces(
+          value,
+          "messages",
+          alternating(
+            mapped(
+              ms.filter((m) => !head.includes(m)),
+              toAnthropic,
+            ),
+          ),
+          indent,
+        ),
     };
   }
   return {
     format: "openai-body",
     messages: wires.map(fromOpenAI),
     render: (ms) => dump({ ...value, messages: ms.map(toOpenAI) }),
+    parts: (ms) => stringifyPieces(value, "messages", mapped(ms, toOpenAI), indent),
   };
 }

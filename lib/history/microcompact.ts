@@ -1,179 +1,173 @@
 import type { Env } from "../core/ctx.ts";
 import type { ChatMessage } from "../llm/types.ts";
 import { withContent } from "./blocks.ts";
+import { type MicrocompactConfig, microcompactConfig } from "./microcompact-config.ts";
+import { requestsLeft, rewriteTokens, waitIsCheaper } from "./microcompact-cost.ts";
+import { duplicateLine } from "./microcompact-forms.ts";
+import { agesOf, bestClearing, type Plan, plan } from "./microcompact-plan.ts";
 import { CHARS_PER_TOKEN } from "./tokens.ts";
 
 /**
- * Microcompact knobs (seed 001 §6, reference §6.10; docs/compaction.md). A result becomes *eligible*
- * for head + tail after TRUNCATE_TURNS turns and for a summary line after SUMMARIZE_TURNS, when it is
- * at least MIN_CONTENT chars. Eligible results are rewritten only when a clearing happens: when all
- * rewrites due would free at least CLEAR_AT_LEAST tokens, they all happen at once, so the request
- * prefix (the prompt cache) changes once per clearing instead of every turn. CLEAR_AT_LEAST=0 is the
- * seed's eager behaviour (rewrite as soon as a result is eligible).
+ * What the loop keeps between turns: the requests it sent recently (their messages, by reference),
+ * so a clearing knows which cache entries it keeps. Without it only the previous request is known
+ * and a clearing is priced as if it rewrote everything after the system prompt.
  */
-export interface MicrocompactConfig {
-  truncateTurns: number;
-  summarizeTurns: number;
-  headChars: number;
-  tailChars: number;
-  minContent: number;
-  /** Estimated tokens one clearing must free, else nothing changes this turn (0 = eager). */
-  clearAtLeast: number;
+export interface MicrocompactState {
+  sent: ChatMessage[][];
+  /** Tokens pointers kept off the wire, minus the rewrites clearings spent (with writeBudget). */
+  credit: number;
 }
 
-/** The defaults shipped (docs/compaction.md justifies them); the seed's MIN_CONTENT was 3000. */
-export const MICROCOMPACT_DEFAULTS: MicrocompactConfig = {
-  truncateTurns: 2,
-  summarizeTurns: 4,
-  headChars: 2000,
-  tailChars: 500,
-  minContent: 1000,
-  clearAtLeast: 8000,
-};
-
-function positive(env: Env, name: string, fallback: number): number {
-  const n = Number.parseInt(env[name] ?? "", 10);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
+export function newMicrocompactState(): MicrocompactState {
+  return { sent: [], credit: 0 };
 }
 
-function nonNegative(env: Env, name: string, fallback: number): number {
-  const raw = env[name]?.trim() ?? "";
-  const n = /^\d+$/.test(raw) ? Number.parseInt(raw, 10) : Number.NaN;
-  return Number.isFinite(n) ? n : fallback;
-}
-
-/** Reads the CHATCLI_MICROCOMPACT_* variables. */
-export function microcompactConfig(env: Env): MicrocompactConfig {
-  const d = MICROCOMPACT_DEFAULTS;
-  return {
-    truncateTurns: positive(env, "CHATCLI_MICROCOMPACT_TRUNCATE_TURNS", d.truncateTurns),
-    summarizeTurns: positive(env, "CHATCLI_MICROCOMPACT_SUMMARIZE_TURNS", d.summarizeTurns),
-    headChars: positive(env, "CHATCLI_MICROCOMPACT_HEAD_CHARS", d.headChars),
-    tailChars: positive(env, "CHATCLI_MICROCOMPACT_TAIL_CHARS", d.tailChars),
-    minContent: positive(env, "CHATCLI_MICROCOMPACT_MIN_CONTENT", d.minContent),
-    clearAtLeast: nonNegative(env, "CHATCLI_MICROCOMPACT_CLEAR_AT_LEAST", d.clearAtLeast),
-  };
+export interface MicrocompactOptions {
+  config?: MicrocompactConfig;
+  /** --max-turns: no request goes out past it, so none is expected after it. */
+  maxTurns?: number;
+  state?: MicrocompactState;
 }
 
 export interface MicrocompactResult {
   messages: ChatMessage[];
   truncated: number;
   summarized: number;
+  /** New results sent as a pointer to an identical earlier one. */
+  deduplicated: number;
   freedChars: number;
   /** Estimated tokens the due rewrites would free (whether or not this turn cleared). */
   pendingTokens: number;
+  /** Estimated tokens the provider would write again for them (0 when nothing is due). */
+  rewriteTokens: number;
+  /** Requests still expected, this one included. */
+  requestsLeft: number;
   /** Index of the first message rewritten (where the cached prefix ends), or -1. */
   firstChanged: number;
 }
 
-/** What a tool result looks like, for its one-line summary. */
-export function contentType(content: string): string {
-  const start = content.trimStart();
-  const head = content.slice(0, 200);
-  if (start.startsWith("{") || start.startsWith("[")) return "JSON";
-  if (head.includes("package ")) return "Go source";
-  if (head.includes("import ")) return "source code";
-  if (head.includes("def ")) return "Python source";
-  if (head.includes("function ")) return "JavaScript source";
-  if (start.startsWith("diff ") || start.startsWith("--- ")) return "diff";
-  if (start.startsWith("commit ")) return "git log";
-  return "text";
+/** How many recent requests the state remembers (the lookback never reaches further back). */
+const KEEP_SENT = 12;
+
+/** Remembers the previous request (messages[0, count)) unless it is already the last one kept. */
+function remember(state: MicrocompactState, messages: readonly ChatMessage[], count: number): void {
+  const last = state.sent.at(-1);
+  if (last && last.length === count && last.every((m, i) => m === messages[i])) return;
+  state.sent.push(messages.slice(0, count));
+  if (state.sent.length > KEEP_SENT) state.sent.shift();
 }
 
-function lineCount(content: string): number {
-  let n = 1;
-  for (let i = content.indexOf("\n"); i >= 0; i = content.indexOf("\n", i + 1)) n++;
-  return n;
-}
-
-/** The marker truncateOld leaves in a result (with the original's size, for its summary line later). */
-const TRUNCATED =
-  /\n\[\.\.\. (\d+) chars omitted from old tool result(?: \((\d+) lines, ([^)]+)\))? \.\.\.\]\n/;
-const CLEARED = /^\[Old tool result cleared — \d+ lines, \d+ chars, [^\]]+\]$/;
-
-function truncateOld(content: string, config: MicrocompactConfig): string {
-  if (content.length <= config.headChars + config.tailChars + 100) return content;
-  let head = content.slice(0, config.headChars);
-  const headNl = head.lastIndexOf("\n");
-  if (headNl > config.headChars / 2) head = head.slice(0, headNl);
-  let tail = content.slice(content.length - config.tailChars);
-  const tailNl = tail.indexOf("\n");
-  if (tailNl >= 0 && tailNl < config.tailChars / 2) tail = tail.slice(tailNl + 1);
-  const omitted = content.length - head.length - tail.length;
-  return `${head}\n[... ${omitted} chars omitted from old tool result (${lineCount(content)} lines, ${contentType(content)}) ...]\n${tail}`;
-}
-
-/** The one-line summary of a result (of the original, when it was truncated first). */
-function summaryLine(content: string): string {
-  const t = TRUNCATED.exec(content);
-  if (t?.[2] !== undefined) {
-    const chars = content.length - t[0].length + Number(t[1]);
-    return `[Old tool result cleared — ${t[2]} lines, ${chars} chars, ${t[3]}]`;
+/** Message counts of the remembered requests that are still a prefix of `messages`. */
+function cacheEntries(state: MicrocompactState | undefined, messages: readonly ChatMessage[]) {
+  const out: number[] = [];
+  for (const sent of state?.sent ?? []) {
+    if (sent.length <= messages.length && sent.every((m, i) => m === messages[i])) {
+      out.push(sent.length);
+    }
   }
-  return `[Old tool result cleared — ${lineCount(content)} lines, ${content.length} chars, ${contentType(content)}]`;
+  return out;
 }
 
-/** The content an eligible result is due for at `age`, or undefined when it stays as it is. */
-function dueContent(content: string, age: number, config: MicrocompactConfig): string | undefined {
-  if (CLEARED.test(content)) return undefined;
-  const truncated = TRUNCATED.test(content);
-  // A result truncated on an earlier clearing is under MIN_CONTENT now, but still becomes a summary.
-  if (content.length < config.minContent && !truncated) return undefined;
-  if (age >= config.summarizeTurns) return summaryLine(content);
-  if (age >= config.truncateTurns && !truncated) {
-    const out = truncateOld(content, config);
-    return out === content ? undefined : out;
+/** New results (after `from`) identical to an earlier verbatim result become a pointer to it. */
+function dedupNewest(out: ChatMessage[], from: number, minChars: number, r: MicrocompactResult) {
+  const byLength = new Map<number, number[]>();
+  for (let i = 0; i < out.length; i++) {
+    const m = out[i] as ChatMessage;
+    if (m.role !== "tool" || typeof m.content !== "string" || m.content.length < minChars) continue;
+    const same = byLength.get(m.content.length);
+    const earlier = i > from ? same?.find((j) => out[j]?.content === m.content) : undefined;
+    const id = earlier === undefined ? undefined : out[earlier]?.tool_call_id;
+    if (id) {
+      out[i] = withContent(m, duplicateLine(m.content, id));
+      r.deduplicated++;
+      r.freedChars += m.content.length - (out[i] as ChatMessage).content.length;
+    } else if (same) same.push(i);
+    else byLength.set(m.content.length, [i]);
   }
-  return undefined;
 }
 
 /**
- * Shrinks old tool results in an agent loop, cache-aware (like Anthropic's context editing): each
- * turn it works out every rewrite due (head + tail after TRUNCATE_TURNS assistant turns, a one-line
- * summary after SUMMARIZE_TURNS); only when together they free CLEAR_AT_LEAST tokens are they all
- * applied, at once. Otherwise the history is returned untouched, byte for byte, and results already
- * rewritten never change again except to go from head + tail to their summary line on a later
- * clearing. `turnIndex` is the loop's 0-based turn. Pure: the state is in the messages themselves.
+ * Shrinks old tool results in an agent loop, cache-aware. Before each request:
+ * 1. a new result that is byte for byte an earlier result still in the history (the same file read
+ *    again, the same test output) goes out as a one-line pointer to it — it was never sent, so the
+ *    cache loses nothing, and the earlier copy stays verbatim as long as the pointer would have;
+ * 2. every rewrite due is worked out (head + tail after TRUNCATE_TURNS turns, a one-line summary
+ *    after SUMMARIZE_TURNS), oldest first, so the cut point is the oldest result not yet in its
+ *    final form and everything before it stays byte-identical;
+ * 3. they all happen at once only when the clearing pays for itself over the requests still
+ *    expected (the run's pace, --max-turns, a floor) and frees at least CLEAR_AT_LEAST tokens;
+ *    otherwise the history goes out untouched, byte for byte.
+ * `turnIndex` is the loop's 0-based turn. With `options.state` (one per run) it knows which cache
+ * entries a clearing keeps.
  */
 export function microcompact(
   messages: readonly ChatMessage[],
   turnIndex: number,
   env: Env,
-  config: MicrocompactConfig = microcompactConfig(env),
+  options: MicrocompactOptions = {},
 ): MicrocompactResult {
+  const config = options.config ?? microcompactConfig(env);
   const result: MicrocompactResult = {
     messages: messages.slice(),
     truncated: 0,
     summarized: 0,
+    deduplicated: 0,
     freedChars: 0,
     pendingTokens: 0,
+    rewriteTokens: 0,
+    requestsLeft: 0,
     firstChanged: -1,
   };
-  if (turnIndex < config.truncateTurns) return result;
-  let totalAssistant = 0;
-  for (const m of messages) if (m.role === "assistant") totalAssistant++;
-  const due: Array<{ index: number; content: string }> = [];
-  let freed = 0;
-  let turn = 0;
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i] as ChatMessage;
-    if (m.role === "assistant") turn++;
-    const candidate = m.role === "tool" || (m.role === "user" && m.meta?.agent_feedback === true);
-    if (!candidate || typeof m.content !== "string") continue;
-    const content = dueContent(m.content, totalAssistant - turn, config);
-    if (content === undefined) continue;
-    due.push({ index: i, content });
-    freed += m.content.length - content.length;
+  if (!config.enabled) return result;
+  let sentBefore = 0;
+  for (let i = messages.length - 1; i >= 0 && !sentBefore; i--) {
+    if (messages[i]?.role === "assistant") sentBefore = i;
   }
-  result.pendingTokens = Math.floor(freed / CHARS_PER_TOKEN);
-  if (due.length === 0 || result.pendingTokens < config.clearAtLeast) return result;
-  for (const { index, content } of due) {
-    const m = messages[index] as ChatMessage;
+  if (options.state && sentBefore > 0) remember(options.state, messages, sentBefore);
+  const eager = config.clearAtLeast === 0;
+  if (!eager && config.dedupMinChars > 0) {
+    const before = result.freedChars;
+    dedupNewest(result.messages, sentBefore, config.dedupMinChars, result);
+    if (options.state) options.state.credit += (result.freedChars - before) / CHARS_PER_TOKEN;
+  }
+  if (turnIndex < config.truncateTurns) return result;
+  const input = { messages: result.messages, ages: agesOf(result.messages), config, eager };
+  if (eager) return apply(result, plan(input));
+  result.requestsLeft = requestsLeft({ ...config, turnIndex, maxTurns: options.maxTurns });
+  const entries = options.state ? cacheEntries(options.state, messages) : [sentBefore];
+  const best = bestClearing({ ...input, sentBefore, entries, requestsLeft: result.requestsLeft });
+  if (!best) return result;
+  result.pendingTokens = best.freedTokens;
+  result.rewriteTokens = best.rewriteTokens;
+  if (best.freedTokens < config.clearAtLeast || best.gain < 0) return result;
+  // Next turn this request is cached too, and a clearing from the same cut rewrites the newest
+  // round instead of the one above it: wait when that is cheaper by more than a request's saving.
+  const next = plan(input, best.cut, 1);
+  const later = rewriteTokens({
+    after: next.after,
+    cut: best.cut,
+    sentBefore: next.after.length,
+    entries,
+  });
+  if (waitIsCheaper(best.rewriteTokens, later, best.freedTokens, result.requestsLeft))
+    return result;
+  if (config.writeBudget) {
+    // strict: spend only what pointers saved, so cache writes never exceed no microcompaction's
+    if (!options.state || options.state.credit < best.rewriteTokens) return result;
+    options.state.credit -= best.rewriteTokens;
+  }
+  return apply(result, best.plan);
+}
+
+function apply(result: MicrocompactResult, p: Plan): MicrocompactResult {
+  const first = p.due[0];
+  if (!first) return result;
+  for (const { content } of p.due) {
     if (content.startsWith("[Old tool result cleared")) result.summarized++;
     else result.truncated++;
-    result.freedChars += m.content.length - content.length;
-    result.messages[index] = withContent(m, content);
   }
-  result.firstChanged = due[0]?.index ?? -1;
+  result.freedChars += p.freedChars;
+  result.messages = p.after;
+  result.firstChanged = first.index;
   return result;
 }

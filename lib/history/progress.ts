@@ -1,7 +1,21 @@
 import type { CompactPhase, CompactResult } from "./compact.ts";
 
+/** `toLocaleString("en-US")` for whole numbers, without loading the locale data (~10 ms of start-up). */
+function grouped(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString("en-US");
+  const digits = String(Math.abs(n));
+  let out = "";
+  for (let end = digits.length; end > 0; end -= 3) {
+    out =
+      end === digits.length
+        ? digits.slice(Math.max(0, end - 3), end)
+        : `${digits.slice(Math.max(0, end - 3), end)},${out}`;
+  }
+  return n < 0 ? `-${out}` : out;
+}
+
 function tokens(n: unknown): string {
-  return `~${Number(n ?? 0).toLocaleString("en-US")} tokens`;
+  return `~${grouped(Number(n ?? 0))} tokens`;
 }
 
 /** The stderr line for a compaction phase (shared by `chatcli compact`, chat and agent), or undefined. */

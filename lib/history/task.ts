@@ -45,6 +45,12 @@ export function changesTask(message: ChatMessage): boolean {
   return isRealUserMessage(message) && TASK_CHANGE.test(message.content.slice(0, 2000));
 }
 
+/** Index of the first real user message in [from, to), or -1. */
+export function firstTaskIndex(messages: readonly ChatMessage[], from: number, to: number): number {
+  for (let i = from; i < to; i++) if (isRealUserMessage(messages[i] as ChatMessage)) return i;
+  return -1;
+}
+
 /**
  * Indices in [from, to) of the task messages to keep: the first real user message, then later ones
  * that change the task (or that `isTask` names) while they fit TASK_CHANGES_SHARE of the budget.
@@ -56,13 +62,7 @@ export function taskIndices(
   budgetTokens: number,
   isTask?: (message: ChatMessage) => boolean,
 ): number[] {
-  let first = -1;
-  for (let i = from; i < to; i++) {
-    if (isRealUserMessage(messages[i] as ChatMessage)) {
-      first = i;
-      break;
-    }
-  }
+  const first = firstTaskIndex(messages, from, to);
   if (first < 0) return [];
   const later: number[] = [];
   let room = Math.floor(budgetTokens * TASK_CHANGES_SHARE);

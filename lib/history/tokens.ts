@@ -28,10 +28,17 @@ export function messageWeight(message: ChatMessage): number {
   return weight;
 }
 
+/** JSON length of a tool call's arguments object, by object (a trimmed copy of a message shares it). */
+const argumentLengths = new WeakMap<object, number>();
+
 function argumentsLength(args: unknown, raw: string | undefined): number {
   if (args === undefined || args === null) return raw?.length ?? 0;
+  const cached = typeof args === "object" ? argumentLengths.get(args) : undefined;
+  if (cached !== undefined) return cached;
   try {
-    return JSON.stringify(args)?.length ?? 0;
+    const length = JSON.stringify(args)?.length ?? 0;
+    if (typeof args === "object") argumentLengths.set(args, length);
+    return length;
   } catch {
     return raw?.length ?? 0;
   }

@@ -9,7 +9,7 @@ import { redactDeep } from "../core/redact.ts";
 import type { Emitted, Envelope, EventOf, RunEvent } from "./events.ts";
 import { EnvelopeFold, SCHEMA_VERSION } from "./fold.ts";
 import { createProgress, type ProgressOptions } from "./progress.ts";
-import { stripControl, stripControlDeep } from "./terminal.ts";
+import { createStreamStripper, stripControl, stripControlDeep } from "./terminal.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
@@ -66,6 +66,8 @@ export class RunOutput {
   private readonly progress: ReturnType<typeof createProgress>;
   private textEndsWithNewline = true;
   private wroteText = false;
+  /** writeText's pieces: a sequence split across two pieces is still removed. */
+  private readonly stripper = createStreamStripper();
 
   constructor(
     private readonly ctx: Pick<Ctx, "stdout" | "stderr" | "now" | "cwd" | "version">,
@@ -154,6 +156,14 @@ export class RunOutput {
     this.out(text);
   }
 
+  /**
+   * Text mode: writes a piece of the result as it is produced, escape sequences stripped (compact
+   * prints a conversation message by message, never holding it whole). Other formats: nothing.
+   */
+  writeText(piece: string): void {
+    if (this.options.format === "text") this.text(this.stripper.push(piece));
+  }
+
   /** Writes the end (the envelope, or the final text) and returns the envelope. */
   finish(durationMs: number): Envelope {
     if (this.options.format === "stream-json") this.ensureStarted();
@@ -162,6 +172,7 @@ export class RunOutput {
     this.err(this.progress.finish(envelope.permission_denials));
     const env = stripControlDeep(redactDeep(envelope, this.secrets));
     if (this.options.format === "text") {
+      this.text(this.stripper.flush());
       if (!this.options.streamText && env.result) this.text(stripControl(env.result));
       if (this.wroteText && !this.textEndsWithNewline) this.out("\n");
     } else if (this.options.format === "json") {

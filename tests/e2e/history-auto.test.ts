@@ -240,7 +240,11 @@ describe("automatic compaction in agent", () => {
         "--output-format",
         "stream-json",
       ],
-      { env: env(llm, home.path, { CHATCLI_CONTEXT_WINDOW: "6000" }), cwd: ws },
+      // microcompact off: it would keep this run under the window (compaction is what is tested)
+      {
+        env: env(llm, home.path, { CHATCLI_CONTEXT_WINDOW: "6000", CHATCLI_MICROCOMPACT: "off" }),
+        cwd: ws,
+      },
     );
     const events = r.stdout
       .trim()
@@ -283,7 +287,11 @@ describe("automatic compaction in agent", () => {
     }
     const r = await runChatcli(
       ["agent", "read every file", "--permission-mode", "bypass", "--memory", "write"],
-      { env: env(llm, home.path, { CHATCLI_CONTEXT_WINDOW: "6000" }), cwd: ws },
+      // microcompact off: it would keep this run under the window (compaction is what is tested)
+      {
+        env: env(llm, home.path, { CHATCLI_CONTEXT_WINDOW: "6000", CHATCLI_MICROCOMPACT: "off" }),
+        cwd: ws,
+      },
     );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("Emergency truncation");
@@ -310,7 +318,11 @@ describe("automatic compaction in agent", () => {
     llm.push({ tool_calls: [{ name: "read_file", arguments: { file: "f8.txt" } }] });
     const r = await runChatcli(
       ["agent", "--session", "reads", "read every file", "--permission-mode", "bypass"],
-      { env: env(llm, home.path, { CHATCLI_CONTEXT_WINDOW: "6000" }), cwd: ws },
+      // microcompact off: it would keep this run under the window (compaction is what is tested)
+      {
+        env: env(llm, home.path, { CHATCLI_CONTEXT_WINDOW: "6000", CHATCLI_MICROCOMPACT: "off" }),
+        cwd: ws,
+      },
     );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("done\n");
@@ -341,11 +353,12 @@ describe("automatic compaction in agent", () => {
       await writeFile(join(ws, `f${i}.txt`), `${lines.join("\n")}\n`);
       llm.push({ tool_calls: [{ name: "read_file", arguments: { file: `f${i}.txt` } }] });
     }
-    // CLEAR_AT_LEAST=0 and MIN_CONTENT=3000: the seed's eager behaviour, rewriting every turn
+    // CLEAR_AT_LEAST=0, MIN_CONTENT=3000, SUMMARIZE_TURNS=4: the seed's eager behaviour, every turn
     const r = await runChatcli(["agent", "read every file", "--permission-mode", "bypass"], {
       env: env(llm, home.path, {
         CHATCLI_MICROCOMPACT_CLEAR_AT_LEAST: "0",
         CHATCLI_MICROCOMPACT_MIN_CONTENT: "3000",
+        CHATCLI_MICROCOMPACT_SUMMARIZE_TURNS: "4",
       }),
       cwd: ws,
     });
@@ -369,8 +382,9 @@ describe("automatic compaction in agent", () => {
     await using llm = await startMockLlm({ defaultText: "done" });
     const ws = join(home.path, "ws");
     await mkdir(ws);
-    // eight reads of ~12k chars: results become due turn by turn; 8000 tokens are due by request 6,
-    // then again by request 9 (the seed's eager rewrite would change the prefix on requests 3 to 9)
+    // eight reads of ~12k chars: results become due turn by turn (the seed's eager rewrite would
+    // change the prefix on requests 3 to 9); a clearing waits until it pays for itself over the
+    // requests expected: not while the run is young (the floor), then at request 8, all at once
     for (let i = 0; i < 8; i++) {
       const lines = Array.from({ length: 160 }, (_, n) => `f${i} line ${n} ${"v".repeat(60)}`);
       await writeFile(join(ws, `f${i}.txt`), `${lines.join("\n")}\n`);
@@ -387,13 +401,13 @@ describe("automatic compaction in agent", () => {
     const rewritten = requests.flatMap((body, i) =>
       i > 0 && !body.startsWith((requests[i - 1] as string).slice(0, -1)) ? [i + 1] : [],
     );
-    expect(rewritten).toEqual([6, 9]);
-    expect(r.stderr.match(/🗜 microcompact:/g)).toHaveLength(2);
+    expect(rewritten).toEqual([8]);
+    expect(r.stderr.match(/🗜 microcompact:/g)).toHaveLength(1);
     const tools = (i: number) =>
       messagesOf(llm.requests[i - 1] as never).filter((m) => m["role"] === "tool");
-    const cleared = tools(6)[0]?.["content"];
+    const cleared = tools(8)[0]?.["content"];
     expect(cleared).toMatch(/^\[Old tool result cleared — 161 lines, \d+ chars, text\]$/);
-    for (const i of [7, 8, 9]) expect(tools(i)[0]?.["content"]).toBe(cleared);
+    expect(tools(9)[0]?.["content"]).toBe(cleared);
     const last = tools(9);
     // the last two turns go out verbatim
     expect(last.at(-1)?.["content"]).toContain("f7 line 159");

@@ -71,7 +71,11 @@ test("microcompact truncates then summarises old tool results", () => {
     });
     messages.push({ role: "tool", tool_call_id: `c${i}`, content: big });
   }
-  const eager = { CHATCLI_MICROCOMPACT_CLEAR_AT_LEAST: "0" };
+  // the seed's eager rewrite (head + tail after 2 turns, a summary line after 4)
+  const eager = {
+    CHATCLI_MICROCOMPACT_CLEAR_AT_LEAST: "0",
+    CHATCLI_MICROCOMPACT_SUMMARIZE_TURNS: "4",
+  };
   expect(microcompact(messages, 1, eager)).toMatchObject({
     truncated: 0,
     summarized: 0,

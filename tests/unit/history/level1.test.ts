@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { toolCallReference, trimHistory, trimMessage } from "../../../lib/history/level1.ts";
+import {
+  toolCallReference,
+  trimAssistantText,
+  trimHistory,
+  trimMessage,
+} from "../../../lib/history/level1.ts";
 import { asst, result, sys, user } from "./build.ts";
 
 describe("level 1 trim", () => {
@@ -86,4 +91,27 @@ describe("level 1 trim", () => {
     expect(out.tool_call_id).toBe("t1");
     expect(out.content).toContain("... [6500 chars omitted] ...");
   });
+});
+
+test("reasoning blocks are found with indexOf exactly as the backreference regex found them", () => {
+  const RE = /<(reasoning|thinking|explanation)>[\s\S]*?<\/\1>/g;
+  const atoms = ["<reasoning>", "</reasoning>", "<thinking>", "</thinking>", "<explanation>"];
+  atoms.push("</explanation>", "x", "y\n", " ", "<", ">", "</", "<reason", "\n\n\n");
+  let seed = 1;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  for (let i = 0; i < 20_000; i++) {
+    let text = "";
+    for (let j = Math.floor(rand() * 12); j > 0; j--)
+      text += atoms[Math.floor(rand() * atoms.length)];
+    RE.lastIndex = 0;
+    const replaced = text.replace(
+      RE,
+      (whole, tag: string) => `[${tag} removed: ${whole.length} chars]\n`,
+    );
+    const expected = replaced === text ? text : replaced.replace(/[ \t]*\n{3,}/g, "\n\n").trim();
+    expect(trimAssistantText(text)).toBe(expected);
+  }
 });

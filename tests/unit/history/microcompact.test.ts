@@ -1,12 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import {
-  contentType,
-  MICROCOMPACT_DEFAULTS,
+  type MicrocompactResult,
   microcompact,
-  microcompactConfig,
+  newMicrocompactState,
 } from "../../../lib/history/microcompact.ts";
+import {
+  MICROCOMPACT_DEFAULTS,
+  microcompactConfig,
+} from "../../../lib/history/microcompact-config.ts";
+import { contentType } from "../../../lib/history/microcompact-forms.ts";
 import type { ChatMessage } from "../../../lib/llm/types.ts";
-import { generateTrajectory, replay, replayMany } from "../../support/replay.ts";
 import { asst, call, result, user } from "./build.ts";
 
 function loop(turns: number, size = 6000): ChatMessage[] {
@@ -23,7 +26,35 @@ function loop(turns: number, size = 6000): ChatMessage[] {
 const EAGER = {
   CHATCLI_MICROCOMPACT_CLEAR_AT_LEAST: "0",
   CHATCLI_MICROCOMPACT_MIN_CONTENT: "3000",
+  CHATCLI_MICROCOMPACT_SUMMARIZE_TURNS: "4",
 };
+
+/**
+ * Drives microcompact as lib/agent/loop.ts does: before request t it runs on the history (its
+ * result kept), then the reply and the tool result of `outputs[t]` are appended.
+ */
+function drive(outputs: string[], env: Record<string, string> = {}, maxTurns?: number) {
+  const state = newMicrocompactState();
+  let history: ChatMessage[] = [user("task")];
+  const sent: ChatMessage[][] = [];
+  const results: MicrocompactResult[] = [];
+  for (let t = 0; t <= outputs.length; t++) {
+    const mc = microcompact(history, t, env, { state, maxTurns });
+    results.push(mc);
+    history = mc.messages;
+    sent.push(history.slice());
+    if (t < outputs.length) {
+      history.push(
+        call(`c${t}`, "read_file", { file: `f${t}` }),
+        result(`c${t}`, outputs[t] as string),
+      );
+    }
+  }
+  return { sent, results };
+}
+
+const chars = (n: number, tag: string) =>
+  `${`${tag} ${"x".repeat(70)}\n`.repeat(Math.ceil(n / 73))}`.slice(0, n);
 
 describe("microcompact, eager (CLEAR_AT_LEAST=0, the seed's values)", () => {
   test("skipped before TRUNCATE_TURNS", () => {
@@ -45,7 +76,6 @@ describe("microcompact, eager (CLEAR_AT_LEAST=0, the seed's values)", () => {
     expect(contents[5]).toBe(history[12]?.content as string);
     expect(res.summarized).toBe(3);
     expect(res.truncated).toBe(2);
-    expect(res.freedChars).toBeGreaterThan(0);
     expect(res.firstChanged).toBe(2);
     expect(res.messages.every((m, i) => m.tool_call_id === history[i]?.tool_call_id)).toBe(true);
   });
@@ -65,6 +95,22 @@ describe("microcompact, eager (CLEAR_AT_LEAST=0, the seed's values)", () => {
     expect(res.messages[2]?.content.length).toBeLessThan(350);
   });
 
+  test("a truncated result later becomes the summary line of the original; cleared results are final", () => {
+    const original = `${"row\n".repeat(4999)}end`;
+    const history: ChatMessage[] = [user("task")];
+    for (let t = 0; t < 7; t++)
+      history.push(call(`c${t}`, "run_command", {}), result(`c${t}`, original));
+    history.push(asst("done"));
+    const truncated = microcompact(history, 7, EAGER).messages[12]?.content as string;
+    expect(truncated).toContain("chars omitted from old tool result (5000 lines, text)");
+    const later = [...history.slice(0, 12), result("c5", truncated), ...history.slice(13)];
+    later.push(call("x1", "ls", {}), result("x1", "a"), call("x2", "ls", {}), result("x2", "b"));
+    const summarized = microcompact(later, 9, EAGER).messages[12]?.content;
+    expect(summarized).toBe("[Old tool result cleared — 5000 lines, 19999 chars, text]");
+    const again = microcompact(microcompact(later, 9, EAGER).messages, 10, EAGER);
+    expect(again.messages[12]?.content).toBe(summarized as string);
+  });
+
   test("content types", () => {
     expect(contentType('{"a":1}')).toBe("JSON");
     expect(contentType("package main\n")).toBe("Go source");
@@ -74,114 +120,110 @@ describe("microcompact, eager (CLEAR_AT_LEAST=0, the seed's values)", () => {
   });
 });
 
-describe("microcompact, cache-aware (the defaults)", () => {
-  test("defaults: the seed's knobs except MIN_CONTENT 1000, clearing at 8000 tokens", () => {
+describe("microcompact pays for itself (the defaults)", () => {
+  test("defaults and modes", () => {
     expect(microcompactConfig({})).toEqual(MICROCOMPACT_DEFAULTS);
     expect(MICROCOMPACT_DEFAULTS).toMatchObject({
+      enabled: true,
       truncateTurns: 2,
-      summarizeTurns: 4,
-      headChars: 2000,
-      tailChars: 500,
+      summarizeTurns: 2,
       minContent: 1000,
-      clearAtLeast: 8000,
+      clearAtLeast: 500,
+      dedupMinChars: 400,
+      writeBudget: false,
     });
-    expect(microcompactConfig({ CHATCLI_MICROCOMPACT_CLEAR_AT_LEAST: "0" }).clearAtLeast).toBe(0);
+    expect(microcompactConfig({ CHATCLI_MICROCOMPACT: "off" }).enabled).toBe(false);
+    expect(microcompactConfig({ CHATCLI_MICROCOMPACT: "strict" }).writeBudget).toBe(true);
     expect(microcompactConfig({ CHATCLI_MICROCOMPACT_CLEAR_AT_LEAST: "-1" }).clearAtLeast).toBe(
-      8000,
+      500,
     );
+    const history = loop(8, 20_000);
+    const off = microcompact(history, 7, { CHATCLI_MICROCOMPACT: "off" });
+    for (const [i, m] of off.messages.entries()) expect(m).toBe(history[i] as ChatMessage);
   });
 
-  test("eligible but under the threshold: nothing changes, byte for byte", () => {
-    const history = loop(6, 6000); // ~4 results due, ~5k tokens: below 8000
+  test("a young run: due results stay, the history goes out byte for byte (a clearing would not pay back)", () => {
+    const history = loop(6, 6000);
     const res = microcompact(history, 5, {});
     expect(res.pendingTokens).toBeGreaterThan(0);
-    expect(res.pendingTokens).toBeLessThan(8000);
+    expect(res.requestsLeft).toBe(2); // the floor: the run has not shown its pace yet
     expect(res.firstChanged).toBe(-1);
-    expect(res.truncated + res.summarized).toBe(0);
     for (const [i, m] of res.messages.entries()) expect(m).toBe(history[i] as ChatMessage);
   });
 
-  test("at the threshold every due rewrite happens at once; afterwards the prefix is stable", () => {
-    let history = loop(3, 12_000);
-    const first = microcompact(history, 2, {});
-    expect(first.pendingTokens).toBeGreaterThan(4000); // 2 results due for head + tail
-    expect(first.truncated + first.summarized).toBe(0);
-    history = loop(8, 20_000);
-    const clearing = microcompact(history, 7, {});
-    expect(clearing.pendingTokens).toBeGreaterThanOrEqual(8000);
-    expect(clearing.summarized).toBe(5);
-    expect(clearing.truncated).toBe(2);
-    expect(clearing.firstChanged).toBe(2);
-    // the last two turns (the final "done" counts as one) stay verbatim
-    expect(clearing.messages.slice(-3)).toEqual(history.slice(-3));
-    // next turn: one more result becomes due for head + tail, far under the threshold → unchanged
-    const next = [
-      ...clearing.messages.slice(0, -1),
-      call("c8", "read_file", { file: "f8" }),
-      result("c8", "x".repeat(20_000)),
-      asst("done"),
-    ];
-    const after = microcompact(next, 8, {});
-    expect(after.firstChanged).toBe(-1);
-    for (const [i, m] of after.messages.entries()) expect(m).toBe(next[i] as ChatMessage);
-  });
-
-  test("a truncated result later becomes the summary line of the original", () => {
-    const original = `${"row\n".repeat(4999)}end`;
-    const history: ChatMessage[] = [user("task")];
-    for (let t = 0; t < 7; t++) {
-      history.push(call(`c${t}`, "run_command", {}), result(`c${t}`, original));
+  test("a long run clears once it pays: everything before the cut and every cleared result stays byte for byte", () => {
+    const { sent, results } = drive(Array.from({ length: 40 }, (_, t) => chars(12_000, `out${t}`)));
+    const clearings = results.flatMap((r, t) => (r.firstChanged >= 0 ? [t] : []));
+    expect(clearings.length).toBeGreaterThan(1);
+    expect(clearings.length).toBeLessThan(20); // in batches, not every turn
+    for (const t of clearings) {
+      const cut = results[t]?.firstChanged as number;
+      const before = sent[t - 1] as ChatMessage[];
+      for (let i = 0; i < cut; i++) expect(sent[t]?.[i]).toBe(before[i] as ChatMessage);
     }
-    history.push(asst("done"));
-    const eager = { CHATCLI_MICROCOMPACT_CLEAR_AT_LEAST: "0" };
-    const truncated = microcompact(history, 7, eager).messages[12]?.content as string;
-    expect(truncated).toContain("chars omitted from old tool result (5000 lines, text)");
-    const later = [...history.slice(0, 12), result("c5", truncated), ...history.slice(13)];
-    later.push(call("x1", "ls", {}), result("x1", "a"), call("x2", "ls", {}), result("x2", "b"));
-    const summarized = microcompact(later, 9, eager).messages[12]?.content;
-    expect(summarized).toBe("[Old tool result cleared — 5000 lines, 19999 chars, text]");
-    // cleared results are final
-    const again = microcompact(microcompact(later, 9, eager).messages, 10, eager);
-    expect(again.messages[12]?.content).toBe(summarized as string);
+    // once cleared, a result never changes again; the last two turns always go out verbatim
+    for (let t = 1; t < sent.length; t++) {
+      for (const [i, m] of (sent[t - 1] as ChatMessage[]).entries()) {
+        if (m.content.startsWith("[Old tool result cleared"))
+          expect(sent[t]?.[i]?.content).toBe(m.content);
+      }
+      const tools = (sent[t] as ChatMessage[]).filter((m) => m.role === "tool").slice(-2);
+      for (const m of tools) expect(m.content).toStartWith("out");
+    }
   });
 
-  test("replay: ≥ 35% less cumulative input, cheaper on both cache models, last 2 turns verbatim", () => {
-    const s = replayMany(16, {});
-    expect(s.lastTwoVerbatim).toBe(true);
-    expect(s.saved.input).toBeGreaterThanOrEqual(0.35);
-    expect(s.micro.openai).toBeLessThan(s.none.openai);
-    expect(s.micro.anthropic).toBeLessThan(s.none.anthropic);
-    // the prefix changes only at clearings, a few per run, not every turn
-    expect(s.micro.clearings).toBeLessThan(s.requests / 5);
+  test("a clearing never rewrites more than it frees, however long the run", () => {
+    // a 1.2k-char result is due, but the round above it is 40k chars
+    const history = [
+      user("task"),
+      call("a", "read_file", {}),
+      result("a", chars(1200, "small")),
+      call("b", "read_file", {}),
+      result("b", chars(40_000, "huge")),
+      call("c", "read_file", {}),
+      result("c", chars(100, "new")),
+    ];
+    const res = microcompact(history, 100, {});
+    expect(res.pendingTokens).toBeGreaterThan(200);
+    expect(res.rewriteTokens).toBeGreaterThan(res.pendingTokens);
+    expect(res.firstChanged).toBe(-1);
   });
 
-  test("replay: the seed's eager rewrite saves input but costs more on Anthropic", () => {
-    const s = replayMany(16, EAGER);
-    expect(s.saved.input).toBeGreaterThan(0.35);
-    expect(s.micro.anthropic).toBeGreaterThan(s.none.anthropic);
-    expect(s.micro.clearings).toBeGreaterThan(s.requests / 2);
+  test("--max-turns: no request is expected past it, so the last requests never clear", () => {
+    const outputs = Array.from({ length: 16 }, (_, t) => chars(19_600, `out${t}`));
+    const paced = drive(outputs);
+    const capped = drive(outputs, {}, 17);
+    expect(paced.results.some((r) => r.firstChanged >= 0)).toBe(true);
+    expect(capped.results.at(-1)?.requestsLeft).toBe(1);
+    const lastClearing = capped.results.findLastIndex((r) => r.firstChanged >= 0);
+    expect(lastClearing).toBeLessThan(capped.results.length - 2);
   });
 
-  test("replay cache models: no microcompaction reads all but the new turn from the cache", () => {
-    const t = generateTrajectory(7);
-    const r = replay(t, "none");
-    expect(r.requests).toBe(t.rounds.length + 1);
-    expect(r.clearings).toBe(0);
-    // every request after the first reads at least the previous one (OpenAI in 128-token steps)
-    expect(r.anthropic.read).toBeGreaterThan(0.8 * (r.cumulativeInput - r.anthropic.write));
-    expect(r.openai.read + r.openai.uncached).toBe(r.cumulativeInput);
-    expect(r.anthropic.read + r.anthropic.write).toBe(r.cumulativeInput);
+  test("the same output again goes out as a pointer; the original stays verbatim as long as the pointer would", () => {
+    const file = chars(9000, "same");
+    const outputs = [file, chars(3000, "other"), file, chars(50, "tiny"), chars(50, "tiny2")];
+    const { sent, results } = drive(outputs);
+    expect(results[3]?.deduplicated).toBe(1);
+    const third = sent[3]?.find((m) => m.tool_call_id === "c2");
+    expect(third?.content).toBe(
+      "[Same output as tool call c0 above (unchanged): 119 lines, 9000 chars]",
+    );
+    // the original is as young as its pointer: not due while the pointer is in the last two turns
+    for (const s of sent.slice(3, 5))
+      expect(s.find((m) => m.tool_call_id === "c0")?.content).toBe(file);
+    // a short result is never worth a pointer
+    expect(results[5]?.deduplicated).toBe(0);
   });
-});
 
-test("bench sections: the replay table and level 1 throughput report every row", async () => {
-  const { benchLevel1, microcompactSection } = await import(
-    "../../../scripts/bench-microcompact.ts"
-  );
-  const table = microcompactSection(3);
-  expect(table.filter((l) => l.startsWith("| ") && !l.startsWith("| settings"))).toHaveLength(3);
-  const [row] = await benchLevel1(undefined, "/nonexistent", [0.2]);
-  expect(row?.messages).toBeGreaterThan(10);
-  expect(row?.inProcessMbPerSecond).toBeGreaterThan(0);
-  expect(row?.cliMbPerSecond).toBeNaN();
+  test("strict: a clearing only with what pointers saved", () => {
+    const outputs = Array.from({ length: 40 }, (_, t) => chars(12_000, `out${t}`));
+    const strict = drive(outputs, { CHATCLI_MICROCOMPACT: "strict" });
+    expect(strict.results.every((r) => r.firstChanged < 0)).toBe(true);
+    const repeated = Array.from({ length: 40 }, (_, t) =>
+      t % 2 ? chars(12_000, "again") : chars(12_000, `out${t}`),
+    );
+    const funded = drive(repeated, { CHATCLI_MICROCOMPACT: "strict" });
+    expect(funded.results.some((r) => r.deduplicated > 0)).toBe(true);
+    expect(funded.results.some((r) => r.firstChanged >= 0)).toBe(true);
+  });
 });

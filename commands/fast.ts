@@ -1,0 +1,118 @@
+import type { Ctx } from "../lib/core/ctx.ts";
+
+/**
+ * A fast dispatch for the hot read-only commands scripts call many times (issue 23): their plainest
+ * forms run here without commander and without loading any other command, and print exactly what
+ * the commander path prints (tests/unit/commands/fast.test.ts runs every case both ways). Anything
+ * else — another flag, `--help`, a typo, global flags — returns undefined and goes through
+ * commands/cli.ts as before.
+ *
+ *   bootstrap show [WORD…]                        words that are not flags
+ *   memory facts [CATEGORY] [--json]              in either order
+ */
+export async function fastCli(argv: readonly string[], ctx: Ctx): Promise<number | undefined> {
+  const [command, sub, ...rest] = argv;
+  if (command === "bootstrap" && sub === "show" && rest.every(isWord)) {
+    return guard(argv, ctx, () => bootstrapShow(ctx, rest));
+  }
+  if (command === "memory" && sub === "facts" && rest.length <= 2) {
+    const json = rest.filter((a) => a === "--json").length;
+    const words = rest.filter(isWord);
+    if (json + words.length === rest.length && json <= 1 && words.length <= 1) {
+      return guard(argv, ctx, () => memoryFacts(ctx, words[0], json === 1));
+    }
+  }
+  return undefined;
+}
+
+/** A positional argument commander would take as it is (no flag, no `--`, not `help`). */
+function isWord(arg: string): boolean {
+  return arg !== "" && !arg.startsWith("-") && arg !== "help";
+}
+
+/** Runs a command body; a failure is reported as commands/cli.ts reports it. */
+async function guard(argv: readonly string[], ctx: Ctx, body: () => Promise<void>) {
+  try {
+    await body();
+    return 0;
+  } catch (error) {
+    const { reportFailure } = await import("./cli.ts");
+    return reportFailure(argv, ctx, error);
+  }
+}
+
+/** `bootstrap show WORDS…` in text mode, as commands/bootstrap.ts's show action runs it. */
+async function bootstrapShow(ctx: Ctx, words: readonly string[]): Promise<void> {
+  const [{ showSystemContext }, { stripControl }] = await Promise.all([
+    import("../lib/bootstrap/show.ts"),
+    import("../lib/output/terminal.ts"),
+  ]);
+  const prompt = words.join(" ");
+  const { document } = await showSystemContext(ctx, {
+    mode: "ask",
+    files: [],
+    prompt,
+    bare: false,
+    model: undefined,
+    memory: async (q) => {
+      const { memoryForPrompt } = await import("../lib/memory/prompt.ts");
+      const result = await memoryForPrompt({
+        env: q.env,
+        cwd: q.cwd,
+        workspace: q.workspaceRoot,
+        now: ctx.now,
+        mode: q.memoryMode,
+        query: prompt,
+        surface: q.mode === "agent" || q.mode === "coder" ? "agent" : "chat",
+        track: false,
+        warn: (line) => ctx.stderr.write(`${line}\n`),
+      });
+      return { stable: result.stable, volatile: result.volatile };
+    },
+  });
+  for (const w of document.warnings) ctx.stderr.write(`chatcli: warning: ${w.message}\n`);
+  const blocks = document.blocks;
+  blocks.forEach((b, i) => {
+    const kind = b.cache ? "cached" : "volatile";
+    ctx.stderr.write(
+      `── ${i + 1}/${blocks.length} ${b.id} (${kind}, ~${b.tokens_estimate} tokens) ──\n`,
+    );
+    const text = ctx.stdout.isTTY ? stripControl(b.text) : b.text;
+    ctx.stdout.write(`${text}${i < blocks.length - 1 ? "\n\n" : "\n"}`);
+  });
+}
+
+/** `memory facts [CATEGORY] [--json]`, as commands/memory.ts's facts action runs it. */
+async function memoryFacts(ctx: Ctx, category: string | undefined, json: boolean): Promise<void> {
+  const [{ detectWorkspaceRoot }, { loadSettings }, { loadFacts, openMemory }, factsModule] =
+    await Promise.all([
+      import("../lib/bootstrap/workspace.ts"),
+      import("../lib/core/settings.ts"),
+      import("../lib/memory/store.ts"),
+      import("../lib/memory/facts.ts"),
+    ]);
+  const workspace = detectWorkspaceRoot(ctx.cwd);
+  const { env } = await loadSettings(ctx, { workspaceRoot: workspace });
+  const mem = openMemory({
+    env,
+    now: ctx.now,
+    workspace,
+    warn: (line) => ctx.stderr.write(`${line}\n`),
+  });
+  // lib/memory/ops.ts's listFacts (without loading what its other operations need)
+  const nowMs = mem.now().getTime();
+  const state = await loadFacts(mem);
+  const cat = category?.trim().toLowerCase();
+  const facts = factsModule
+    .rankedFacts(state.facts.values(), nowMs)
+    .filter((f) => !cat || (f.category || "general") === cat)
+    .map((f) => ({ ...f, live_score: factsModule.liveScore(f, nowMs) }));
+  const { jsonDocument, stripControl } = await import("../lib/output/terminal.ts");
+  if (json) {
+    const { configuredSecrets } = await import("../lib/core/redact.ts");
+    ctx.stdout.write(jsonDocument(facts, configuredSecrets(ctx.env)));
+    return;
+  }
+  const { renderFacts } = await import("../lib/memory/render.ts");
+  ctx.stdout.write(stripControl(renderFacts(facts, category)));
+}

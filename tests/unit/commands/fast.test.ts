@@ -1,0 +1,155 @@
+// commands/fast.ts against the commander path (commands/cli.ts): the same stdout, stderr, exit code
+// and files for every form it takes, and undefined (commander decides) for every other form.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCli } from "../../../commands/cli.ts";
+import { fastCli } from "../../../commands/fast.ts";
+import { factToJson } from "../../../lib/memory/facts.ts";
+import { openMemory, writeStoreJson } from "../../../lib/memory/store.ts";
+import { generateFacts } from "../../../scripts/bench-memory.ts";
+import { tempDir, testCtx } from "../../support/ctx.ts";
+
+const NOW = new Date("2026-08-02T09:00:00Z");
+
+/** A home with bootstrap files, rules and a memory store; a workspace two levels above cwd. */
+async function layout(root: string, facts: number) {
+  const home = join(root, "home");
+  const chatcli = join(home, ".chatcli");
+  const ws = join(root, "ws");
+  const cwd = join(ws, "src", "pkg");
+  for (const d of [join(chatcli, "rules"), join(ws, ".git"), join(ws, ".chatcli", "rules"), cwd]) {
+    mkdirSync(d, { recursive: true });
+  }
+  writeFileSync(join(chatcli, "SOUL.md"), "# Soul\nBe exact.\n\u001b[31mred\u001b[0m\n");
+  writeFileSync(join(ws, "AGENTS.md"), "# Agents\nRun the tests.\n");
+  writeFileSync(join(chatcli, "rules", "go.md"), '---\npaths: ["*.go"]\n---\n\nGo rule.\n');
+  writeFileSync(join(ws, ".chatcli", "rules", "all.md"), "Always.\n");
+  const env = { HOME: home, CHATCLI_HOME: chatcli, CHATCLI_MEMORY_MAX_FACTS: "2000" };
+  if (facts > 0) {
+    const list = generateFacts(facts).map(factToJson);
+    await writeStoreJson(openMemory({ env }), "memory_index.json", list);
+  }
+  return { env, cwd, root };
+}
+
+/** Both paths on their own copy of the layout (a run may write: quarantine, access counts). */
+async function both(
+  argv: string[],
+  setup: (root: string) => Promise<{ env: Record<string, string>; cwd: string }>,
+) {
+  await using a = await tempDir();
+  await using b = await tempDir();
+  const fa = await setup(a.path);
+  const fb = await setup(b.path);
+  const fast = testCtx({ env: fa.env, cwd: fa.cwd, now: () => NOW });
+  const slow = testCtx({ env: fb.env, cwd: fb.cwd, now: () => NOW });
+  const fastCode = await fastCli(argv, fast);
+  const slowCode = await runCli(argv, slow);
+  const norm = (text: string, root: string) => text.replaceAll(root, "<root>");
+  const files = (root: string) =>
+    readdirSync(root, { recursive: true })
+      .map(String)
+      .sort()
+      .filter((f) => !f.endsWith(".lock"));
+  return {
+    fast: {
+      code: fastCode,
+      out: norm(fast.out(), a.path),
+      err: norm(fast.err(), a.path),
+      files: files(a.path),
+    },
+    slow: {
+      code: slowCode,
+      out: norm(slow.out(), b.path),
+      err: norm(slow.err(), b.path),
+      files: files(b.path),
+    },
+  };
+}
+
+describe("the fast dispatch prints what commander's path prints", () => {
+  const cases: Array<[string, string[], number]> = [
+    ["bootstrap show", ["bootstrap", "show"], 0],
+    ["bootstrap show with words (path rules)", ["bootstrap", "show", "fix", "main.go", "now"], 0],
+    ["memory facts --json, 500 facts", ["memory", "facts", "--json"], 500],
+    ["memory facts (text)", ["memory", "facts"], 40],
+    ["memory facts CATEGORY --json", ["memory", "facts", "project", "--json"], 60],
+    ["memory facts --json CATEGORY", ["memory", "facts", "--json", "personal"], 60],
+    ["memory facts, an unknown category", ["memory", "facts", "nosuch"], 20],
+    ["memory facts, empty store", ["memory", "facts", "--json"], 0],
+  ];
+  for (const [name, argv, facts] of cases) {
+    test(name, async () => {
+      const r = await both(argv, (root) => layout(root, facts));
+      expect(r.fast.code).toBe(r.slow.code);
+      expect(r.fast).toEqual(r.slow);
+      expect(r.fast.out.length).toBeGreaterThan(0);
+    });
+  }
+
+  test("failures: a broken config.json, a corrupt fact store", async () => {
+    const brokenConfig = async (root: string) => {
+      const l = await layout(root, 5);
+      writeFileSync(join(l.env.CHATCLI_HOME as string, "config.json"), "{ not json");
+      return l;
+    };
+    for (const argv of [
+      ["bootstrap", "show"],
+      ["memory", "facts", "--json"],
+      ["memory", "facts"],
+    ]) {
+      const r = await both(argv, brokenConfig);
+      expect(r.fast).toEqual(r.slow);
+      expect(r.fast.code).toBe(3); // config error
+      expect(r.fast.err).toContain("config.json");
+    }
+    const corruptStore = async (root: string) => {
+      const l = await layout(root, 0);
+      mkdirSync(join(l.env.CHATCLI_HOME as string, "memory"), { recursive: true });
+      writeFileSync(join(l.env.CHATCLI_HOME as string, "memory", "memory_index.json"), "[{oops");
+      return l;
+    };
+    const r = await both(["memory", "facts", "--json"], corruptStore);
+    expect(r.fast).toEqual(r.slow);
+    expect(r.fast.err).not.toBe("");
+  });
+
+  test("every other form is left to commander", async () => {
+    const ctx = testCtx({ env: {}, now: () => NOW });
+    for (const argv of [
+      [],
+      ["--version"],
+      ["--json", "memory", "facts"],
+      ["bootstrap"],
+      ["bootstrap", "show", "--json"],
+      ["bootstrap", "show", "-m", "openai/x"],
+      ["bootstrap", "show", "--help"],
+      ["bootstrap", "show", "--", "x"],
+      ["bootstrap", "show", "help"],
+      ["bootstrap", "path"],
+      ["memory"],
+      ["memory", "facts", "--limit", "2"],
+      ["memory", "facts", "a", "b"],
+      ["memory", "facts", "--jsonl"],
+      ["memory", "facts", "--json", "--json"],
+      ["memory", "facts", "help"],
+      ["memory", "fact"],
+      ["memroy", "facts"],
+    ]) {
+      expect(await fastCli(argv, ctx)).toBeUndefined();
+    }
+    expect(ctx.out() + ctx.err()).toBe("");
+  });
+});
+
+test("the fixtures are what they say (a store of 500 facts is read)", async () => {
+  await using d = await tempDir();
+  const l = await layout(d.path, 500);
+  const ctx = testCtx({ env: l.env, cwd: l.cwd, now: () => NOW });
+  expect(await fastCli(["memory", "facts", "--json"], ctx)).toBe(0);
+  expect(JSON.parse(ctx.out())).toHaveLength(500);
+  expect(
+    readFileSync(join(l.env.CHATCLI_HOME, "memory", "memory_index.json"), "utf8").length,
+  ).toBeGreaterThan(1000);
+});

@@ -1,0 +1,112 @@
+// The dev set (tests/support/devset.ts: GENERATED trajectories shaped like real SWE-bench agent
+// runs) replayed through microcompact and priced under both cache models (tests/support/replay.ts).
+import { describe, expect, test } from "bun:test";
+import type { ChatMessage } from "../../../lib/llm/types.ts";
+import { DEV_SEEDS, realShapedTrajectory } from "../../support/devset.ts";
+import { issue14Microcompact } from "../../support/issue14-microcompact.ts";
+import { type ReplayPolicy, replay, replayAll, type Trajectory } from "../../support/replay.ts";
+
+const dev = DEV_SEEDS.map((seed) => realShapedTrajectory(seed));
+
+/** The issue's short run: ~5k-token tool outputs, prompt sizes 1444, 6379, 11315, … off. */
+function fiveK(rounds: number): Trajectory {
+  const out: ChatMessage[][] = [];
+  for (let t = 0; t < rounds; t++) {
+    const body = Array.from({ length: 280 }, (_, n) => `f${t} line ${n} ${"v".repeat(60)}`);
+    out.push([
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          { id: `c${t}`, type: "function", name: "read_file", arguments: { file: `f${t}` } },
+        ],
+      },
+      { role: "tool", tool_call_id: `c${t}`, content: body.join("\n").slice(0, 19_680) },
+    ]);
+  }
+  return { prefixTokens: 1200, task: { role: "user", content: "x".repeat(960) }, rounds: out };
+}
+
+/**
+ * Every prefix of the run (a run stopped after k requests): cumulative bills on ≤ off — cache writes
+ * exactly, uncached input before the provider rounds the cached part down to 128-token blocks (a
+ * prompt of another length lands elsewhere in its block: up to 127 tokens either way per request).
+ */
+function neverAbove(t: Trajectory, policy: ReplayPolicy): boolean {
+  const on = replay(t, policy).requests;
+  const off = replay(t, "none").requests;
+  let w = 0;
+  let u = 0;
+  for (const [i, r] of on.entries()) {
+    w += r.anthropicWrite - (off[i]?.anthropicWrite as number);
+    u += r.openaiUncachedExact - (off[i]?.openaiUncachedExact as number);
+    if (w > 0 || u > 0) return false;
+  }
+  return true;
+}
+
+describe("microcompact replay on the real-shaped dev set", () => {
+  test("calibration: issue 14's microcompact saves on it about what the issue measured on the real runs", () => {
+    const s = replayAll(dev, { compact: issue14Microcompact });
+    // real runs (issue 23): 21.8% input saved, cost 0.88× OpenAI-style / 0.90× Anthropic, 26/48 untouched
+    expect(s.saved).toBeGreaterThan(0.18);
+    expect(s.saved).toBeLessThan(0.27);
+    expect(s.costRatio.openaiLow).toBeGreaterThan(0.84);
+    expect(s.costRatio.anthropic).toBeGreaterThan(0.87);
+    expect(s.untouched).toBeGreaterThanOrEqual(24);
+  });
+
+  test("the defaults: a third less input, cheaper than issue 14 and than none on both cache models", () => {
+    const s = replayAll(dev, {});
+    const old = replayAll(dev, { compact: issue14Microcompact });
+    expect(s.lastTwoVerbatim).toBe(true);
+    expect(s.saved).toBeGreaterThan(0.3);
+    expect(s.saved).toBeGreaterThan(old.saved + 0.08);
+    expect(s.costRatio.openaiLow).toBeLessThanOrEqual(0.8);
+    expect(s.costRatio.openaiHigh).toBeLessThan(0.72);
+    expect(s.costRatio.anthropic).toBeLessThan(0.84);
+    expect(s.costRatio.anthropic).toBeLessThan(old.costRatio.anthropic - 0.08);
+    expect(s.costlier.anthropic).toBeLessThanOrEqual(3);
+    // most short runs are never rewritten: only pointers, or nothing at all
+    expect(s.clearings).toBeLessThan(s.requests / 8);
+  });
+
+  test("the issue's 7-request run (5k-token outputs): the same requests as off, so no more uncached input or cache writes", () => {
+    const t = fiveK(6);
+    const on = replay(t, {});
+    const off = replay(t, "none");
+    const issue = [1444, 6379, 11315, 16250, 21185, 26120, 31056];
+    for (const [i, r] of off.requests.entries())
+      expect(Math.abs(r.input - (issue[i] as number))).toBeLessThan(60);
+    expect(on.requests).toEqual(off.requests);
+    expect(on.openaiUncached).toBeLessThanOrEqual(off.openaiUncached);
+    expect(on.anthropicWrite).toBeLessThanOrEqual(off.anthropicWrite);
+    // issue 14's rule cleared twice and wrote ~40% more
+    expect(replay(t, { compact: issue14Microcompact }).anthropicWrite).toBeGreaterThan(
+      1.3 * off.anthropicWrite,
+    );
+  });
+
+  test("strict: no run, stopped after any request, writes or sends uncached more than off", () => {
+    const strict = { CHATCLI_MICROCOMPACT: "strict" };
+    for (const t of dev.slice(0, 24)) expect(neverAbove(t, strict)).toBe(true);
+    for (let n = 1; n <= 40; n += 3) expect(neverAbove(fiveK(n), strict)).toBe(true);
+    const s = replayAll(dev, strict);
+    expect(s.saved).toBeGreaterThan(0.1);
+    expect(s.costRatio.anthropic).toBeLessThan(0.95);
+  });
+});
+
+test("bench sections: the replay tables and level 1 report every row", async () => {
+  const { microcompactSection } = await import("../../../scripts/bench-microcompact.ts");
+  const { benchLevel1 } = await import("../../../scripts/bench-level1.ts");
+  const table = microcompactSection(3);
+  // 3 sets × 4 policies, then the short run's off + 3 policies
+  expect(table.filter((l) => /^\| (dev|held-out|issue 14's set)/.test(l))).toHaveLength(12);
+  const short = table.slice(table.findIndex((l) => l.startsWith("The issue's short run")));
+  expect(short.filter((l) => /^\| (off|issue 14|defaults|CHATCLI)/.test(l))).toHaveLength(4);
+  const [row] = await benchLevel1(undefined, "/nonexistent", [0.2]);
+  expect(row?.messages).toBeGreaterThan(10);
+  expect(row?.inProcessMbPerSecond).toBeGreaterThan(0);
+  expect(row?.cliMs).toBeNaN();
+});
