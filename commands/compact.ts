@@ -133,7 +133,7 @@ async function runCompact(
     command: "compact",
     streamText: false,
     secrets: configuredSecrets(settings.redactEnv),
-    progress: { phasePrefix: "  │ " },
+    progress: { phasePrefix: "  │ ", reportEveryCompaction: true },
   });
   const emit = output.emit;
   let code: number = EXIT.ok;

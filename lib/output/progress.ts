@@ -15,6 +15,11 @@ export interface ProgressOptions {
   details: boolean;
   /** `chatcli compact` indents its phase lines under the command. */
   phasePrefix?: string;
+  /**
+   * `chatcli compact` reports every compaction, however small: the conversation is what the user
+   * asked about. A run's one-message compaction (a one-shot prompt cut to fit) is one warning only.
+   */
+  reportEveryCompaction?: boolean;
 }
 
 function shortSubject(text: string): string {
@@ -96,7 +101,7 @@ export function createProgress(options: ProgressOptions): {
             });
           return "";
         case "compaction.started":
-          quietCompaction = e.messages <= 1;
+          quietCompaction = e.messages <= 1 && options.reportEveryCompaction !== true;
           return "";
         case "compaction.phase": {
           if (quietCompaction) return "";
