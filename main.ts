@@ -22,6 +22,16 @@ if (argv[0] === "__file-worker" && argv.length === 1) {
   });
   process.exit(0);
 }
+if (argv[0] === "__net-bridge") {
+  // Internal: a command's network bridge inside its sandbox (lib/sandbox/net-bridge.ts).
+  const { serveNetBridge } = await import("./lib/sandbox/net-bridge.ts");
+  try {
+    process.exit(await serveNetBridge(argv.slice(1), { cwd: process.cwd(), env: process.env }));
+  } catch (error) {
+    writeSync(2, `chatcli network bridge: ${(error as Error).message}\n`);
+    process.exit(125);
+  }
+}
 const isVersionFlag = (arg: string | undefined) =>
   arg === "--version" || arg === "-V" || arg === "version";
 if (argv.length === 1 && isVersionFlag(argv[0])) {

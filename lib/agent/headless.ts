@@ -73,6 +73,8 @@ export interface AgentCliOptions {
   envPolicy?: string;
   /** `--allow-network`: child processes reach the network in auto mode. */
   allowNetwork?: boolean;
+  /** `--allow-network HOST,…`: child processes reach only these hosts, in any mode but bypass. */
+  allowNetworkHosts?: string[];
   /** `--allow-git-writes`: commands may write the workspace's `.git` in edit/auto. */
   allowGitWrites?: boolean;
   /** Tests inject a provider (skips model resolution's provider construction). */
@@ -187,7 +189,13 @@ export async function runAgentCli(
     reporter = extensions.tap(reporter);
     const skillFx = extensions.effects;
     // The process env only: a checkout's .env or config does not choose its own sandbox.
-    const sandbox = await openRunSandbox(ctx, opts, permissionMode, workspaceRoot, reporter);
+    const sandbox = await openRunSandbox(
+      ctx,
+      { ...opts, secretEnv: settings.redactEnv },
+      permissionMode,
+      workspaceRoot,
+      reporter,
+    );
     disposeSandbox = () => sandbox.dispose();
     envelope.sandbox = sandbox.info;
 
