@@ -12,6 +12,8 @@ const ITEM =
 
 /** Whether a word reads as a host list (so `--allow-network WORD` takes it). */
 export function looksLikeHostList(word: string): boolean {
+  // a URL where a host belongs: taken, so that the error says to name the host
+  if (/^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(word)) return true;
   const items = word.split(",").filter((s) => s.trim() !== "");
   if (items.length === 0) return false;
   return items.every((raw) => {

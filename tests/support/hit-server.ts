@@ -1,7 +1,7 @@
 /**
  * A TCP server on 127.0.0.1 that records every connection and request it gets (the network
  * allowlist's tests count hits). It answers an HTTP request with `hello from NAME`, records a TLS
- * ClientHello as `TLS`, and with `hold` answers nothing (a connection that stays open until the
+ * ClientHello as `TLS`, sends a POST to `/echo`'s body back, and with `hold` answers nothing (a connection that stays open until the
  * client goes). `until(pred)` waits on what it has seen, never on time.
  */
 import { createServer, type Socket } from "node:net";
@@ -18,7 +18,10 @@ export interface HitServer extends AsyncDisposable {
   until(pred: () => boolean, what: string): Promise<void>;
 }
 
-export async function startHitServer(name: string, options: { hold?: boolean } = {}) {
+export async function startHitServer(
+  name: string,
+  options: { hold?: boolean; body?: Buffer } = {},
+) {
   const sockets = new Set<Socket>();
   const waiters = new Set<() => void>();
   const changed = () => {
@@ -37,7 +40,19 @@ export async function startHitServer(name: string, options: { hold?: boolean } =
     changed();
     let buf = Buffer.alloc(0);
     let seen = false;
+    let echo: { want: number; got: Buffer[]; have: number } | undefined;
+    const echoed = (chunk: Buffer) => {
+      if (!echo) return;
+      echo.got.push(chunk);
+      echo.have += chunk.length;
+      if (echo.have < echo.want) return;
+      const all = Buffer.concat(echo.got).subarray(0, echo.want);
+      echo = undefined;
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${all.length}\r\nConnection: close\r\n\r\n`);
+      socket.end(all);
+    };
     socket.on("data", (chunk: Buffer) => {
+      if (echo) return echoed(chunk);
       if (seen) return;
       buf = Buffer.concat([buf, chunk]);
       if (buf[0] === 0x16) {
@@ -56,10 +71,17 @@ export async function startHitServer(name: string, options: { hold?: boolean } =
       state.hits.push(line.replace(/ HTTP\/1\.[01]$/, ""));
       changed();
       if (options.hold) return;
-      const body = `hello from ${name}\n`;
-      socket.end(
-        `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      // `/echo` sends the request's body back (Content-Length bodies)
+      if (/^POST \/echo/.test(line)) {
+        const want = Number(/content-length:\s*(\d+)/i.exec(buf.toString("latin1", 0, end))?.[1]);
+        echo = { want, got: [], have: 0 };
+        return echoed(buf.subarray(end + 4));
+      }
+      const body = options.body ?? Buffer.from(`hello from ${name}\n`);
+      socket.write(
+        `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
       );
+      socket.end(body);
     });
     socket.on("error", () => {});
     socket.on("close", () => {
