@@ -143,7 +143,7 @@ describe("commands reach only the named hosts (bubblewrap)", () => {
       expect(processesWith("marker-normal-7c1")).toEqual([]);
       const slow = await run(
         `curl -sS http://127.0.0.1:${held.port}/slow # marker-timeout-7c1`,
-        3000,
+        6000, // time enough, on a busy machine, for curl to get through before the timeout
       );
       expect(slow.timedOut).toBe(true);
       expect(held.hits).toEqual(["GET /slow"]);
