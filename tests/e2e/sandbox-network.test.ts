@@ -211,6 +211,11 @@ describe("--allow-network HOST: nothing outlives the run", () => {
         "7s",
       ]);
       expect(r.code).toBe(124);
+      // through the allowlist's bridge, not a whole network
+      expect(r.envelope["sandbox"]).toMatchObject({
+        network: false,
+        network_allow: [`127.0.0.1:${held.port}`],
+      });
       expect(held.hits).toEqual(["GET /held?marker-e2e-timeout-91"]);
       await held.until(() => held.open === 0, "the held connection closed");
       expect(processesWith("marker-e2e-timeout-91", h.ws)).toEqual([]);
