@@ -249,6 +249,8 @@ export function joinSocket(stream: MuxStream, socket: Socket): void {
   let sentEnd = false;
   stream.onData = (chunk, done) => {
     if (socket.destroyed) return done();
+    // a peer that ignores the window (only a broken or forged one would) is not buffered without end
+    if (socket.writableLength > 4 * WINDOW) return stream.close();
     socket.write(chunk, () => done());
   };
   stream.onEnd = () => {

@@ -28,7 +28,7 @@ import {
   proxyResponse,
   STATUS_TEXT,
 } from "./net-http.ts";
-import { joinSocket, Mux, type MuxStream } from "./net-mux.ts";
+import { joinSocket, Mux, type MuxStream, WINDOW } from "./net-mux.ts";
 
 export type NetLookup = (host: string) => Promise<string[]>;
 
@@ -83,9 +83,15 @@ export class NetProxy {
     let buf = Buffer.alloc(0);
     let deciding = false;
     let ended = false;
+    let queuedBytes = 0;
     const queued: Array<[Buffer, () => void]> = [];
     stream.onData = (chunk, done) => {
-      if (deciding) return void queued.push([chunk, done]);
+      if (deciding) {
+        // held until the decision, unacknowledged: a peer that ignores the window is dropped
+        queuedBytes += chunk.length;
+        if (queuedBytes > 2 * WINDOW) return stream.close();
+        return void queued.push([chunk, done]);
+      }
       buf = Buffer.concat([buf, chunk]);
       done();
       const req = parseProxyRequest(buf);

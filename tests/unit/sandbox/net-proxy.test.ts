@@ -264,6 +264,33 @@ describe("the proxy", () => {
     }
   });
 
+  test("a peer that ignores the window while the proxy decides is dropped, not buffered", () => {
+    const frames: number[] = [];
+    const reader = new MuxReader();
+    const proxy = new NetProxy(
+      // a lookup that never answers: the proxy is still deciding
+      {
+        entries: parseNetAllow(["slow.example"], "t"),
+        secrets: [],
+        lookup: () => new Promise(() => {}),
+      },
+      (b) => {
+        for (const f of reader.push(b)) frames.push(f.type);
+      },
+      () => {},
+    );
+    proxy.feed(encodeMuxFrame(FRAME.open, 1));
+    proxy.feed(
+      encodeMuxFrame(FRAME.data, 1, Buffer.from("CONNECT slow.example:443 HTTP/1.1\r\n\r\n")),
+    );
+    const chunk = Buffer.alloc(64 * 1024);
+    for (let i = 0; i < 7; i++) proxy.feed(encodeMuxFrame(FRAME.data, 1, chunk));
+    expect(frames).not.toContain(FRAME.close);
+    for (let i = 0; i < 4; i++) proxy.feed(encodeMuxFrame(FRAME.data, 1, chunk));
+    expect(frames).toContain(FRAME.close);
+    proxy.close();
+  });
+
   test("close() drops every connection the command still had open", async () => {
     await using held = await startHitServer("held", { hold: true });
     await using h = await harness([`127.0.0.1:${held.port}`]);
