@@ -6,10 +6,11 @@
  * reported once per host to the user, with the flag that would allow it.
  */
 import type { Duplex } from "node:stream";
+import { ConfigError } from "../core/errors.ts";
 import type { KnownSecret } from "../core/secrets.ts";
 import { addressClass } from "./net-address.ts";
 import { bridgeArgs } from "./net-bridge.ts";
-import type { NetEntry } from "./net-hosts.ts";
+import { type NetEntry, parseNetAllow } from "./net-hosts.ts";
 import { hostPort, type NetEvent, type NetLookup, NetProxy } from "./net-proxy.ts";
 
 export interface NetworkOptions {
@@ -82,6 +83,52 @@ export class SandboxNetwork {
     if (this.warned.has(key) || !this.o.onDenied) return;
     this.warned.add(key);
     this.o.onDenied(event, networkLine(event, 1));
+  }
+}
+
+/**
+ * The run's allowlist proxy, when hosts are named and commands do not have the whole network (auto +
+ * a bare --allow-network, or no sandbox in force): only under bubblewrap, with chatcli's own argv to
+ * start the bridge; otherwise `unsupported` says why the hosts are not reachable.
+ */
+export function sandboxNetwork(o: {
+  entries: readonly NetEntry[];
+  wholeNetwork: boolean;
+  kind: string | undefined;
+  selfArgv: readonly string[] | undefined;
+  secrets: readonly KnownSecret[];
+  lookup?: NetLookup;
+  onDenied?: (message: string) => void;
+}): { net?: SandboxNetwork; unsupported?: string } {
+  if (o.entries.length === 0 || o.wholeNetwork) return {};
+  if (o.kind !== "bubblewrap")
+    return {
+      unsupported: "--allow-network HOST needs bubblewrap (Linux); commands have no network here",
+    };
+  if (!o.selfArgv?.length)
+    return {
+      unsupported:
+        "--allow-network HOST: chatcli cannot start its network bridge; commands have no network",
+    };
+  return {
+    net: new SandboxNetwork({
+      entries: o.entries,
+      secrets: o.secrets,
+      lookup: o.lookup,
+      onDenied: (_e, message) => o.onDenied?.(message),
+    }),
+  };
+}
+
+/** `sandbox.allow_network` of the user's own config, parsed (a bad entry is a config error). */
+export function userAllowlist(user: { allowNetwork: string[]; allowNetworkError?: string }) {
+  try {
+    if (user.allowNetworkError) throw new Error(user.allowNetworkError);
+    return parseNetAllow(user.allowNetwork, "sandbox.allow_network in ~/.chatcli/config.json");
+  } catch (error) {
+    throw new ConfigError((error as Error).message, {
+      hint: 'list hosts: "sandbox": {"allow_network": ["registry.npmjs.org", "*.pypi.org"]}',
+    });
   }
 }
 

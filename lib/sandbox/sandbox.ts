@@ -36,9 +36,9 @@ import {
 import { directFileOps, type FileOps } from "./file-ops.ts";
 import { FileWorkerClient } from "./file-worker.ts";
 import { Layout } from "./layout.ts";
-import { type NetEntry, parseNetAllow } from "./net-hosts.ts";
+import type { NetEntry } from "./net-hosts.ts";
 import type { NetLookup } from "./net-proxy.ts";
-import { SandboxNetwork } from "./net-run.ts";
+import { type SandboxNetwork, sandboxNetwork, userAllowlist } from "./net-run.ts";
 import { realPathOrSelf } from "./plan.ts";
 import { type SpawnOptions, type SpawnResult, spawnCapture, spawnWorker } from "./spawn.ts";
 import type { FileGuard } from "./walk.ts";
@@ -119,24 +119,17 @@ export class Sandbox {
     this.unavailableReason = typeof probeResult === "string" ? probeResult : undefined;
     const confined = detected !== undefined;
     const network = !confined || (opts.permissionMode === "auto" && opts.allowNetwork === true);
-    const hosts = opts.allowNetworkHosts ?? [];
-    const proxied = hosts.length > 0 && !network;
-    this.networkUnsupported = !proxied
-      ? undefined
-      : detected?.kind !== "bubblewrap"
-        ? "--allow-network HOST needs bubblewrap (Linux); commands have no network here"
-        : !opts.selfArgv?.length
-          ? "--allow-network HOST: chatcli cannot start its network bridge; commands have no network"
-          : undefined;
-    this.net =
-      proxied && !this.networkUnsupported
-        ? new SandboxNetwork({
-            entries: hosts,
-            secrets: opts.secrets ?? [],
-            lookup: opts.netLookup,
-            onDenied: (_e, message) => opts.onNetworkDenied?.(message),
-          })
-        : undefined;
+    const allowlist = sandboxNetwork({
+      entries: opts.allowNetworkHosts ?? [],
+      wholeNetwork: network,
+      kind: detected?.kind,
+      selfArgv: opts.selfArgv,
+      secrets: opts.secrets ?? [],
+      lookup: opts.netLookup,
+      onDenied: opts.onNetworkDenied,
+    });
+    this.net = allowlist.net;
+    this.networkUnsupported = allowlist.unsupported;
     this.info = {
       kind: detected?.kind ?? "none",
       available,
@@ -182,19 +175,7 @@ export class Sandbox {
         hint: "install bubblewrap (Linux) or run where sandbox-exec works (macOS), or use --sandbox auto|off",
       });
     const allowGitWrites = opts.allowGitWrites === true || user.allowGitWrites;
-    let configHosts: NetEntry[];
-    try {
-      if (user.allowNetworkError) throw new Error(user.allowNetworkError);
-      configHosts = parseNetAllow(
-        user.allowNetwork,
-        "sandbox.allow_network in ~/.chatcli/config.json",
-      );
-    } catch (error) {
-      throw new ConfigError((error as Error).message, {
-        hint: 'list hosts: "sandbox": {"allow_network": ["registry.npmjs.org", "*.pypi.org"]}',
-      });
-    }
-    const allowNetworkHosts = [...(opts.allowNetworkHosts ?? []), ...configHosts];
+    const allowNetworkHosts = [...(opts.allowNetworkHosts ?? []), ...userAllowlist(user)];
     const policy = opts.envPolicy ?? user.envPolicy ?? "core";
     if (!ENV_POLICIES.includes(policy as EnvPolicy))
       throw new ConfigError(

@@ -185,6 +185,16 @@ describe("--allow-network HOST: commands reach only the named hosts", () => {
       const star = await agent(h, ["--allow-network=*"]);
       expect(star.code).toBe(2);
       expect(star.stderr).toContain("would open every host");
+      // the user's config: a list of hosts, or the run does not start (config_error)
+      await writeFile(
+        join(h.home, ".chatcli", "config.json"),
+        JSON.stringify({ sandbox: { allow_network: true } }),
+      );
+      const config = await agent(h, []);
+      expect(config.code).toBe(3);
+      expect(config.stderr).toContain(
+        "sandbox.allow_network in ~/.chatcli/config.json must list hosts (got true)",
+      );
     },
     60_000,
   );
