@@ -36,7 +36,7 @@ async function box(
     onNetworkDenied: (m) => denied?.push(m),
     selfArgv: SELF,
   });
-  const run = (script: string, timeoutMs = 20_000, signal = new AbortController().signal) =>
+  const run = (script: string, timeoutMs = 50_000, signal = new AbortController().signal) =>
     sb.run(["sh", "-c", script], {
       cwd: ws,
       env: sb.childEnv(env),
@@ -97,23 +97,28 @@ describe("commands reach only the named hosts (bubblewrap)", () => {
       expect(denied[0]).toContain(`--allow-network 127.0.0.1:${b.port}`);
       sb.dispose();
     },
+    60_000,
   );
 
-  live("20 MB down and 20 MB up through the bridge arrive whole", async () => {
-    await using home = await tempDir();
-    const body = randomBytes(20 * 1024 * 1024);
-    await using a = await startHitServer("A", { body });
-    const { sb, ws, run } = await box(home.path, "edit", [`127.0.0.1:${a.port}`]);
-    await writeFile(join(ws, "up.bin"), body);
-    const r = await run(
-      `curl -sS -m 60 http://127.0.0.1:${a.port}/down | sha256sum; curl -sS -m 60 -p --data-binary @up.bin -H 'Expect:' http://127.0.0.1:${a.port}/echo | sha256sum`,
-      60_000,
-    );
-    const sum = `${createHash("sha256").update(body).digest("hex")}  -\n`;
-    expect(r.stdout).toBe(sum + sum);
-    expect(a.hits).toEqual(["GET /down", "POST /echo"]);
-    sb.dispose();
-  });
+  live(
+    "20 MB down and 20 MB up through the bridge arrive whole",
+    async () => {
+      await using home = await tempDir();
+      const body = randomBytes(20 * 1024 * 1024);
+      await using a = await startHitServer("A", { body });
+      const { sb, ws, run } = await box(home.path, "edit", [`127.0.0.1:${a.port}`]);
+      await writeFile(join(ws, "up.bin"), body);
+      const r = await run(
+        `curl -sS -m 60 http://127.0.0.1:${a.port}/down | sha256sum; curl -sS -m 60 -p --data-binary @up.bin -H 'Expect:' http://127.0.0.1:${a.port}/echo | sha256sum`,
+        60_000,
+      );
+      const sum = `${createHash("sha256").update(body).digest("hex")}  -\n`;
+      expect(r.stdout).toBe(sum + sum);
+      expect(a.hits).toEqual(["GET /down", "POST /echo"]);
+      sb.dispose();
+    },
+    60_000,
+  );
 
   live(
     "a URL carrying a secret is refused and never sent; the proxy says which variable",
@@ -130,6 +135,7 @@ describe("commands reach only the named hosts (bubblewrap)", () => {
       expect(JSON.stringify(r.network)).not.toContain("tok-0123456789abcdef");
       sb.dispose();
     },
+    60_000,
   );
 
   live(
@@ -164,30 +170,35 @@ describe("commands reach only the named hosts (bubblewrap)", () => {
       expect(processesWith("marker-abort-7c1")).toEqual([]);
       sb.dispose();
     },
+    60_000,
   );
 
-  live("exit codes, stdin and stderr pass through the bridge unchanged", async () => {
-    await using home = await tempDir();
-    const { sb, ws } = await box(home.path, "read-only", ["localhost"]);
-    const r = await sb.run(["sh", "-c", "read x; echo got=$x; echo err >&2; kill -TERM $$"], {
-      cwd: ws,
-      env: { PATH: "/usr/bin:/bin" },
-      timeoutMs: 20_000,
-      signal: new AbortController().signal,
-      input: "line\n",
-      network: true,
-    });
-    expect(r.stdout).toBe("got=line\n");
-    expect(r.stderr).toBe("err\n");
-    expect(r.exitCode).toBe(143);
-    // a command that does not ask for the network gets no bridge at all
-    const plain = await sb.run(["sh", "-c", "echo ${HTTPS_PROXY:-none}"], {
-      cwd: ws,
-      env: { PATH: "/usr/bin:/bin" },
-      timeoutMs: 20_000,
-      signal: new AbortController().signal,
-    });
-    expect(plain.stdout).toBe("none\n");
-    sb.dispose();
-  });
+  live(
+    "exit codes, stdin and stderr pass through the bridge unchanged",
+    async () => {
+      await using home = await tempDir();
+      const { sb, ws } = await box(home.path, "read-only", ["localhost"]);
+      const r = await sb.run(["sh", "-c", "read x; echo got=$x; echo err >&2; kill -TERM $$"], {
+        cwd: ws,
+        env: { PATH: "/usr/bin:/bin" },
+        timeoutMs: 20_000,
+        signal: new AbortController().signal,
+        input: "line\n",
+        network: true,
+      });
+      expect(r.stdout).toBe("got=line\n");
+      expect(r.stderr).toBe("err\n");
+      expect(r.exitCode).toBe(143);
+      // a command that does not ask for the network gets no bridge at all
+      const plain = await sb.run(["sh", "-c", "echo ${HTTPS_PROXY:-none}"], {
+        cwd: ws,
+        env: { PATH: "/usr/bin:/bin" },
+        timeoutMs: 20_000,
+        signal: new AbortController().signal,
+      });
+      expect(plain.stdout).toBe("none\n");
+      sb.dispose();
+    },
+    60_000,
+  );
 });
