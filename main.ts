@@ -30,6 +30,16 @@ const [{ fstatSync, readlinkSync, writeSync }, { clockFromEnv }, errors] = await
 ]);
 const { EXIT, formatError, toChatcliError } = errors;
 
+if (argv[0] === "__net-bridge") {
+  // Internal: a command's network bridge inside its sandbox (lib/sandbox/net-bridge.ts).
+  const { serveNetBridge } = await import("./lib/sandbox/net-bridge.ts");
+  try {
+    process.exit(await serveNetBridge(argv.slice(1), { cwd: process.cwd(), env: process.env }));
+  } catch (error) {
+    writeSync(2, `chatcli network bridge: ${(error as Error).message}\n`);
+    process.exit(125);
+  }
+}
 if (argv[0] === "__file-worker" && argv.length === 1) {
   // Internal: the run's file worker, started by chatcli inside its sandbox (lib/sandbox/file-worker.ts).
   const { serveFileWorker } = await import("./lib/sandbox/file-worker.ts");

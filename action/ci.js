@@ -20,6 +20,7 @@ const INPUTS = [
   "permission-mode",
   "allowed-tools",
   "denied-tools",
+  "allow-network",
   "max-turns",
   "max-budget-usd",
   "timeout",

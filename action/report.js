@@ -30,6 +30,11 @@ function chatcliArgs(inputs) {
     flag("--permission-mode", inputs["permission-mode"]);
     for (const tool of lines(inputs["allowed-tools"])) args.push("--allow-tool", tool);
     for (const tool of lines(inputs["denied-tools"])) args.push("--deny-tool", tool);
+    // hosts the agent's commands may reach (registry.npmjs.org …), one a line or comma-separated
+    const hosts = lines(inputs["allow-network"])
+      .flatMap((l) => l.split(","))
+      .map((h) => h.trim());
+    if (hosts.some(Boolean)) args.push(`--allow-network=${hosts.filter(Boolean).join(",")}`);
     flag("--max-turns", inputs["max-turns"]);
     flag("--max-budget-usd", inputs["max-budget-usd"]);
     flag("--on-ask", inputs["on-ask"]);

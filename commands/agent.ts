@@ -20,6 +20,7 @@ import {
   SHOW_REASONING_HELP,
 } from "./_shared.ts";
 import { withColoredStderr } from "./color.ts";
+import { collectHosts, networkFlags } from "./network-flag.ts";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -172,8 +173,9 @@ export function buildAgentLikeCommand(
       ).choices(["core", "all"]),
     )
     .option(
-      "--allow-network",
-      "let commands reach the network in --permission-mode auto (default: no network)",
+      "--allow-network [hosts]",
+      "let commands reach only these hosts (HOST[,HOST…], *.example.com for subdomains, HOST:PORT), in any mode but bypass, through chatcli's proxy; bare: the whole network, in --permission-mode auto only (default: no network; also sandbox.allow_network in ~/.chatcli/config.json)",
+      collectHosts,
     )
     .option(
       "--allow-git-writes",
@@ -217,7 +219,7 @@ export function buildAgentLikeCommand(
         sandbox: opts.sandbox,
         passEnv: opts.passEnv,
         envPolicy: opts.envPolicy,
-        allowNetwork: opts.allowNetwork === true,
+        ...networkFlags(opts.allowNetwork),
         allowGitWrites: opts.allowGitWrites === true,
         effort: opts.effort,
         showReasoning: opts.showReasoning === true,

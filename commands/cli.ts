@@ -8,6 +8,7 @@ import { stripControl } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";
 import { isInteractive } from "./_shared.ts";
 import { commandPath, fromCommander, helpRoute } from "./help-route.ts";
+import { separateNetworkFlag } from "./network-flag.ts";
 import { buildProgram, COMMAND_NAMES } from "./program.ts";
 import { mistypedCommand } from "./typos.ts";
 
@@ -54,7 +55,8 @@ export async function runCli(args: readonly string[], ctx: Ctx): Promise<number>
     return help.exitCode;
   }
   if (help) argv = help;
-  const routed = routeBare(argv, ctx);
+  // `--allow-network "fix the tests"`: the prompt stays a prompt (commands/network-flag.ts)
+  const routed = separateNetworkFlag(routeBare(argv, ctx));
   // A typo must not become a paid request: judged before anything loads (commands/typos.ts).
   const typo = mistypedCommand(argv.slice(formatFlagsAt(argv)), COMMAND_NAMES);
   if (typo) {

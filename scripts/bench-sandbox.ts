@@ -10,6 +10,7 @@ import { writeFileTool } from "../lib/agent/tools/write-file.ts";
 import type { ToolContext } from "../lib/agent/types.ts";
 import { writeFileAtomic } from "../lib/core/fs.ts";
 import { Sandbox } from "../lib/sandbox/sandbox.ts";
+import { networkRows } from "./bench-network.ts";
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -49,6 +50,7 @@ export async function sandboxSection(runs = 30): Promise<string[]> {
     }
     for (const b of boxes) b.dispose();
     const files = await fileToolRows(ws, env, ctx, runs);
+    const network = await networkRows(ws, env, ctx, runs);
     const base = median(times[0] as number[]);
     const rows = [
       `| run_command \`true\`, unconfined | ${base.toFixed(1)} | 1.00× |`,
@@ -67,6 +69,7 @@ export async function sandboxSection(runs = 30): Promise<string[]> {
       "",
       "The sandboxed figure includes planning the mounts (a few stat/realpath calls), bwrap's namespaces and the seccomp filter; see docs/security.md for the comparison with @anthropic-ai/sandbox-runtime.",
       ...files,
+      ...network,
     ];
   } finally {
     await rm(ws, { recursive: true, force: true });

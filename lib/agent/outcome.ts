@@ -24,9 +24,12 @@ export interface OutcomeContext {
   suggestion?: string;
 }
 
-/** What a command prints when it needed the network (DNS, connect) and the sandbox had none. */
+/**
+ * What a command prints when it needed the network (DNS, connect) and the sandbox had none, or the
+ * allowlist's proxy refused the host (its `[network]` line, lib/sandbox/net-run.ts).
+ */
 const NO_NETWORK =
-  /\b(?:EAI_AGAIN|ENOTFOUND|ENETUNREACH)\b|Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo/i;
+  /\b(?:EAI_AGAIN|ENOTFOUND|ENETUNREACH)\b|Could not resolve host|Temporary failure in name resolution|Name or service not known|Network is unreachable|getaddrinfo|^network: denied /im;
 
 const ACTIONS: ReadonlySet<ToolKind> = new Set(["edit", "shell", "network"]);
 
@@ -55,7 +58,7 @@ export function incompleteRun(
         ? "install bubblewrap (and on Ubuntu 24.04 its AppArmor profile; see docs/security.md), or pass --sandbox off to run commands unconfined"
         : "",
       offline.length
-        ? "install dependencies before the agent step, or in --permission-mode auto pass --allow-network"
+        ? "install dependencies before the agent step, or name the hosts they come from: --allow-network HOST (e.g. registry.npmjs.org)"
         : "",
     ].filter(Boolean);
     return new ChatcliError(

@@ -94,7 +94,13 @@ export const MemoryInfo = Obj({
   facts_written: Int,
 });
 
-export const SandboxInfo = Obj({ kind: Str, available: Type.Boolean(), network: Type.Boolean() });
+export const SandboxInfo = Obj({
+  kind: Str,
+  available: Type.Boolean(),
+  network: Type.Boolean(),
+  /** The hosts commands reach through chatcli's proxy (`--allow-network HOST`), else null. */
+  network_allow: N(Type.Array(Str)),
+});
 
 export const McpServer = Obj({
   name: Str,

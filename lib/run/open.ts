@@ -133,7 +133,11 @@ export async function openRun(
     for (const w of base.warnings.filter((w) => w.code === "config_bypass_ignored")) warn(w);
   // The process env only: a checkout's .env or config does not choose its own sandbox.
   const mode = policyFor(direct)?.mode;
-  const sandbox = mode ? await openRunSandbox(ctx, spec, mode, workspaceRoot, emit) : undefined;
+  // the proxy also refuses the secrets of the user's config and the workspace's files
+  const sandboxFlags = { ...spec, secretEnv: settings.redactEnv };
+  const sandbox = mode
+    ? await openRunSandbox(ctx, sandboxFlags, mode, workspaceRoot, emit)
+    : undefined;
   const ref =
     flagRef ??
     (options.shared && !direct?.role.model

@@ -1,10 +1,12 @@
 /** The run's OS sandbox from `--sandbox`, `--pass-env`, `--allow-network` and CHATCLI_SANDBOX. */
-import type { Ctx } from "../core/ctx.ts";
+import type { Ctx, Env } from "../core/ctx.ts";
 import { UsageError } from "../core/errors.ts";
+import { knownSecrets } from "../core/secrets.ts";
 import { type Emit, ev } from "../output/events.ts";
 import type { PermissionMode } from "../policy/permissions.ts";
 import { parseSandboxSetting } from "../sandbox/detect.ts";
 import { ENV_POLICIES, type EnvPolicy } from "../sandbox/env.ts";
+import { type NetEntry, parseNetAllow } from "../sandbox/net-hosts.ts";
 import { Sandbox } from "../sandbox/sandbox.ts";
 
 function parseEnvPolicy(value: string): EnvPolicy {
@@ -18,6 +20,10 @@ export interface RunSandboxFlags {
   passEnv?: string[];
   envPolicy?: string;
   allowNetwork?: boolean;
+  /** `--allow-network HOST,…`: the items as given (each may hold several, comma-separated). */
+  allowNetworkHosts?: string[];
+  /** Values from the user's config and the workspace's files whose secrets the proxy also refuses. */
+  secretEnv?: Env;
   /** `--allow-git-writes`: commands may write the workspace's `.git` in edit/auto. */
   allowGitWrites?: boolean;
 }
@@ -41,10 +47,18 @@ export async function openRunSandbox(
     throw new UsageError(
       `${flags.sandbox !== undefined ? "--sandbox" : "CHATCLI_SANDBOX"} must be auto, required or off (got ${JSON.stringify(raw)})`,
     );
+  let hosts: NetEntry[];
+  try {
+    hosts = parseNetAllow(flags.allowNetworkHosts ?? [], "--allow-network");
+  } catch (error) {
+    throw new UsageError((error as Error).message, {
+      hint: "--allow-network HOST[,HOST…]: host names (*.example.com for subdomains), IP addresses, optionally :PORT",
+    });
+  }
   if (flags.allowNetwork && permissionMode !== "auto" && permissionMode !== "bypass")
     warn(
       "allow_network_ignored",
-      `--allow-network applies to --permission-mode auto; child processes have no network in ${permissionMode} mode`,
+      `a bare --allow-network (the whole network) applies to --permission-mode auto; child processes have no network in ${permissionMode} mode except the hosts --allow-network HOST names`,
     );
   const sandbox = await Sandbox.create({
     env: ctx.env,
@@ -52,6 +66,10 @@ export async function openRunSandbox(
     permissionMode,
     workspaceRoot,
     allowNetwork: flags.allowNetwork,
+    allowNetworkHosts: hosts,
+    // keys from the process env, the user's config and the workspace's files alike
+    secrets: knownSecrets({ ...flags.secretEnv, ...ctx.env }),
+    onNetworkDenied: (message) => warn("network_denied", message),
     passEnv: flags.passEnv,
     ...(flags.envPolicy ? { envPolicy: parseEnvPolicy(flags.envPolicy) } : {}),
     allowGitWrites: flags.allowGitWrites,
@@ -65,5 +83,6 @@ export async function openRunSandbox(
       "--sandbox off: commands the agent runs are not confined by the OS (only the permission policy stands)",
     );
   else if (sandbox.shellRefusal) warn("sandbox_unavailable", sandbox.shellRefusal);
+  if (sandbox.networkUnsupported) warn("allow_network_unsupported", sandbox.networkUnsupported);
   return sandbox;
 }

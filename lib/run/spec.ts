@@ -58,6 +58,8 @@ export interface RunSpec {
   /** `--env-policy core|all`: what commands inherit (default core: the documented core set). */
   envPolicy?: string;
   allowNetwork?: boolean;
+  /** `--allow-network HOST,…`: child processes reach only these hosts, in any mode but bypass. */
+  allowNetworkHosts?: string[];
   /** `--allow-git-writes`: commands may write the workspace's `.git` in edit/auto. */
   allowGitWrites?: boolean;
   /** `--mcp-config FILE` (repeatable): more MCP servers; `--strict-mcp-config`: only those. */

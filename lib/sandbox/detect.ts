@@ -30,6 +30,10 @@ export async function userSandboxConfig(env: Env): Promise<{
   passEnv: string[];
   envPolicy?: string;
   allowGitWrites: boolean;
+  /** `sandbox.allow_network`: hosts commands may reach (a list, or one comma-separated string). */
+  allowNetwork: string[];
+  /** Set when `sandbox.allow_network` is neither. */
+  allowNetworkError?: string;
 }> {
   const text = await readTextIfExists(globalConfigPath(env)).catch(() => undefined);
   let section: Record<string, unknown> = {};
@@ -50,6 +54,17 @@ export async function userSandboxConfig(env: Env): Promise<{
     passEnv: Array.isArray(pass) ? pass.filter((d): d is string => typeof d === "string") : [],
     ...(typeof policy === "string" ? { envPolicy: policy } : {}),
     allowGitWrites: section["allow_git_writes"] === true,
+    ...hostList(section["allow_network"]),
+  };
+}
+
+function hostList(value: unknown): { allowNetwork: string[]; allowNetworkError?: string } {
+  if (value === undefined || value === null) return { allowNetwork: [] };
+  const items = Array.isArray(value) ? value : [value];
+  if (items.every((v) => typeof v === "string")) return { allowNetwork: items as string[] };
+  return {
+    allowNetwork: [],
+    allowNetworkError: `sandbox.allow_network in ~/.chatcli/config.json must list hosts (got ${JSON.stringify(value).slice(0, 80)})`,
   };
 }
 

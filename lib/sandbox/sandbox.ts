@@ -8,6 +8,7 @@ import { platform as hostPlatform } from "node:process";
 import type { Env } from "../core/ctx.ts";
 import { ConfigError } from "../core/errors.ts";
 import { userHome } from "../core/paths.ts";
+import type { KnownSecret } from "../core/secrets.ts";
 import type { PermissionMode } from "../policy/permissions.ts";
 import type { ProtectedPaths } from "../policy/protected-paths.ts";
 import {
@@ -35,6 +36,9 @@ import {
 import { directFileOps, type FileOps } from "./file-ops.ts";
 import { FileWorkerClient } from "./file-worker.ts";
 import { Layout } from "./layout.ts";
+import type { NetEntry } from "./net-hosts.ts";
+import type { NetLookup } from "./net-proxy.ts";
+import { type SandboxNetwork, sandboxNetwork, userAllowlist } from "./net-run.ts";
 import { realPathOrSelf } from "./plan.ts";
 import { type SpawnOptions, type SpawnResult, spawnCapture, spawnWorker } from "./spawn.ts";
 import type { FileGuard } from "./walk.ts";
@@ -43,7 +47,10 @@ import type { FileGuard } from "./walk.ts";
 export interface SandboxInfo {
   kind: SandboxKind;
   available: boolean;
+  /** The whole network (auto + a bare --allow-network, or no sandbox in force). */
   network: boolean;
+  /** The hosts commands reach through chatcli's proxy (--allow-network HOST), else null. */
+  network_allow: string[] | null;
 }
 
 export interface SandboxOptions {
@@ -53,6 +60,14 @@ export interface SandboxOptions {
   permissionMode: PermissionMode;
   workspaceRoot: string;
   allowNetwork?: boolean;
+  /** `--allow-network HOST,…` (parsed); the user config's `sandbox.allow_network` is added. */
+  allowNetworkHosts?: readonly NetEntry[];
+  /** Values a command's request may not carry (the proxy refuses them in the URL or host). */
+  secrets?: readonly KnownSecret[];
+  /** A command's connection to a host was refused (once per host:port and run). */
+  onNetworkDenied?: (message: string) => void;
+  /** Tests: how the proxy resolves names (default: the system resolver). */
+  netLookup?: NetLookup;
   passEnv?: string[];
   /** `--env-policy`: core (default) or all; else `sandbox.env_policy` of the user's config. */
   envPolicy?: EnvPolicy;
@@ -78,6 +93,10 @@ export class Sandbox {
   readonly shellRefusal: string | undefined;
   /** Why no sandbox is in force (for the sandbox_off warning and diagnostics). */
   readonly unavailableReason: string | undefined;
+  /** Set when hosts were named but this sandbox cannot hold commands to them (the warning's text). */
+  readonly networkUnsupported: string | undefined;
+  /** The allowlist proxy, when commands reach only the named hosts. */
+  private readonly net: SandboxNetwork | undefined;
   private readonly denied: string[];
   /** The mounts, as host command lines (only when a sandbox is in force). */
   private readonly layout: Layout | undefined;
@@ -100,7 +119,23 @@ export class Sandbox {
     this.unavailableReason = typeof probeResult === "string" ? probeResult : undefined;
     const confined = detected !== undefined;
     const network = !confined || (opts.permissionMode === "auto" && opts.allowNetwork === true);
-    this.info = { kind: detected?.kind ?? "none", available, network };
+    const allowlist = sandboxNetwork({
+      entries: opts.allowNetworkHosts ?? [],
+      wholeNetwork: network,
+      kind: detected?.kind,
+      selfArgv: opts.selfArgv,
+      secrets: opts.secrets ?? [],
+      lookup: opts.netLookup,
+      onDenied: opts.onNetworkDenied,
+    });
+    this.net = allowlist.net;
+    this.networkUnsupported = allowlist.unsupported;
+    this.info = {
+      kind: detected?.kind ?? "none",
+      available,
+      network,
+      network_allow: this.net ? this.net.allowed : null,
+    };
     this.shellRefusal =
       !confined && opts.setting === "auto" && opts.permissionMode !== "bypass"
         ? `no sandbox for shell commands: ${this.unavailableReason}; or pass --sandbox off to run them unconfined`
@@ -140,13 +175,14 @@ export class Sandbox {
         hint: "install bubblewrap (Linux) or run where sandbox-exec works (macOS), or use --sandbox auto|off",
       });
     const allowGitWrites = opts.allowGitWrites === true || user.allowGitWrites;
+    const allowNetworkHosts = [...(opts.allowNetworkHosts ?? []), ...userAllowlist(user)];
     const policy = opts.envPolicy ?? user.envPolicy ?? "core";
     if (!ENV_POLICIES.includes(policy as EnvPolicy))
       throw new ConfigError(
         `sandbox.env_policy in ~/.chatcli/config.json must be core or all (got ${JSON.stringify(policy)})`,
       );
     return new Sandbox(
-      { ...opts, allowGitWrites },
+      { ...opts, allowGitWrites, allowNetworkHosts },
       use,
       found,
       user.denyRead,
@@ -227,20 +263,33 @@ export class Sandbox {
    */
   async run(
     argv: readonly string[],
-    options: SpawnOptions & { humanApproved?: boolean },
-  ): Promise<SpawnResult> {
-    const { humanApproved, ...spawnOptions } = options;
+    options: SpawnOptions & { humanApproved?: boolean; network?: boolean },
+  ): Promise<SpawnResult & { network?: string[] }> {
+    const { humanApproved, network, ...spawnOptions } = options;
     const writable = this.writable(humanApproved === true);
     if (!this.layout) return spawnCapture(argv, spawnOptions);
-    const w = this.layout.wrap(argv, spawnOptions.cwd, spawnOptions.env, writable);
+    // the named hosts, through the bridge and this run's proxy (only for commands that ask for it)
+    const net = network && this.net && this.opts.selfArgv ? this.net.forCommand() : undefined;
+    const self = this.opts.selfArgv ?? [];
+    const command = net && this.net ? this.net.wrap(self, argv) : argv;
+    const w = this.layout.wrap(
+      command,
+      spawnOptions.cwd,
+      spawnOptions.env,
+      writable,
+      net ? self : [],
+    );
     this.active++;
     const result = await spawnCapture(w.argv, {
       ...spawnOptions,
       env: w.env,
       fd3Path: w.fd3Path,
+      ...(net ? { channel: net.attach } : {}),
     }).finally(() => {
       if (--this.active === 0) this.layout?.removeMountPoints();
     });
+    const lines = net?.finish();
+    if (lines?.length) Object.assign(result, { network: lines });
     // `git commit` against the read-only .git: say which flag allows it
     if (writable.length > 0 && !this.opts.allowGitWrites && gitWriteRefused(result.stderr))
       return { ...result, stderr: `${result.stderr.replace(/\n?$/, "\n")}${GIT_WRITES_HINT}\n` };

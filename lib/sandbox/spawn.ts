@@ -7,8 +7,9 @@
  */
 import { spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
+import { constants as osConstants } from "node:os";
 import { kill } from "node:process";
-import type { Readable, Writable } from "node:stream";
+import type { Duplex, Readable, Writable } from "node:stream";
 
 export interface SpawnResult {
   stdout: string;
@@ -30,6 +31,11 @@ export interface SpawnOptions {
   fd3Path?: string;
   /** Written to the child's stdin, which is then closed (default: no stdin). */
   input?: string;
+  /**
+   * Gives the child a socketpair end as its fd 4 and the other end to this callback (the network
+   * bridge's pipe to chatcli's proxy). The callback's stream is destroyed when the child is gone.
+   */
+  channel?: (pipe: Duplex) => void;
 }
 
 /** How long a just-started process is left before an abort kills it (see onAbort). */
@@ -57,16 +63,24 @@ export function spawnCapture(argv: readonly string[], options: SpawnOptions): Pr
     // a fresh descriptor per child: the offset must be 0 for each reader
     const fd3 = options.fd3Path ? openSync(options.fd3Path, "r") : undefined;
     const stdin = options.input === undefined ? "ignore" : "pipe";
+    const stdio: Array<"ignore" | "pipe" | number> =
+      fd3 === undefined ? [stdin, "pipe", "pipe"] : [stdin, "pipe", "pipe", fd3];
+    if (options.channel) stdio.push(...(fd3 === undefined ? ["ignore" as const] : []), "pipe");
     let child: ReturnType<typeof spawn>;
     try {
       child = spawn(cmd as string, args, {
         cwd: options.cwd,
         env: options.env,
         detached: true,
-        stdio: fd3 === undefined ? [stdin, "pipe", "pipe"] : [stdin, "pipe", "pipe", fd3],
+        stdio,
       });
     } finally {
       if (fd3 !== undefined) closeSync(fd3);
+    }
+    const channel = options.channel ? (child.stdio[4] as Duplex | null) : null;
+    if (channel) {
+      channel.on("error", () => {});
+      options.channel?.(channel);
     }
     if (options.input !== undefined && child.stdin) {
       // a child that exits without reading its stdin closes the pipe: EPIPE is not an error here
@@ -112,6 +126,7 @@ export function spawnCapture(argv: readonly string[], options: SpawnOptions): Pr
       settled = true;
       clearTimeout(timer);
       options.signal.removeEventListener("abort", onAbort);
+      channel?.destroy();
       resolvePromise({
         stdout: out.text(),
         stderr: (error ? `${error.message}\n` : "") + err.text(),
@@ -132,6 +147,7 @@ export function spawnCapture(argv: readonly string[], options: SpawnOptions): Pr
       setTimeout(() => {
         (child.stdout as Readable | null)?.destroy();
         (child.stderr as Readable | null)?.destroy();
+        channel?.destroy();
         finish(code ?? (sig ? 128 + signalNumber(sig) : null));
       }, 500).unref();
     });
@@ -291,6 +307,29 @@ export function spawnWorker(
       }
     },
   };
+}
+
+/**
+ * Inside the sandbox: the network bridge runs the agent's command as its child, on the bridge's own
+ * stdin, stdout and stderr (nothing else is inherited: the bridge's pipe to chatcli stays its own).
+ * Resolves with its exit code, or 128 + the signal that ended it.
+ */
+export function runInheritingStdio(
+  argv: readonly string[],
+  options: { cwd: string; env: Record<string, string> },
+): Promise<number> {
+  return new Promise((resolveExit) => {
+    const [cmd, ...args] = argv;
+    const child = spawn(cmd as string, args, {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: "inherit",
+    });
+    child.on("error", () => resolveExit(127));
+    child.on("exit", (code, sig) =>
+      resolveExit(code ?? 128 + ((sig && osConstants.signals[sig]) || 1)),
+    );
+  });
 }
 
 /** Starts chatcli itself detached (background memory compaction), never waiting for it. */

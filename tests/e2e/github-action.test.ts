@@ -9,6 +9,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { BINARY, ROOT, requireBinary } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
+import { startHitServer } from "../support/hit-server.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
 
 beforeAll(() => {
@@ -159,6 +160,30 @@ describe("GitHub Action", () => {
     const first = llm.requests[0]?.body as { tools?: { function: { name: string } }[] };
     expect(first.tools?.map((t) => t.function.name)).toContain("write_file");
   });
+
+  test("allow-network: the agent's commands reach the named host, and only it (through chatcli's proxy)", async () => {
+    await using dir = await tempDir();
+    const { env } = await runner(dir.path);
+    await using llm = await startMockLlm();
+    await using registry = await startHitServer("registry");
+    await using other = await startHitServer("other");
+    const cmd = `curl -sS http://127.0.0.1:${registry.port}/pkg; curl -sS http://127.0.0.1:${other.port}/x`;
+    llm.push({ tool_calls: [{ name: "run_command", arguments: { cmd } }] }, { text: "installed" });
+    const r = await runAction(
+      {
+        ...env,
+        ...llm.env("openai"),
+        INPUT_TASK: "install the dependencies",
+        "INPUT_PERMISSION-MODE": "edit",
+        "INPUT_ALLOWED-TOOLS": "run_command(curl *)",
+        "INPUT_ALLOW-NETWORK": `127.0.0.1:${registry.port}`,
+      },
+      dir.path,
+    );
+    expect(r.code).toBe(0);
+    expect(registry.hits).toEqual(["GET /pkg"]);
+    expect(other.accepted).toBe(0);
+  }, 60_000);
 
   test("a run that hits --max-turns fails the step with exit 4, an ::error, and status error", async () => {
     await using dir = await tempDir();

@@ -37,6 +37,7 @@ describe("sandbox: what a command the policy allowed can actually do", () => {
         kind: "bubblewrap",
         available: true,
         network: false,
+        network_allow: null,
       });
       expect(await readFile(join(h.ws, "README.md"), "utf8")).toBe("project\n");
       const auto = await agent(h, ["--permission-mode", "auto"]);

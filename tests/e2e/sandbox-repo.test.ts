@@ -145,7 +145,12 @@ describe("no sandbox on this machine (bubblewrap missing)", () => {
     // no command could run: not a success (exit 6, tools_unavailable)
     expect(auto.code).toBe(6);
     expect(auto.envelope["terminal_reason"]).toBe("tools_unavailable");
-    expect(auto.envelope["sandbox"]).toEqual({ kind: "none", available: false, network: true });
+    expect(auto.envelope["sandbox"]).toEqual({
+      kind: "none",
+      available: false,
+      network: true,
+      network_allow: null,
+    });
     const denial = (auto.envelope["permission_denials"] as Array<{ reason: string }>)[0];
     expect(denial?.reason).toContain("bubblewrap is not installed");
     expect(denial?.reason).toContain("--sandbox off");

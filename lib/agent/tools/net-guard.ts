@@ -6,47 +6,13 @@
  */
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
+import { ipv4Bytes, ipv6Bytes } from "../../sandbox/net-address.ts";
 
 /** Resolves a host name to every address (A and AAAA). */
 export type Lookup = (host: string) => Promise<string[]>;
 
 export const systemLookup: Lookup = async (host) =>
   (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
-
-function ipv4Bytes(text: string): number[] | undefined {
-  const parts = text.split(".");
-  if (parts.length !== 4) return undefined;
-  const bytes = parts.map((p) => (/^\d{1,3}$/.test(p) ? Number(p) : Number.NaN));
-  return bytes.every((b) => b >= 0 && b <= 255) ? bytes : undefined;
-}
-
-function ipv6Bytes(text: string): number[] | undefined {
-  let s = text.toLowerCase().replace(/%.*$/, "");
-  const tail: number[] = [];
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
-  if (v4) {
-    const b = ipv4Bytes(v4[1] as string);
-    if (!b) return undefined;
-    tail.push(...b);
-    s = `${s.slice(0, -(v4[1] as string).length)}0:0`;
-  }
-  const halves = s.split("::");
-  if (halves.length > 2) return undefined;
-  const group = (h: string) => (h ? h.split(":") : []);
-  const head = group(halves[0] as string);
-  const rest = halves.length === 2 ? group(halves[1] as string) : [];
-  const missing = 8 - head.length - rest.length;
-  if (missing < 0 || (halves.length === 1 && missing !== 0)) return undefined;
-  const groups = [...head, ...Array(missing).fill("0"), ...rest];
-  const bytes: number[] = [];
-  for (const g of groups) {
-    if (!/^[0-9a-f]{1,4}$/.test(g)) return undefined;
-    const n = Number.parseInt(g, 16);
-    bytes.push(n >> 8, n & 0xff);
-  }
-  if (tail.length) bytes.splice(12, 4, ...tail);
-  return bytes;
-}
 
 const METADATA_V4 = new Set(["100.100.100.200", "168.63.129.16", "192.0.0.192"]);
 

@@ -22,6 +22,7 @@ export async function runShell(
     cwd: resolved.abs,
     env: sandbox.childEnv(ctx.env),
     humanApproved: ctx.humanApproved === true,
+    network: true,
     timeoutMs,
     signal: ctx.signal,
   });

@@ -51,4 +51,22 @@ describe("incompleteRun: did the run do any of what it tried?", () => {
     // another command ran: the run did some of its work
     expect(incompleteRun([offline, call("shell", "ok")], ctx)).toBeUndefined();
   });
+
+  test("a command whose host the allowlist refused: tools_unavailable, naming --allow-network HOST", () => {
+    const refused = call(
+      "shell",
+      "error",
+      "exit code: 1\n[stderr]\nnpm ERR! 403 Forbidden\n[network]\nnetwork: denied registry.yarnpkg.com:443: not in the network allowlist; to allow it: --allow-network registry.yarnpkg.com",
+    );
+    const e = incompleteRun([refused], ctx);
+    expect(e?.reason).toBe("tools_unavailable");
+    expect(e?.hint).toContain("--allow-network HOST");
+    // an allowed host in the same command's log is not a refusal
+    const fine = call(
+      "shell",
+      "error",
+      "exit code: 1\n[network]\nnetwork: allowed registry.npmjs.org:443",
+    );
+    expect(incompleteRun([fine], ctx)).toBeUndefined();
+  });
 });

@@ -77,6 +77,21 @@ describe("the action's sandbox step (as .ci/run)", () => {
     expect(chatcliArgs({ task: "t", command: "ask" })).not.toContain("--sandbox");
   });
 
+  test("chatcliArgs: allow-network names hosts for agent and coder (one a line or comma-separated)", () => {
+    expect(
+      chatcliArgs({
+        task: "t",
+        "allow-network": "registry.npmjs.org\n*.pypi.org, files.pythonhosted.org\n",
+      }),
+    ).toContain("--allow-network=registry.npmjs.org,*.pypi.org,files.pythonhosted.org");
+    expect(chatcliArgs({ task: "t", "allow-network": " " }).join(" ")).not.toContain(
+      "--allow-network",
+    );
+    expect(
+      chatcliArgs({ task: "t", command: "ask", "allow-network": "x.example" }).join(" "),
+    ).not.toContain("--allow-network");
+  });
+
   test("binaryUrl: a release directory, a {target} template, a plain URL", () => {
     expect(binaryUrl("https://x/rel/", "linux-x64")).toBe("https://x/rel/chatcli-linux-x64");
     expect(binaryUrl("https://x/rel/", "windows-x64")).toBe(

@@ -51,7 +51,12 @@ describe("bubblewrap sandbox", () => {
         permissionMode: "read-only",
         workspaceRoot: ws,
       });
-      expect(sb.info).toEqual({ kind: "bubblewrap", available: true, network: false });
+      expect(sb.info).toEqual({
+        kind: "bubblewrap",
+        available: true,
+        network: false,
+        network_allow: null,
+      });
       const r = await sh(
         sb,
         ws,
@@ -330,7 +335,12 @@ describe("no sandbox available", () => {
     expect(err.exitCode).toBe(EXIT.config);
     expect(String(err.message)).toContain("--sandbox required");
     const auto = await Sandbox.create({ ...opts, setting: "auto" });
-    expect(auto.info).toEqual({ kind: "none", available: false, network: true });
+    expect(auto.info).toEqual({
+      kind: "none",
+      available: false,
+      network: true,
+      network_allow: null,
+    });
     expect(auto.shellRefusal).toContain("--sandbox off");
     const off = await Sandbox.create({ ...opts, setting: "off" });
     expect(off.shellRefusal).toBeUndefined();
