@@ -264,6 +264,8 @@ export interface AgentCliOptions {
   passEnv?: string[];
   envPolicy?: string;
   allowNetwork?: boolean;
+  /** `--allow-network HOST,…`: child processes reach only these hosts, in any mode but bypass. */
+  allowNetworkHosts?: string[];
   allowGitWrites?: boolean;
   mcpConfig?: string[];
   strictMcpConfig?: boolean;
@@ -309,6 +311,7 @@ export function agentSpec(mode: "agent" | "coder", opts: AgentCliOptions): RunSp
     passEnv: opts.passEnv,
     envPolicy: opts.envPolicy,
     allowNetwork: opts.allowNetwork,
+    allowNetworkHosts: opts.allowNetworkHosts,
     allowGitWrites: opts.allowGitWrites,
     mcpConfig: opts.mcpConfig,
     strictMcpConfig: opts.strictMcpConfig,
