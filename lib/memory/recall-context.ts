@@ -75,7 +75,7 @@ export function answerContext(c: Corpus, rel: Scores, share: number, top = 20): 
     }
     if (answer === undefined) continue;
     const add = s * share;
-    if (add > (bonus.get(answer) ?? 0)) bonus.set(answer, add);
+    bonus.set(answer, (bonus.get(answer) ?? 0) + add);
   }
   for (const [j, b] of bonus) rel.add(j, b);
 }

@@ -1,5 +1,7 @@
 import type { Fact } from "./facts.ts";
 import { parseGoTime } from "./gotime.ts";
+import { NO_MENTION, timeMention } from "./recall-dates.ts";
+import { lemmaOf } from "./recall-lexicon.ts";
 import { stem } from "./stem.ts";
 import { STOP_WORDS, wordRuns } from "./text.ts";
 
@@ -33,6 +35,12 @@ export interface Corpus {
   speaker: Int32Array;
   /** 1 when a dialog turn asks something (its text has a "?"): the turn after it answers. */
   asks: Uint8Array;
+  /**
+   * The day a fact talks about, in days before its creation ("yesterday" = 1, "next week" = -7;
+   * NO_MENTION when it names none), and how many days either side that may be ("last week": 3).
+   */
+  mentionBack: Int16Array;
+  mentionSpread: Uint8Array;
   /** `year*12 + month` (UTC) of created_at, or -1. */
   month: Int32Array;
   /** Epoch ms of last access (else creation; NaN = unknown), of creation, access count, confidence. */
@@ -52,14 +60,17 @@ export interface Corpus {
   fact(i: number): Fact;
 }
 
-/** Retrieval terms of a text: word runs, EN+PT stop words dropped, stemmed (`memo` caches stems). */
+/**
+ * Retrieval terms of a text: word runs, EN+PT stop words dropped, irregular forms to their lemma
+ * ("ran" → "run"), stemmed (`memo` caches stems).
+ */
 export function terms(text: string, memo?: Map<string, string>): string[] {
   const out: string[] = [];
   for (const w of wordRuns(text)) {
     if (STOP_WORDS.has(w) || (w.length < 2 && !/\d/.test(w))) continue;
     let s = memo?.get(w);
     if (s === undefined) {
-      s = stem(w);
+      s = stem(lemmaOf(w) ?? w);
       memo?.set(w, s);
     }
     out.push(s);
@@ -112,6 +123,9 @@ export function buildCorpus(facts: readonly Fact[]): Corpus {
     const d = born === undefined ? undefined : new Date(born);
     c.month[i] = d ? d.getUTCFullYear() * 12 + d.getUTCMonth() : -1;
     c.bornMs[i] = born ?? 0;
+    const mention = born === undefined ? undefined : timeMention(f.content, born);
+    c.mentionBack[i] = mention ? mention[0] : NO_MENTION;
+    c.mentionSpread[i] = mention ? mention[1] : 0;
     c.lastMs[i] = parseGoTime(f.last_accessed) ?? born ?? Number.NaN;
     c.access[i] = Math.max(0, f.access_count || 0);
     c.confidence[i] = f.confidence && f.confidence > 0 ? f.confidence : 0.6;
@@ -227,6 +241,8 @@ export function emptyArrays(n: number) {
     tagStart: new Uint32Array(n + 1),
     speaker: new Int32Array(n),
     asks: new Uint8Array(n),
+    mentionBack: new Int16Array(n),
+    mentionSpread: new Uint8Array(n),
     month: new Int32Array(n),
     lastMs: new Float64Array(n),
     bornMs: new Float64Array(n),

@@ -2,6 +2,8 @@ import type { Fact } from "./facts.ts";
 import { parseGoTime } from "./gotime.ts";
 import { answerContext, cooccurring, dateWindow, neighbourContext } from "./recall-context.ts";
 import { buildCorpus, type Corpus, liveAt, prefixRange, SPEAKER, termId } from "./recall-corpus.ts";
+import { dayEvent, saysWhen } from "./recall-dates.ts";
+import { relatedStems } from "./recall-lexicon.ts";
 import { type ParsedQuery, parseQuery } from "./recall-query.ts";
 import { type Ranked, Scores, topOf } from "./recall-scores.ts";
 import { type FactTokens, factTokens, reconcile } from "./reconcile.ts";
@@ -49,9 +51,15 @@ export const TUNING = {
    * −5), see docs/dev-notes/memory-recall.md.
    */
   cooccurrence: 0,
+  /** Weight of a word related to a query word by the lexicon (recall-lexicon.ts). */
+  related: 0.3,
   /** Added to the facts of the day or span a query names; how much it fades away from its center. */
   day: 3,
   dayFade: 0,
+  /** Added to the facts about the day a query names (a resolved "yesterday"…). */
+  dayEvent: 4,
+  /** A "when" question: relevance × (1 + this) for facts that say when. */
+  when: 0.5,
   /** Facts by a speaker the query names, and by another speaker. */
   speakerMatch: 1.45,
   speakerOther: 0.8,
@@ -173,6 +181,16 @@ export class FactIndex {
     }
     for (const id of exact) if (id !== undefined) want.set(id, 1);
     this.expand(exact, want);
+    if (TUNING.related > 0) {
+      // words of the same meaning or family (a general lexicon): "relax" finds "unwind"
+      for (const t of q.terms) {
+        for (const u of relatedStems(t)) {
+          const id = termId(c, u);
+          if (id !== undefined && (want.get(id) ?? 0) < TUNING.related)
+            want.set(id, TUNING.related);
+        }
+      }
+    }
     const rel = new Scores(c.n);
     this.bm25(want, rel);
     this.tagged(exact, rel);
@@ -185,6 +203,8 @@ export class FactIndex {
       const center = found ? to : from + 2 * DAY;
       dateWindow(c, rel, from, to, TUNING.day, found && rel.size > 0, center, TUNING.dayFade);
     }
+    if (q.day !== undefined && TUNING.dayEvent > 0) dayEvent(c, rel, q.day, TUNING.dayEvent);
+    if (q.when && TUNING.when > 0) saysWhen(c, rel, TUNING.when);
     if (q.anchor && !options.inner) {
       // "the day after the concert": the concert's date, then the span after it
       const [event] = this.search(q.anchor.text, { nowMs, workspace, limit: 1, inner: true });
