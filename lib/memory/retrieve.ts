@@ -309,17 +309,20 @@ export class FactIndex {
         pairs.push([a, b, PROXIMITY * Math.min(this.idf(this.df(a)), this.idf(this.df(b)))]);
     }
     if (pairs.length === 0) return;
+    const seq = c.seq;
     for (const [i, score] of rel.top(200)) {
-      const start = c.seqStart[i] as number;
-      const seq = c.seq.subarray(start, c.seqStart[i + 1] as number);
+      const from = c.seqStart[i] as number;
+      const to = c.seqStart[i + 1] as number;
       let bonus = 0;
       for (const [a, b, w] of pairs) {
-        for (let p = 0; p < seq.length; p++) {
+        found: for (let p = from; p < to; p++) {
           if (seq[p] !== a) continue;
-          if (seq.subarray(Math.max(0, p - 3), p + 4).includes(b)) {
-            bonus += w;
-            break;
-          }
+          const end = Math.min(to, p + 4);
+          for (let q = Math.max(from, p - 3); q < end; q++)
+            if (seq[q] === b) {
+              bonus += w;
+              break found;
+            }
         }
       }
       if (bonus) rel.set(i, score + bonus);
@@ -393,34 +396,64 @@ function dropSuperseded(
   limit: number,
   workspace: string,
 ): Hit[] {
+  const c = index.corpus;
   const out: Hit[] = [];
-  const tokens: FactTokens[] = [];
+  const slot: number[] = [];
+  // tokens only for the facts a cheap look at their terms cannot tell apart (cold recall: the
+  // tokenizer and the pairwise comparison cost more than the rest of the ranking)
+  const tokens: Array<FactTokens | undefined> = [];
   for (const r of ranked) {
     if (out.length >= limit) break;
-    const fact = index.corpus.fact(r.i);
+    const fact = c.fact(r.i);
     const source = fact.source_project ?? "";
     const fromOther = source !== "" && workspace !== "" && source !== workspace;
     const hit: Hit = { fact, score: r.score, relevance: r.relevance, live: r.live, fromOther };
-    const mine = factTokens(hit.fact.content);
-    const clash = out.findIndex(
-      (other, k) =>
-        (other.fact.category || "general") === (hit.fact.category || "general") &&
-        (other.fact.source_project ?? "") === (hit.fact.source_project ?? "") &&
-        mine.sig.length > 0 &&
-        conflicts(mine, tokens[k] as FactTokens, SPEAKER.test(hit.fact.content)),
-    );
+    let mine: FactTokens | undefined;
+    const clash = slot.findIndex((j, k) => {
+      if (c.category[j] !== c.category[r.i] || c.project[j] !== c.project[r.i]) return false;
+      if (!mayConflict(c, r.i, j)) return false;
+      mine ??= factTokens(fact.content);
+      tokens[k] ??= factTokens((out[k] as Hit).fact.content);
+      return mine.sig.length > 0 && conflicts(mine, tokens[k], SPEAKER.test(fact.content));
+    });
     if (clash < 0) {
       out.push(hit);
+      slot.push(r.i);
       tokens.push(mine);
       continue;
     }
     const kept = out[clash] as Hit;
     if (born(hit.fact) > born(kept.fact)) {
       out[clash] = { ...hit, score: Math.max(hit.score, kept.score) };
+      slot[clash] = r.i;
       tokens[clash] = mine;
     }
   }
   return out;
+}
+
+/**
+ * Whether two facts share enough of their terms to be versions of one thing: §2.4 needs half their
+ * significant tokens in common, so facts sharing under a quarter of their terms never are. Tiny
+ * facts are always compared.
+ */
+function mayConflict(c: Corpus, i: number, j: number): boolean {
+  const a0 = c.seqStart[i] as number;
+  const a1 = c.seqStart[i + 1] as number;
+  const b0 = c.seqStart[j] as number;
+  const b1 = c.seqStart[j + 1] as number;
+  const small = Math.min(a1 - a0, b1 - b0);
+  if (small < 4) return true;
+  let shared = 0;
+  for (let p = a0; p < a1; p++) {
+    const t = c.seq[p] as number;
+    for (let q = b0; q < b1; q++)
+      if (c.seq[q] === t) {
+        shared++;
+        break;
+      }
+  }
+  return shared >= 0.25 * small;
 }
 
 /**
