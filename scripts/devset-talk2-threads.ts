@@ -72,7 +72,7 @@ export const language: Thread = (w, X, Y, v) => {
     ],
     talk as Turn,
   );
-  ask("temporal", `What did ${X} do on ${w.dateOf(s2, when.days)}?`, talk as Turn);
+  ask("temporal", `What did ${X} do on ${w.dateOf(s2, when)}?`, talk as Turn);
   ask(
     "multi-hop",
     [
@@ -463,7 +463,7 @@ export const family: Thread = (w, X, Y, v) => {
     [`When did ${X}'s ${F.who} have the baby?`, `When was ${F.baby} born?`],
     born as Turn,
   );
-  ask("temporal", `What happened in ${X}'s family on ${w.dateOf(s1, when.days)}?`, born as Turn);
+  ask("temporal", `What happened in ${X}'s family on ${w.dateOf(s1, when)}?`, born as Turn);
   ask(
     "multi-hop",
     [

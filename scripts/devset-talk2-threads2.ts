@@ -228,7 +228,7 @@ export const foster: Thread = (w, X, Y, v) => {
   );
   ask(
     "temporal",
-    `What happened with ${X}'s foster animal on ${w.dateOf(s2, when.days)}?`,
+    `What happened with ${X}'s foster animal on ${w.dateOf(s2, when)}?`,
     gone as Turn,
   );
   ask(

@@ -17,7 +17,7 @@ export interface World {
     Y: string,
   ) => (category: Category, forms: string | string[], ...turns: Turn[]) => void;
   /** A session's date minus `back` days, written as a person would ("12 March 2022"). */
-  dateOf: (session: number, back: number) => string;
+  dateOf: (session: number, when: When) => string;
   monthOf: (session: number) => string;
 }
 
@@ -40,13 +40,19 @@ export const NAMES2 = [
   "Kofi",
 ];
 
-export const WHEN = [
+/** Relative dates a turn uses; a weekday one is resolved against the session's weekday. */
+export interface When {
+  words: string;
+  days: number;
+  weekday?: number;
+}
+export const WHEN: When[] = [
   { words: "the other day", days: 2 },
-  { words: "last Tuesday", days: 5 },
+  { words: "last Tuesday", days: 5, weekday: 2 },
   { words: "a couple of weeks ago", days: 14 },
   { words: "this morning", days: 0 },
-  { words: "over the weekend", days: 2 },
-  { words: "on Saturday", days: 3 },
+  { words: "over the weekend", days: 2, weekday: 6 },
+  { words: "on Saturday", days: 3, weekday: 6 },
 ];
 
 export const REACTIONS = [

@@ -124,7 +124,10 @@ export function generateConversation2(seed: number): TalkStore {
             turns,
           });
       },
-    dateOf: (session, back) => {
+    dateOf: (session, when) => {
+      // "last Tuesday" is the Tuesday before the session, whatever day the session is
+      const day = new Date(dates[session] as number).getUTCDay();
+      const back = when.weekday === undefined ? when.days : (day - when.weekday + 7) % 7 || 7;
       const d = new Date((dates[session] as number) - back * DAY);
       return pick([
         `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`,
