@@ -53,6 +53,7 @@ export const TUNING = {
   cooccurrence: 0,
   /** Weight of a word related to a query word by the lexicon (recall-lexicon.ts). */
   related: 0.3,
+  informative: 0.1,
   /** Added to the facts of the day or span a query names; how much it fades away from its center. */
   day: 3,
   dayFade: 0,
@@ -237,6 +238,8 @@ export class FactIndex {
       );
     if (q.terms.length === 0 && rel.size === 0 && query.trim() !== "" && speakerIds.size === 0)
       return [];
+    if (rel.size === 0 && speakerIds.size > 0 && q.terms.length > 0 && TUNING.informative > 0)
+      this.informative(rel, speakerIds);
     const bare = q.terms.length === 0 && rel.size === 0;
     // The final order multiplies relevance by slowly growing factors (live score, workspace): the
     // best few hundred by relevance hold the head, so the rest is never ranked (10k-fact stores).
@@ -280,6 +283,26 @@ export class FactIndex {
         const weight = (TUNING.cooccurrence * w) / best;
         if ((want.get(u) ?? 0) < weight) want.set(u, weight);
       }
+    }
+  }
+
+  /**
+   * Nothing the question says is in the store, but it names a person: that person's most
+   * informative turns (the rarer their words, the more they tell), a small score each.
+   */
+  private informative(rel: Scores, speakerIds: ReadonlySet<number>): void {
+    const c = this.corpus;
+    const cap = Math.max(3, c.n * 0.05);
+    // in a store large enough to tell, a word said once is noise (a typo, an id)
+    const min = c.n >= FEEDBACK_MIN_FACTS ? 2 : 1;
+    for (let i = 0; i < c.n; i++) {
+      if (!speakerIds.has(c.speaker[i] as number)) continue;
+      let s = 0;
+      for (let p = c.seqStart[i] as number; p < (c.seqStart[i + 1] as number); p++) {
+        const df = this.df(c.seq[p] as number);
+        if (df >= min && df <= cap) s += this.idf(df);
+      }
+      if (s > 0) rel.add(i, TUNING.informative * s);
     }
   }
 
