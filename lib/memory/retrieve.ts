@@ -53,7 +53,14 @@ export const TUNING = {
   cooccurrence: 0,
   /** Weight of a word related to a query word by the lexicon (recall-lexicon.ts). */
   related: 0.3,
+  /**
+   * A question that names a person: that person's most telling turns (the rarest words) gain a
+   * little (`salience` × their words' idf, the best `salienceTop`); `informative` when nothing else
+   * matched.
+   */
   informative: 0.1,
+  salience: 0.01,
+  salienceTop: 30,
   /** Added to the facts of the day or span a query names; how much it fades away from its center. */
   day: 3,
   dayFade: 0,
@@ -239,7 +246,9 @@ export class FactIndex {
     if (q.terms.length === 0 && rel.size === 0 && query.trim() !== "" && speakerIds.size === 0)
       return [];
     if (rel.size === 0 && speakerIds.size > 0 && q.terms.length > 0 && TUNING.informative > 0)
-      this.informative(rel, speakerIds);
+      this.informative(rel, speakerIds, TUNING.informative, c.n);
+    else if (speakerIds.size > 0 && TUNING.salience > 0)
+      this.informative(rel, speakerIds, TUNING.salience, TUNING.salienceTop);
     const bare = q.terms.length === 0 && rel.size === 0;
     // The final order multiplies relevance by slowly growing factors (live score, workspace): the
     // best few hundred by relevance hold the head, so the rest is never ranked (10k-fact stores).
@@ -287,14 +296,21 @@ export class FactIndex {
   }
 
   /**
-   * Nothing the question says is in the store, but it names a person: that person's most
-   * informative turns (the rarer their words, the more they tell), a small score each.
+   * The most informative turns of the people a question names (the rarer their words, the more
+   * they tell; small talk tells little), `top` of them, each a small score: what a question about
+   * a person is likeliest to be about when its words say little (or nothing the store holds).
    */
-  private informative(rel: Scores, speakerIds: ReadonlySet<number>): void {
+  private informative(
+    rel: Scores,
+    speakerIds: ReadonlySet<number>,
+    weight: number,
+    top: number,
+  ): void {
     const c = this.corpus;
     const cap = Math.max(3, c.n * 0.05);
     // in a store large enough to tell, a word said once is noise (a typo, an id)
     const min = c.n >= FEEDBACK_MIN_FACTS ? 2 : 1;
+    const best: Array<[number, number]> = [];
     for (let i = 0; i < c.n; i++) {
       if (!speakerIds.has(c.speaker[i] as number)) continue;
       let s = 0;
@@ -302,8 +318,10 @@ export class FactIndex {
         const df = this.df(c.seq[p] as number);
         if (df >= min && df <= cap) s += this.idf(df);
       }
-      if (s > 0) rel.add(i, TUNING.informative * s);
+      if (s > 0) best.push([i, s]);
     }
+    if (best.length > top) best.sort((a, b) => b[1] - a[1]).length = top;
+    for (const [i, s] of best) rel.add(i, weight * s);
   }
 
   /** Tags: a weaker field (half an idf per matching query term). */

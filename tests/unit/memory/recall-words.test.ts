@@ -116,6 +116,21 @@ describe("a question whose words are nowhere in the store", () => {
     expect(hits).toContain(said(0)); // knitting
   });
 
+  test("a person's telling turns outrank their small talk that shares a common word", () => {
+    // "thanks" is in Nora's small talk only: her news and her hobby say more about her
+    const q = "Thanks Nora, what is new?";
+    const hits = top(q, 4);
+    expect(hits[0]).toBe(said(10)); // "Haha thanks, I'll need it." still matches best
+    expect(hits.slice(1).sort()).toEqual([said(0), said(2), said(8)].sort());
+    const saved = TUNING.salience;
+    TUNING.salience = 0;
+    try {
+      expect(top(q, 4).filter((t) => t.startsWith("Omar:")).length).toBeGreaterThan(0);
+    } finally {
+      TUNING.salience = saved;
+    }
+  });
+
   test("names nobody: nothing (a look-up, not a listing)", () => {
     expect(top("What about kubernetes?", 3)).toEqual([]);
   });
