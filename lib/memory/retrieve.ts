@@ -141,19 +141,20 @@ export class FactIndex {
     const c = this.corpus;
     const list = [...want].filter(([, w]) => w > 0).sort(([a], [b]) => this.df(a) - this.df(b));
     const common = c.n / 2;
+    const { k1, b } = TUNING;
+    const { postDoc, postTf, seqStart } = c;
+    const perLen = b / this.avgLen;
     for (const [t, w] of list) {
       const from = c.postStart[t] as number;
       const to = c.postStart[t + 1] as number;
-      const idf = this.idf(to - from);
+      const lift = w * this.idf(to - from) * (k1 + 1);
       const onlyFound = to - from > common && rel.size > 0;
       for (let k = from; k < to; k++) {
-        const i = c.postDoc[k] as number;
+        const i = postDoc[k] as number;
         if (onlyFound && !rel.has(i)) continue;
-        const tf = c.postTf[k] as number;
-        const len = (c.seqStart[i + 1] as number) - (c.seqStart[i] as number);
-        const { k1, b } = TUNING;
-        const norm = tf + k1 * (1 - b + (b * len) / this.avgLen);
-        rel.add(i, (w * idf * tf * (k1 + 1)) / norm);
+        const tf = postTf[k] as number;
+        const len = (seqStart[i + 1] as number) - (seqStart[i] as number);
+        rel.add(i, (lift * tf) / (tf + k1 * (1 - b + perLen * len)));
       }
     }
   }
