@@ -155,6 +155,8 @@ export const RELATED = ${JSON.stringify(relatedText)};
 export const FORMS = ${JSON.stringify(formsText)};
 `,
 );
+// as the formatter writes it (so a regenerated table diffs only where the data changed)
+Bun.spawnSync([resolve(import.meta.dir, "../node_modules/.bin/biome"), "format", "--write", OUT]);
 console.log(
   `wrote ${OUT}: ${related.size} related-word entries (${relatedText.length} bytes), ${forms.size} forms (${formsText.length} bytes)`,
 );
