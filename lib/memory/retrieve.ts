@@ -147,8 +147,11 @@ export class FactIndex {
     for (const [t, w] of list) {
       const from = c.postStart[t] as number;
       const to = c.postStart[t + 1] as number;
-      const lift = w * this.idf(to - from) * (k1 + 1);
+      const idf = this.idf(to - from);
       const onlyFound = to - from > common && rel.size > 0;
+      // a term in (nearly) every fact adds next to nothing to the facts the others found
+      if (onlyFound && idf < 0.01) continue;
+      const lift = w * idf * (k1 + 1);
       for (let k = from; k < to; k++) {
         const i = postDoc[k] as number;
         if (onlyFound && !rel.has(i)) continue;
