@@ -1,3 +1,4 @@
+import { firstBornAt } from "./recall-context.ts";
 import type { Corpus } from "./recall-corpus.ts";
 import type { Scores } from "./recall-scores.ts";
 
@@ -138,16 +139,8 @@ const startOfDay = (ms: number) => Math.floor(ms / DAY) * DAY;
  * `bonus`: they are found among those said up to five weeks later.
  */
 export function dayEvent(c: Corpus, rel: Scores, dayMs: number, bonus: number): void {
-  const from = dayMs - 2 * DAY;
   const to = dayMs + 36 * DAY;
-  let lo = 0;
-  let hi = c.n;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((c.bornMs[c.byTime[mid] as number] as number) < from) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let p = lo; p < c.n; p++) {
+  for (let p = firstBornAt(c, dayMs - 2 * DAY); p < c.n; p++) {
     const i = c.byTime[p] as number;
     const born = c.bornMs[i] as number;
     if (born >= to) break;

@@ -30,7 +30,7 @@ export interface ParsedQuery {
    * about it — "yesterday", "last weekend"), or one relative to now ("last week"; `found`: it only
    * reorders facts the words found, unless there are no words).
    */
-  window?: { from: number; to: number; found: boolean };
+  window?: { from: number; to: number; found: boolean; words?: string };
   /** The day a query names ("on 7 May 2023"), at 00:00 UTC. */
   day?: number;
   /** A "when" question (when, what year/month/day, how long ago): the answer is a date. */
@@ -170,7 +170,7 @@ export function parseQuery(
   if (!out.window && nowMs !== undefined) {
     const rel = relativeToNow(text, nowMs);
     if (rel) {
-      out.window = { from: rel.from, to: rel.to, found: true };
+      out.window = { from: rel.from, to: rel.to, found: true, words: rel.at[0] };
       text = text.replace(rel.at[0], " ");
     }
   }

@@ -1,7 +1,21 @@
 import type { Fact } from "./facts.ts";
 import { parseGoTime } from "./gotime.ts";
-import { answerContext, cooccurring, dateWindow, neighbourContext } from "./recall-context.ts";
-import { buildCorpus, type Corpus, liveAt, prefixRange, SPEAKER, termId } from "./recall-corpus.ts";
+import {
+  answerContext,
+  anyBorn,
+  cooccurring,
+  dateWindow,
+  neighbourContext,
+} from "./recall-context.ts";
+import {
+  buildCorpus,
+  type Corpus,
+  liveAt,
+  prefixRange,
+  SPEAKER,
+  termId,
+  terms,
+} from "./recall-corpus.ts";
 import { dayEvent, saysWhen } from "./recall-dates.ts";
 import { relatedStems } from "./recall-lexicon.ts";
 import { type ParsedQuery, parseQuery } from "./recall-query.ts";
@@ -174,6 +188,16 @@ export class FactIndex {
     const speakers = this.speakers();
     const q = parseQuery(query, (w) => speakers.has(w), nowMs);
     const speakerIds = new Set(q.speakers.map((s) => speakers.get(s) as number));
+    if (q.window?.found && q.window.words && !anyBorn(c, q.window.from, q.window.to)) {
+      // nothing was said in the span "yesterday" names: the words quote the talk ("what did she
+      // do yesterday that was so emotional"), they are searched as words
+      for (const t of terms(q.window.words))
+        if (!q.terms.includes(t)) {
+          q.terms.push(t);
+          q.raw.push(t);
+        }
+      q.window = undefined;
+    }
     // Query terms → term ids (exact weight 1); a query word of ≥ 4 letters is also a prefix of the
     // terms it begins (0.6), as in Go ("kube" finds "kubernetes"; a stem like "servic" does not
     // expand to every "service17").

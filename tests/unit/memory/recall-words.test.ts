@@ -169,6 +169,16 @@ describe("the day a turn talks about", () => {
     expect(top("What happened in Omar's family on 8 May 2023?", 1)).toEqual([said(7)]);
   });
 
+  test("'yesterday' in a question with nothing said yesterday quotes the talk: searched as a word", () => {
+    // now is weeks after the last session: no fact was created "yesterday"
+    expect(top("What did Nora do yesterday?", 1)).toEqual([said(6)]);
+    expect(top("Whose baby was born two weeks ago?", 1)).toEqual([said(7)]);
+    // a store that has facts from yesterday keeps reading it as a date
+    const late = index.search("What did Nora do yesterday?", { nowMs: S2 + DAY, limit: 1 });
+    expect(late[0]?.fact.content.startsWith("Nora:")).toBe(true);
+    expect(parseQuery("What did Nora do yesterday?", () => false, NOW).terms).toEqual(["nora"]);
+  });
+
   test("a when-question favours the turns that say when", () => {
     expect(parseQuery("When did Nora take a class?", () => false).when).toBe(true);
     expect(parseQuery("What year did she move?", () => false).when).toBe(true);
