@@ -7,20 +7,12 @@ import {
   dateWindow,
   neighbourContext,
 } from "./recall-context.ts";
-import {
-  buildCorpus,
-  type Corpus,
-  liveAt,
-  prefixRange,
-  SPEAKER,
-  termId,
-  terms,
-} from "./recall-corpus.ts";
+import { buildCorpus, type Corpus, liveAt, prefixRange, termId, terms } from "./recall-corpus.ts";
 import { dayEvent, saysWhen } from "./recall-dates.ts";
 import { relatedStems } from "./recall-lexicon.ts";
 import { type ParsedQuery, parseQuery } from "./recall-query.ts";
 import { type Ranked, Scores, topOf } from "./recall-scores.ts";
-import { type FactTokens, factTokens, reconcile } from "./reconcile.ts";
+import { dropSuperseded } from "./recall-superseded.ts";
 
 /** One retrieved fact with the numbers that ranked it. */
 export interface Hit {
@@ -300,9 +292,9 @@ export class FactIndex {
       : (a: Ranked, b: Ranked) => b.score - a.score || a.i - b.i;
     // Only the head is needed (the conflict drop may skip a few): sort it, the rest if it runs out.
     const head = bare ? ranked : topOf(ranked, limit * 4 + 20, order);
-    const hits = dropSuperseded(this, head.sort(order), limit, workspace);
+    const hits = dropSuperseded(c, head.sort(order), limit, workspace);
     if (hits.length >= limit || head.length === ranked.length) return hits;
-    return dropSuperseded(this, ranked.sort(order), limit, workspace);
+    return dropSuperseded(c, ranked.sort(order), limit, workspace);
   }
 
   /**
@@ -457,84 +449,3 @@ const isCorpus = (x: Iterable<Fact> | Corpus): x is Corpus =>
   (x as Corpus).seqStart instanceof Uint32Array;
 
 const cmpId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** When two hits state conflicting versions of the same subject, keep only the newer one. */
-function dropSuperseded(
-  index: FactIndex,
-  ranked: readonly Ranked[],
-  limit: number,
-  workspace: string,
-): Hit[] {
-  const c = index.corpus;
-  const out: Hit[] = [];
-  const slot: number[] = [];
-  // tokens only for the facts a cheap look at their terms cannot tell apart (cold recall: the
-  // tokenizer and the pairwise comparison cost more than the rest of the ranking)
-  const tokens: Array<FactTokens | undefined> = [];
-  for (const r of ranked) {
-    if (out.length >= limit) break;
-    const fact = c.fact(r.i);
-    const source = fact.source_project ?? "";
-    const fromOther = source !== "" && workspace !== "" && source !== workspace;
-    const hit: Hit = { fact, score: r.score, relevance: r.relevance, live: r.live, fromOther };
-    let mine: FactTokens | undefined;
-    const clash = slot.findIndex((j, k) => {
-      if (c.category[j] !== c.category[r.i] || c.project[j] !== c.project[r.i]) return false;
-      if (!mayConflict(c, r.i, j)) return false;
-      mine ??= factTokens(fact.content);
-      tokens[k] ??= factTokens((out[k] as Hit).fact.content);
-      return mine.sig.length > 0 && conflicts(mine, tokens[k], SPEAKER.test(fact.content));
-    });
-    if (clash < 0) {
-      out.push(hit);
-      slot.push(r.i);
-      tokens.push(mine);
-      continue;
-    }
-    const kept = out[clash] as Hit;
-    if (born(hit.fact) > born(kept.fact)) {
-      out[clash] = { ...hit, score: Math.max(hit.score, kept.score) };
-      slot[clash] = r.i;
-      tokens[clash] = mine;
-    }
-  }
-  return out;
-}
-
-/**
- * Whether two facts share enough of their terms to be versions of one thing: §2.4 needs half their
- * significant tokens in common, so facts sharing under a quarter of their terms never are. Tiny
- * facts are always compared.
- */
-function mayConflict(c: Corpus, i: number, j: number): boolean {
-  const a0 = c.seqStart[i] as number;
-  const a1 = c.seqStart[i + 1] as number;
-  const b0 = c.seqStart[j] as number;
-  const b1 = c.seqStart[j + 1] as number;
-  const small = Math.min(a1 - a0, b1 - b0);
-  if (small < 4) return true;
-  let shared = 0;
-  for (let p = a0; p < a1; p++) {
-    const t = c.seq[p] as number;
-    for (let q = b0; q < b1; q++)
-      if (c.seq[q] === t) {
-        shared++;
-        break;
-      }
-  }
-  return shared >= 0.25 * small;
-}
-
-/**
- * Two recalled facts state versions of one thing (§2.4's same fact or same-subject update). Dialog
- * turns (`Ana: …`) all share their speaker as a subject ("Ana: I've been painting…" / "Ana: I've
- * been hiking…"): for them only the same fact counts.
- */
-function conflicts(a: FactTokens, b: FactTokens, dialog: boolean): boolean {
-  const v = reconcile(a, b);
-  return v.kind === "same" || (v.kind === "update" && !dialog);
-}
-
-function born(fact: Fact): number {
-  return parseGoTime(fact.created_at) ?? 0;
-}
