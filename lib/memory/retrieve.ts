@@ -59,6 +59,8 @@ export const TUNING = {
   cooccurrence: 0,
   /** Weight of a word related to a query word by the lexicon (recall-lexicon.ts). */
   related: 0.3,
+  /** Query terms standing together are looked for in this many of the best facts. */
+  proximityTop: 100,
   /**
    * A question that names a person: that person's most telling turns (the rarest words) gain a
    * little (`salience` × their words' idf, the best `salienceTop`); `informative` when nothing else
@@ -359,7 +361,7 @@ export class FactIndex {
     }
   }
 
-  /** Query terms that stand together (within 3 positions) in one of the best 200 facts add to it. */
+  /** Query terms that stand together (within 3 positions) in one of the best facts add to it. */
   private proximity(ids: Array<number | undefined>, rel: Scores): void {
     const c = this.corpus;
     const pairs: Array<[number, number, number]> = [];
@@ -371,7 +373,7 @@ export class FactIndex {
     }
     if (pairs.length === 0) return;
     const seq = c.seq;
-    for (const [i, score] of rel.top(200)) {
+    for (const [i, score] of rel.top(TUNING.proximityTop)) {
       const from = c.seqStart[i] as number;
       const to = c.seqStart[i + 1] as number;
       let bonus = 0;
