@@ -34,7 +34,10 @@ export function relatedStems(stem: string): string[] {
   return lineOf(RELATED, stem)?.split(" ") ?? [];
 }
 
+/** Switches for measuring what each table adds (scripts/bench-recall.ts); both on in use. */
+export const LEXICON_USE = { forms: true };
+
 /** The lemma of an irregular word form ("went" → "go", "children" → "child"), or undefined. */
 export function lemmaOf(word: string): string | undefined {
-  return ASCII_WORD.test(word) ? lineOf(FORMS, word) : undefined;
+  return LEXICON_USE.forms && ASCII_WORD.test(word) ? lineOf(FORMS, word) : undefined;
 }

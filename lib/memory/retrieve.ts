@@ -59,6 +59,8 @@ export const TUNING = {
   cooccurrence: 0,
   /** Weight of a word related to a query word by the lexicon (recall-lexicon.ts). */
   related: 0.3,
+  /** 1: relative dates in a question whose span holds no fact are searched as words. */
+  quoted: 1,
   /** Query terms standing together are looked for in this many of the best facts. */
   proximityTop: 100,
   /**
@@ -182,10 +184,11 @@ export class FactIndex {
     const speakers = this.speakers();
     const q = parseQuery(query, (w) => speakers.has(w), nowMs);
     const speakerIds = new Set(q.speakers.map((s) => speakers.get(s) as number));
-    if (q.window?.found && q.window.words && !anyBorn(c, q.window.from, q.window.to)) {
+    const quoted = q.window?.found && q.window.words && TUNING.quoted > 0;
+    if (quoted && q.window && !anyBorn(c, q.window.from, q.window.to)) {
       // nothing was said in the span "yesterday" names: the words quote the talk ("what did she
       // do yesterday that was so emotional"), they are searched as words
-      for (const t of terms(q.window.words))
+      for (const t of terms(q.window.words ?? ""))
         if (!q.terms.includes(t)) {
           q.terms.push(t);
           q.raw.push(t);
