@@ -16,7 +16,7 @@ import { loadFacts, type Memory, memPath } from "./store.ts";
  */
 export const RECALL_CACHE = ".chatcli-recall-index";
 const MAGIC = 0x49524343; // "CCRI" little-endian
-const VERSION = 11;
+const VERSION = 12;
 
 type Row = [
   id: string,

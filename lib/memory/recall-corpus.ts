@@ -1,7 +1,6 @@
 import type { Fact } from "./facts.ts";
 import { parseGoTime } from "./gotime.ts";
 import { NO_MENTION, timeMention } from "./recall-dates.ts";
-import { lemmaOf } from "./recall-lexicon.ts";
 import { stem } from "./stem.ts";
 import { STOP_WORDS, wordRuns } from "./text.ts";
 
@@ -60,17 +59,14 @@ export interface Corpus {
   fact(i: number): Fact;
 }
 
-/**
- * Retrieval terms of a text: word runs, EN+PT stop words dropped, irregular forms to their lemma
- * ("ran" → "run"), stemmed (`memo` caches stems).
- */
+/** Retrieval terms of a text: word runs, EN+PT stop words dropped, stemmed (`memo` caches stems). */
 export function terms(text: string, memo?: Map<string, string>): string[] {
   const out: string[] = [];
   for (const w of wordRuns(text)) {
     if (STOP_WORDS.has(w) || (w.length < 2 && !/\d/.test(w))) continue;
     let s = memo?.get(w);
     if (s === undefined) {
-      s = stem(lemmaOf(w) ?? w);
+      s = stem(w);
       memo?.set(w, s);
     }
     out.push(s);

@@ -9,7 +9,6 @@ import {
 } from "./recall-context.ts";
 import { buildCorpus, type Corpus, liveAt, prefixRange, termId, terms } from "./recall-corpus.ts";
 import { dayEvent, saysWhen } from "./recall-dates.ts";
-import { relatedStems } from "./recall-lexicon.ts";
 import { type ParsedQuery, parseQuery } from "./recall-query.ts";
 import { type Ranked, Scores, topOf } from "./recall-scores.ts";
 import { dropSuperseded } from "./recall-superseded.ts";
@@ -57,8 +56,6 @@ export const TUNING = {
    * −5), see docs/dev-notes/memory-recall.md.
    */
   cooccurrence: 0,
-  /** Weight of a word related to a query word by the lexicon (recall-lexicon.ts). */
-  related: 0.3,
   /** 1: relative dates in a question whose span holds no fact are searched as words. */
   quoted: 1,
   /** Query terms standing together are looked for in this many of the best facts. */
@@ -214,16 +211,6 @@ export class FactIndex {
     }
     for (const id of exact) if (id !== undefined) want.set(id, 1);
     this.expand(exact, want);
-    if (TUNING.related > 0) {
-      // words of the same meaning or family (a general lexicon): "relax" finds "unwind"
-      for (const t of q.terms) {
-        for (const u of relatedStems(t)) {
-          const id = termId(c, u);
-          if (id !== undefined && (want.get(id) ?? 0) < TUNING.related)
-            want.set(id, TUNING.related);
-        }
-      }
-    }
     const rel = new Scores(c.n);
     this.bm25(want, rel);
     this.tagged(exact, rel);
