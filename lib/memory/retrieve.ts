@@ -53,7 +53,7 @@ export const TUNING = {
   /**
    * Weight of a term co-occurring with a rare query term, relative to the query term's. Off: on the
    * dev splits it gained +0.2 R@10 on conversations and lost 0.5 on the older set (open questions
-   * −5), see docs/dev-notes/memory-recall.md.
+   * −5); re-measured in round 2, −0.1…−0.3 (docs/dev-notes/memory-recall.md).
    */
   cooccurrence: 0,
   /** 1: relative dates in a question whose span holds no fact are searched as words. */
@@ -101,8 +101,10 @@ const PROXIMITY = 0.6;
  * Lexical recall over facts: BM25 over stemmed terms (EN+PT), prefix matches for words of ≥ 4
  * letters, tags as a weaker field, speaker names and dates as fields (a dialog turn `Name: …` is
  * Name's; "in May 2023" finds that month's facts), a bonus for query terms that stand together,
- * and one round of pseudo-relevance feedback (the best first hits lend their distinctive terms) —
- * then Go's factors: the live score (recency, access, confidence) and the workspace. Searches scan
+ * one round of pseudo-relevance feedback (the best first hits lend their distinctive terms), the
+ * day a turn talks about (recall-dates.ts), dialog context (recall-context.ts) and the telling turns
+ * of a person the question names — then Go's factors: the live score (recency, access,
+ * confidence) and the workspace. Searches scan
  * the corpus' flat arrays, so an index loads without building postings (see recall-cache.ts).
  */
 export class FactIndex {
