@@ -9,6 +9,7 @@ import type { Fact } from "../lib/memory/facts.ts";
 import { FactIndex } from "../lib/memory/retrieve.ts";
 import { STOP_WORDS, wordRuns } from "../lib/memory/text.ts";
 import { talkSet } from "./devset-talk.ts";
+import { untouchedSet } from "./devset-talk2.ts";
 import { devSet } from "./memory-devset.ts";
 
 /** A store and its questions (the old generated set says `kind`, the conversational one `category`). */
@@ -107,16 +108,27 @@ export function recallQuality() {
   };
 }
 
-/** The conversational set (scripts/devset-talk.ts): dev for tuning, test held out. */
+/**
+ * The conversational sets: scripts/devset-talk.ts (dev for tuning, test held out) and the untouched
+ * set of the second generator, scripts/devset-talk2.ts (never tuned on).
+ */
 export function talkQuality() {
   const dev = talkSet("dev");
   const test = talkSet("test");
+  const untouched = untouchedSet();
   const facts = (xs: EvalStore[]) =>
     Math.round(xs.reduce((a, s) => a + s.facts.length, 0) / xs.length);
   return {
-    conversations: { dev: dev.length, test: test.length, facts_per_conversation: facts(test) },
+    conversations: {
+      dev: dev.length,
+      test: test.length,
+      untouched: untouched.length,
+      facts_per_conversation: facts(test),
+      facts_per_untouched: facts(untouched),
+    },
     dev: { chatcli: evaluate(dev, chatcli), bm25: evaluate(dev, bm25) },
     test: { chatcli: evaluate(test, chatcli), bm25: evaluate(test, bm25) },
+    untouched: { chatcli: evaluate(untouched, chatcli), bm25: evaluate(untouched, bm25) },
   };
 }
 

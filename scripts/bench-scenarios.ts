@@ -180,12 +180,12 @@ export async function inProcessSections(input: BenchInput): Promise<string[]> {
   const talk = q.talk;
   out.push(
     "",
-    `## Recall quality on conversations (scripts/devset-talk.ts, GENERATED: ${talk.conversations.dev} dev + ${talk.conversations.test} held-out conversations × ~${talk.conversations.facts_per_conversation} turns, LoCoMo-shaped)`,
+    `## Recall quality on conversations (GENERATED, LoCoMo-shaped: scripts/devset-talk.ts ${talk.conversations.dev} dev + ${talk.conversations.test} held-out conversations × ~${talk.conversations.facts_per_conversation} turns; untouched: scripts/devset-talk2.ts, ${talk.conversations.untouched} × ~${talk.conversations.facts_per_untouched} turns, another generator, never tuned on)`,
     "",
     "| split | ranker | questions | R@5 | R@10 | single-hop R@5/R@10 | temporal | multi-hop | open-domain | adversarial |",
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
   );
-  for (const split of ["dev", "test"] as const) {
+  for (const split of ["dev", "test", "untouched"] as const) {
     for (const ranker of ["chatcli", "bm25"] as const) {
       const r = talk[split][ranker];
       const k = (name: string) => `${r.by_kind[name]?.r5 ?? 0}/${r.by_kind[name]?.r10 ?? 0}`;

@@ -163,12 +163,13 @@ export async function recall(
 ): Promise<Hit[]> {
   const mem = asMemory(options);
   const index = await recallIndex(mem);
+  // a wider lexical list only when embeddings will re-rank it (ranking 50 costs a cold process)
+  const embed = opts.fetch && query.trim() ? embedConfig(mem.env) : undefined;
   let hits = index.search(query, {
     nowMs: mem.now().getTime(),
     workspace: mem.workspace,
-    limit: opts.fetch ? Math.max(limit, 50) : limit,
+    limit: embed ? Math.max(limit, 50) : limit,
   });
-  const embed = opts.fetch && query.trim() ? embedConfig(mem.env) : undefined;
   if (embed && opts.fetch) {
     try {
       hits = await blendedRecall(mem, embed, opts.fetch, query, index.facts, hits, limit);

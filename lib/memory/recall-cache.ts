@@ -16,7 +16,7 @@ import { loadFacts, type Memory, memPath } from "./store.ts";
  */
 export const RECALL_CACHE = ".chatcli-recall-index";
 const MAGIC = 0x49524343; // "CCRI" little-endian
-const VERSION = 10;
+const VERSION = 12;
 
 type Row = [
   id: string,
@@ -43,6 +43,8 @@ const ARRAYS = {
   order: Uint32Array,
   speaker: Int32Array,
   asks: Uint8Array,
+  mentionBack: Int16Array,
+  mentionSpread: Uint8Array,
   month: Int32Array,
   lastMs: Float64Array,
   bornMs: Float64Array,

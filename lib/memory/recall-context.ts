@@ -75,7 +75,7 @@ export function answerContext(c: Corpus, rel: Scores, share: number, top = 20): 
     }
     if (answer === undefined) continue;
     const add = s * share;
-    if (add > (bonus.get(answer) ?? 0)) bonus.set(answer, add);
+    bonus.set(answer, (bonus.get(answer) ?? 0) + add);
   }
   for (const [j, b] of bonus) rel.add(j, b);
 }
@@ -119,6 +119,24 @@ export function cooccurring(
   return scored.sort((a, b) => b[1] - a[1]).slice(0, limit);
 }
 
+/** The position in time order of the first fact created at or after `ms`. */
+export function firstBornAt(c: Corpus, ms: number): number {
+  let lo = 0;
+  let hi = c.n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((c.bornMs[c.byTime[mid] as number] as number) < ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Whether any fact was created in [fromMs, toMs). */
+export function anyBorn(c: Corpus, fromMs: number, toMs: number): boolean {
+  const p = firstBornAt(c, fromMs);
+  return p < c.n && (c.bornMs[c.byTime[p] as number] as number) < toMs;
+}
+
 /**
  * Facts created in [fromMs, toMs) gain `bonus`: all of them (the date may be the whole question),
  * or with `onlyFound` only those the query's words found.
@@ -135,15 +153,7 @@ export function dateWindow(
   fade = 0,
 ): void {
   const reach = Math.max(1, toMs - centerMs, centerMs - fromMs);
-  // byTime is sorted: binary search the window's start.
-  let lo = 0;
-  let hi = c.n;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((c.bornMs[c.byTime[mid] as number] as number) < fromMs) lo = mid + 1;
-    else hi = mid;
-  }
-  for (let p = lo; p < c.n; p++) {
+  for (let p = firstBornAt(c, fromMs); p < c.n; p++) {
     const i = c.byTime[p] as number;
     if ((c.bornMs[i] as number) >= toMs) break;
     if (onlyFound && !rel.has(i)) continue;

@@ -1,5 +1,6 @@
 import type { Fact } from "./facts.ts";
 import { parseGoTime } from "./gotime.ts";
+import { NO_MENTION, timeMention } from "./recall-dates.ts";
 import { stem } from "./stem.ts";
 import { STOP_WORDS, wordRuns } from "./text.ts";
 
@@ -33,6 +34,12 @@ export interface Corpus {
   speaker: Int32Array;
   /** 1 when a dialog turn asks something (its text has a "?"): the turn after it answers. */
   asks: Uint8Array;
+  /**
+   * The day a fact talks about, in days before its creation ("yesterday" = 1, "next week" = -7;
+   * NO_MENTION when it names none), and how many days either side that may be ("last week": 3).
+   */
+  mentionBack: Int16Array;
+  mentionSpread: Uint8Array;
   /** `year*12 + month` (UTC) of created_at, or -1. */
   month: Int32Array;
   /** Epoch ms of last access (else creation; NaN = unknown), of creation, access count, confidence. */
@@ -112,6 +119,9 @@ export function buildCorpus(facts: readonly Fact[]): Corpus {
     const d = born === undefined ? undefined : new Date(born);
     c.month[i] = d ? d.getUTCFullYear() * 12 + d.getUTCMonth() : -1;
     c.bornMs[i] = born ?? 0;
+    const mention = born === undefined ? undefined : timeMention(f.content, born);
+    c.mentionBack[i] = mention ? mention[0] : NO_MENTION;
+    c.mentionSpread[i] = mention ? mention[1] : 0;
     c.lastMs[i] = parseGoTime(f.last_accessed) ?? born ?? Number.NaN;
     c.access[i] = Math.max(0, f.access_count || 0);
     c.confidence[i] = f.confidence && f.confidence > 0 ? f.confidence : 0.6;
@@ -227,6 +237,8 @@ export function emptyArrays(n: number) {
     tagStart: new Uint32Array(n + 1),
     speaker: new Int32Array(n),
     asks: new Uint8Array(n),
+    mentionBack: new Int16Array(n),
+    mentionSpread: new Uint8Array(n),
     month: new Int32Array(n),
     lastMs: new Float64Array(n),
     bornMs: new Float64Array(n),

@@ -30,12 +30,18 @@ export interface ParsedQuery {
    * about it — "yesterday", "last weekend"), or one relative to now ("last week"; `found`: it only
    * reorders facts the words found, unless there are no words).
    */
-  window?: { from: number; to: number; found: boolean };
+  window?: { from: number; to: number; found: boolean; words?: string };
+  /** The day a query names ("on 7 May 2023"), at 00:00 UTC. */
+  day?: number;
+  /** A "when" question (when, what year/month/day, how long ago): the answer is a date. */
+  when?: boolean;
   /** "the day after the concert": the text of the anchor event and the span around its date. */
   anchor?: { text: string; from: number; to: number };
 }
 
 const DAY = 86_400_000;
+const WHEN =
+  /^\W*(?:when\b|(?:what|which)\s+(?:year|month|day|date|time|week)\b|how long ago\b|quando\b|em que (?:ano|m[eê]s|dia)\b)/i;
 const MONTH_WORD = "([a-zç]+)";
 const ORD = "(\\d{1,2})(?:st|nd|rd|th)?";
 const DAY_FORMS: Array<[RegExp, (m: RegExpExecArray) => [number, number, number] | undefined]> = [
@@ -137,6 +143,7 @@ export function parseQuery(
   nowMs?: number,
 ): ParsedQuery {
   const out: ParsedQuery = { terms: [], raw: [], speakers: [] };
+  if (WHEN.test(query)) out.when = true;
   const memo = new Map<string, string>();
   let text = query;
   for (const [re, read] of DAY_FORMS) {
@@ -145,6 +152,7 @@ export function parseQuery(
     if (!m || !ymd) continue;
     const day = Date.UTC(ymd[0], ymd[1], ymd[2]);
     out.window = { from: day - DAY, to: day + 9 * DAY, found: false };
+    out.day = day;
     text = text.replace(m[0], " ");
     break;
   }
@@ -162,7 +170,7 @@ export function parseQuery(
   if (!out.window && nowMs !== undefined) {
     const rel = relativeToNow(text, nowMs);
     if (rel) {
-      out.window = { from: rel.from, to: rel.to, found: true };
+      out.window = { from: rel.from, to: rel.to, found: true, words: rel.at[0] };
       text = text.replace(rel.at[0], " ");
     }
   }

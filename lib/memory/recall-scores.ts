@@ -50,8 +50,13 @@ export class Scores {
     const cut = (Float64Array.from(v).sort()[v.length - k] as number) ?? Number.NEGATIVE_INFINITY;
     return this.list.filter((_, j) => (v[j] as number) >= cut);
   }
-  /** The k best facts by score × `weight(i)` (a partial selection: no array of all entries). */
+  /**
+   * The k best facts by score × `weight(i)`, best first (ties: the earlier added first). Small k
+   * keeps a sorted list; larger k cuts at the k-th value (a native sort of the values) first.
+   */
   top(k: number, weight: (i: number) => number = () => 1): Array<[number, number]> {
+    const n = this.list.length;
+    if (k > 16 && n > 2 * k) return this.topByCut(k, weight);
     const out: Array<[number, number]> = [];
     let floor = Number.NEGATIVE_INFINITY;
     for (const i of this.list) {
@@ -65,6 +70,22 @@ export class Scores {
     }
     return out;
   }
+
+  private topByCut(k: number, weight: (i: number) => number): Array<[number, number]> {
+    const n = this.list.length;
+    const v = new Float64Array(n);
+    for (let j = 0; j < n; j++) {
+      const i = this.list[j] as number;
+      v[j] = (this.s[i] as number) * weight(i);
+    }
+    const cut = Float64Array.from(v).sort()[n - k] as number;
+    const pos: number[] = [];
+    for (let j = 0; j < n; j++) if ((v[j] as number) > cut) pos.push(j);
+    for (let j = 0; j < n && pos.length < k; j++) if (v[j] === cut) pos.push(j);
+    pos.sort((a, b) => (v[b] as number) - (v[a] as number) || a - b);
+    return pos.map((j) => [this.list[j] as number, v[j] as number]);
+  }
+
   entries(): Array<[number, number]> {
     return this.list.map((i) => [i, this.s[i] as number]);
   }

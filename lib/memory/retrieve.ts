@@ -1,10 +1,17 @@
 import type { Fact } from "./facts.ts";
 import { parseGoTime } from "./gotime.ts";
-import { answerContext, cooccurring, dateWindow, neighbourContext } from "./recall-context.ts";
-import { buildCorpus, type Corpus, liveAt, prefixRange, SPEAKER, termId } from "./recall-corpus.ts";
+import {
+  answerContext,
+  anyBorn,
+  cooccurring,
+  dateWindow,
+  neighbourContext,
+} from "./recall-context.ts";
+import { buildCorpus, type Corpus, liveAt, prefixRange, termId, terms } from "./recall-corpus.ts";
+import { dayEvent, saysWhen } from "./recall-dates.ts";
 import { type ParsedQuery, parseQuery } from "./recall-query.ts";
 import { type Ranked, Scores, topOf } from "./recall-scores.ts";
-import { type FactTokens, factTokens, reconcile } from "./reconcile.ts";
+import { dropSuperseded } from "./recall-superseded.ts";
 
 /** One retrieved fact with the numbers that ranked it. */
 export interface Hit {
@@ -46,12 +53,28 @@ export const TUNING = {
   /**
    * Weight of a term co-occurring with a rare query term, relative to the query term's. Off: on the
    * dev splits it gained +0.2 R@10 on conversations and lost 0.5 on the older set (open questions
-   * −5), see docs/dev-notes/memory-recall.md.
+   * −5); re-measured in round 2, −0.1…−0.3 (docs/dev-notes/memory-recall.md).
    */
   cooccurrence: 0,
+  /** 1: relative dates in a question whose span holds no fact are searched as words. */
+  quoted: 1,
+  /** Query terms standing together are looked for in this many of the best facts. */
+  proximityTop: 100,
+  /**
+   * A question that names a person: that person's most telling turns (the rarest words) gain a
+   * little (`salience` × their words' idf, the best `salienceTop`); `informative` when nothing else
+   * matched.
+   */
+  informative: 0.1,
+  salience: 0.01,
+  salienceTop: 30,
   /** Added to the facts of the day or span a query names; how much it fades away from its center. */
   day: 3,
   dayFade: 0,
+  /** Added to the facts about the day a query names (a resolved "yesterday"…). */
+  dayEvent: 4,
+  /** A "when" question: relevance × (1 + this) for facts that say when. */
+  when: 0.5,
   /** Facts by a speaker the query names, and by another speaker. */
   speakerMatch: 1.45,
   speakerOther: 0.8,
@@ -78,8 +101,10 @@ const PROXIMITY = 0.6;
  * Lexical recall over facts: BM25 over stemmed terms (EN+PT), prefix matches for words of ≥ 4
  * letters, tags as a weaker field, speaker names and dates as fields (a dialog turn `Name: …` is
  * Name's; "in May 2023" finds that month's facts), a bonus for query terms that stand together,
- * and one round of pseudo-relevance feedback (the best first hits lend their distinctive terms) —
- * then Go's factors: the live score (recency, access, confidence) and the workspace. Searches scan
+ * one round of pseudo-relevance feedback (the best first hits lend their distinctive terms), the
+ * day a turn talks about (recall-dates.ts), dialog context (recall-context.ts) and the telling turns
+ * of a person the question names — then Go's factors: the live score (recency, access,
+ * confidence) and the workspace. Searches scan
  * the corpus' flat arrays, so an index loads without building postings (see recall-cache.ts).
  */
 export class FactIndex {
@@ -125,19 +150,23 @@ export class FactIndex {
     const c = this.corpus;
     const list = [...want].filter(([, w]) => w > 0).sort(([a], [b]) => this.df(a) - this.df(b));
     const common = c.n / 2;
+    const { k1, b } = TUNING;
+    const { postDoc, postTf, seqStart } = c;
+    const perLen = b / this.avgLen;
     for (const [t, w] of list) {
       const from = c.postStart[t] as number;
       const to = c.postStart[t + 1] as number;
       const idf = this.idf(to - from);
       const onlyFound = to - from > common && rel.size > 0;
+      // a term in (nearly) every fact adds next to nothing to the facts the others found
+      if (onlyFound && idf < 0.01) continue;
+      const lift = w * idf * (k1 + 1);
       for (let k = from; k < to; k++) {
-        const i = c.postDoc[k] as number;
+        const i = postDoc[k] as number;
         if (onlyFound && !rel.has(i)) continue;
-        const tf = c.postTf[k] as number;
-        const len = (c.seqStart[i + 1] as number) - (c.seqStart[i] as number);
-        const { k1, b } = TUNING;
-        const norm = tf + k1 * (1 - b + (b * len) / this.avgLen);
-        rel.add(i, (w * idf * tf * (k1 + 1)) / norm);
+        const tf = postTf[k] as number;
+        const len = (seqStart[i + 1] as number) - (seqStart[i] as number);
+        rel.add(i, (lift * tf) / (tf + k1 * (1 - b + perLen * len)));
       }
     }
   }
@@ -154,6 +183,17 @@ export class FactIndex {
     const speakers = this.speakers();
     const q = parseQuery(query, (w) => speakers.has(w), nowMs);
     const speakerIds = new Set(q.speakers.map((s) => speakers.get(s) as number));
+    const quoted = q.window?.found && q.window.words && TUNING.quoted > 0;
+    if (quoted && q.window && !anyBorn(c, q.window.from, q.window.to)) {
+      // nothing was said in the span "yesterday" names: the words quote the talk ("what did she
+      // do yesterday that was so emotional"), they are searched as words
+      for (const t of terms(q.window.words ?? ""))
+        if (!q.terms.includes(t)) {
+          q.terms.push(t);
+          q.raw.push(t);
+        }
+      q.window = undefined;
+    }
     // Query terms → term ids (exact weight 1); a query word of ≥ 4 letters is also a prefix of the
     // terms it begins (0.6), as in Go ("kube" finds "kubernetes"; a stem like "servic" does not
     // expand to every "service17").
@@ -185,6 +225,8 @@ export class FactIndex {
       const center = found ? to : from + 2 * DAY;
       dateWindow(c, rel, from, to, TUNING.day, found && rel.size > 0, center, TUNING.dayFade);
     }
+    if (q.day !== undefined && TUNING.dayEvent > 0) dayEvent(c, rel, q.day, TUNING.dayEvent);
+    if (q.when && TUNING.when > 0) saysWhen(c, rel, TUNING.when);
     if (q.anchor && !options.inner) {
       // "the day after the concert": the concert's date, then the span after it
       const [event] = this.search(q.anchor.text, { nowMs, workspace, limit: 1, inner: true });
@@ -217,6 +259,10 @@ export class FactIndex {
       );
     if (q.terms.length === 0 && rel.size === 0 && query.trim() !== "" && speakerIds.size === 0)
       return [];
+    if (rel.size === 0 && speakerIds.size > 0 && q.terms.length > 0 && TUNING.informative > 0)
+      this.informative(rel, speakerIds, TUNING.informative, c.n);
+    else if (speakerIds.size > 0 && TUNING.salience > 0)
+      this.informative(rel, speakerIds, TUNING.salience, TUNING.salienceTop);
     const bare = q.terms.length === 0 && rel.size === 0;
     // The final order multiplies relevance by slowly growing factors (live score, workspace): the
     // best few hundred by relevance hold the head, so the rest is never ranked (10k-fact stores).
@@ -240,9 +286,9 @@ export class FactIndex {
       : (a: Ranked, b: Ranked) => b.score - a.score || a.i - b.i;
     // Only the head is needed (the conflict drop may skip a few): sort it, the rest if it runs out.
     const head = bare ? ranked : topOf(ranked, limit * 4 + 20, order);
-    const hits = dropSuperseded(this, head.sort(order), limit, workspace);
+    const hits = dropSuperseded(c, head.sort(order), limit, workspace);
     if (hits.length >= limit || head.length === ranked.length) return hits;
-    return dropSuperseded(this, ranked.sort(order), limit, workspace);
+    return dropSuperseded(c, ranked.sort(order), limit, workspace);
   }
 
   /**
@@ -263,6 +309,35 @@ export class FactIndex {
     }
   }
 
+  /**
+   * The most informative turns of the people a question names (the rarer their words, the more
+   * they tell; small talk tells little), `top` of them, each a small score: what a question about
+   * a person is likeliest to be about when its words say little (or nothing the store holds).
+   */
+  private informative(
+    rel: Scores,
+    speakerIds: ReadonlySet<number>,
+    weight: number,
+    top: number,
+  ): void {
+    const c = this.corpus;
+    const cap = Math.max(3, c.n * 0.05);
+    // in a store large enough to tell, a word said once is noise (a typo, an id)
+    const min = c.n >= FEEDBACK_MIN_FACTS ? 2 : 1;
+    const best: Array<[number, number]> = [];
+    for (let i = 0; i < c.n; i++) {
+      if (!speakerIds.has(c.speaker[i] as number)) continue;
+      let s = 0;
+      for (let p = c.seqStart[i] as number; p < (c.seqStart[i + 1] as number); p++) {
+        const df = this.df(c.seq[p] as number);
+        if (df >= min && df <= cap) s += this.idf(df);
+      }
+      if (s > 0) best.push([i, s]);
+    }
+    if (best.length > top) best.sort((a, b) => b[1] - a[1]).length = top;
+    for (const [i, s] of best) rel.add(i, weight * s);
+  }
+
   /** Tags: a weaker field (half an idf per matching query term). */
   private tagged(exact: Array<number | undefined>, rel: Scores): void {
     const c = this.corpus;
@@ -278,7 +353,7 @@ export class FactIndex {
     }
   }
 
-  /** Query terms that stand together (within 3 positions) in one of the best 200 facts add to it. */
+  /** Query terms that stand together (within 3 positions) in one of the best facts add to it. */
   private proximity(ids: Array<number | undefined>, rel: Scores): void {
     const c = this.corpus;
     const pairs: Array<[number, number, number]> = [];
@@ -289,17 +364,20 @@ export class FactIndex {
         pairs.push([a, b, PROXIMITY * Math.min(this.idf(this.df(a)), this.idf(this.df(b)))]);
     }
     if (pairs.length === 0) return;
-    for (const [i, score] of rel.top(200)) {
-      const start = c.seqStart[i] as number;
-      const seq = c.seq.subarray(start, c.seqStart[i + 1] as number);
+    const seq = c.seq;
+    for (const [i, score] of rel.top(TUNING.proximityTop)) {
+      const from = c.seqStart[i] as number;
+      const to = c.seqStart[i + 1] as number;
       let bonus = 0;
       for (const [a, b, w] of pairs) {
-        for (let p = 0; p < seq.length; p++) {
+        found: for (let p = from; p < to; p++) {
           if (seq[p] !== a) continue;
-          if (seq.subarray(Math.max(0, p - 3), p + 4).includes(b)) {
-            bonus += w;
-            break;
-          }
+          const end = Math.min(to, p + 4);
+          for (let q = Math.max(from, p - 3); q < end; q++)
+            if (seq[q] === b) {
+              bonus += w;
+              break found;
+            }
         }
       }
       if (bonus) rel.set(i, score + bonus);
@@ -365,54 +443,3 @@ const isCorpus = (x: Iterable<Fact> | Corpus): x is Corpus =>
   (x as Corpus).seqStart instanceof Uint32Array;
 
 const cmpId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** When two hits state conflicting versions of the same subject, keep only the newer one. */
-function dropSuperseded(
-  index: FactIndex,
-  ranked: readonly Ranked[],
-  limit: number,
-  workspace: string,
-): Hit[] {
-  const out: Hit[] = [];
-  const tokens: FactTokens[] = [];
-  for (const r of ranked) {
-    if (out.length >= limit) break;
-    const fact = index.corpus.fact(r.i);
-    const source = fact.source_project ?? "";
-    const fromOther = source !== "" && workspace !== "" && source !== workspace;
-    const hit: Hit = { fact, score: r.score, relevance: r.relevance, live: r.live, fromOther };
-    const mine = factTokens(hit.fact.content);
-    const clash = out.findIndex(
-      (other, k) =>
-        (other.fact.category || "general") === (hit.fact.category || "general") &&
-        (other.fact.source_project ?? "") === (hit.fact.source_project ?? "") &&
-        mine.sig.length > 0 &&
-        conflicts(mine, tokens[k] as FactTokens, SPEAKER.test(hit.fact.content)),
-    );
-    if (clash < 0) {
-      out.push(hit);
-      tokens.push(mine);
-      continue;
-    }
-    const kept = out[clash] as Hit;
-    if (born(hit.fact) > born(kept.fact)) {
-      out[clash] = { ...hit, score: Math.max(hit.score, kept.score) };
-      tokens[clash] = mine;
-    }
-  }
-  return out;
-}
-
-/**
- * Two recalled facts state versions of one thing (§2.4's same fact or same-subject update). Dialog
- * turns (`Ana: …`) all share their speaker as a subject ("Ana: I've been painting…" / "Ana: I've
- * been hiking…"): for them only the same fact counts.
- */
-function conflicts(a: FactTokens, b: FactTokens, dialog: boolean): boolean {
-  const v = reconcile(a, b);
-  return v.kind === "same" || (v.kind === "update" && !dialog);
-}
-
-function born(fact: Fact): number {
-  return parseGoTime(fact.created_at) ?? 0;
-}

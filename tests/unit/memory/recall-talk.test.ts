@@ -150,7 +150,7 @@ describe("query dates and store statistics", () => {
     expect(before.anchor).toEqual({ text: "her wedding", from: -10 * DAY, to: -1 * DAY });
     const now = Date.UTC(2026, 10, 29);
     const rel = parseQuery("what did we decide about redis last week", none, now);
-    expect(rel.window).toEqual({ from: now - 14 * DAY, to: now, found: true });
+    expect(rel.window).toEqual({ from: now - 14 * DAY, to: now, found: true, words: "last week" });
     expect(rel.terms).toEqual(["decid", "redis"]);
     const ago = parseQuery("the bug from 3 days ago", none, now);
     expect(ago.window?.found).toBe(true);
