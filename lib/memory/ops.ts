@@ -5,7 +5,7 @@ import { addFact, type Fact, liveScore, rankedFacts, removeFact } from "./facts.
 import { formatGoTime } from "./gotime.ts";
 import { loadProfile, type Profile, updateProfile } from "./profile.ts";
 import { recallIndex } from "./recall-cache.ts";
-import type { Hit } from "./retrieve.ts";
+import type { Hit } from "./recall-hit.ts";
 import { loadFacts, type Memory, type MemoryOptions, mutateFacts, openMemory } from "./store.ts";
 import { classifyFactContent, extractTags, splitCategoryPrefix } from "./text.ts";
 import { threatReason } from "./threatscan.ts";

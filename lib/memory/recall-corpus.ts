@@ -1,6 +1,6 @@
 import type { Fact } from "./facts.ts";
 import { parseGoTime } from "./gotime.ts";
-import { NO_MENTION, timeMention } from "./recall-dates.ts";
+import { NO_MENTION, timeMention } from "./recall-mentions.ts";
 import { stem } from "./stem.ts";
 import { STOP_WORDS, wordRuns } from "./text.ts";
 

@@ -1,9 +1,9 @@
 import type { Fact } from "./facts.ts";
 import { parseGoTime } from "./gotime.ts";
 import { type Corpus, SPEAKER } from "./recall-corpus.ts";
+import type { Hit } from "./recall-hit.ts";
 import type { Ranked } from "./recall-scores.ts";
 import { type FactTokens, factTokens, reconcile } from "./reconcile.ts";
-import type { Hit } from "./retrieve.ts";
 
 /**
  * The last step of recall (lib/memory/retrieve.ts): of two hits that state versions of one thing,

@@ -4,7 +4,7 @@ import { localDate, localHHMM, parseGoTime } from "./gotime.ts";
 import type { MemoryFiles, MemoryStats } from "./inventory.ts";
 import type { Profile } from "./profile.ts";
 import { PROFILE_LABELS } from "./profile-format.ts";
-import type { Hit } from "./retrieve.ts";
+import type { Hit } from "./recall-hit.ts";
 import { dayOf, type Row, usageText } from "./tracking.ts";
 
 /** Text renderers of `chatcli memory` (reference §2.21, adapted to a one-shot CLI). */

@@ -9,22 +9,12 @@ import {
 } from "./recall-context.ts";
 import { buildCorpus, type Corpus, liveAt, prefixRange, termId, terms } from "./recall-corpus.ts";
 import { dayEvent, saysWhen } from "./recall-dates.ts";
+import type { Hit } from "./recall-hit.ts";
 import { type ParsedQuery, parseQuery } from "./recall-query.ts";
 import { type Ranked, Scores, topOf } from "./recall-scores.ts";
 import { dropSuperseded } from "./recall-superseded.ts";
 
 /** One retrieved fact with the numbers that ranked it. */
-export interface Hit {
-  fact: Fact;
-  /** Final rank: relevance × live-score factor × workspace factor. */
-  score: number;
-  /** Lexical relevance of the query to the fact (0 when there is no query). */
-  relevance: number;
-  /** The fact's live score (§2.3). */
-  live: number;
-  /** The fact belongs to another workspace (`(from: …)` annotation). */
-  fromOther: boolean;
-}
 
 export interface SearchOptions {
   nowMs: number;

@@ -1,7 +1,7 @@
 import type { Env } from "../core/ctx.ts";
 import { writeFileAtomic } from "../core/fs.ts";
 import { type Fact, liveScore, rankedFacts } from "./facts.ts";
-import type { Hit } from "./retrieve.ts";
+import type { Hit } from "./recall-hit.ts";
 import { lockStore, type Memory, memPath, readStoreJson } from "./store.ts";
 
 /** Optional embeddings (reference §2.17): OpenAI-compatible `/embeddings`, blended with BM25. */

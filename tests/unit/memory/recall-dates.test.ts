@@ -4,7 +4,7 @@ import { factId } from "../../../lib/memory/facts.ts";
 import { formatGoTime } from "../../../lib/memory/gotime.ts";
 import { decodeCache, encodeCache } from "../../../lib/memory/recall-cache.ts";
 import { buildCorpus } from "../../../lib/memory/recall-corpus.ts";
-import { NO_MENTION, timeMention } from "../../../lib/memory/recall-dates.ts";
+import { NO_MENTION, timeMention } from "../../../lib/memory/recall-mentions.ts";
 import { parseQuery } from "../../../lib/memory/recall-query.ts";
 import { FactIndex, TUNING } from "../../../lib/memory/retrieve.ts";
 
