@@ -1,3 +1,4 @@
+import { CREDENTIAL_BINDINGS } from "./credential-bindings.ts";
 import type { Env } from "./ctx.ts";
 
 /** Secret shapes, most specific first. Each match becomes `[REDACTED:kind]`. */
@@ -34,13 +35,23 @@ const ANY_HINT = new RegExp(
 );
 
 const KEY_VARS = /(?:KEY|TOKEN|SECRET|PASSWORD)$/;
+/** Where a credential binding names a source, not a secret (a profile name, a file, a URL). */
+const NOT_SECRET = /_PROFILE$|_FILE$|_URI$/;
+/** Every variable the provider table binds as a credential (CLIENT_ID, AWS_ACCESS_KEY_ID…). */
+const BOUND = new Set(
+  CREDENTIAL_BINDINGS.flatMap((b) => b.credentials).filter((n) => !NOT_SECRET.test(n)),
+);
 
-/** The values of configured secrets (env vars named *KEY, *TOKEN, …) long enough to be worth hiding. */
+/**
+ * The values of configured secrets (env vars named *KEY, *TOKEN, …, and every credential the provider
+ * table binds) long enough to be worth hiding.
+ */
 export function configuredSecrets(env: Env): string[] {
   const out: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (!value || value.length < 8) continue;
-    if (KEY_VARS.test(name.toUpperCase())) out.push(value);
+    const upper = name.toUpperCase();
+    if (KEY_VARS.test(upper) || BOUND.has(upper)) out.push(value);
   }
   return out.sort((a, b) => b.length - a.length);
 }

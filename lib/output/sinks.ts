@@ -5,7 +5,7 @@
  * format (progress.ts). Secrets are redacted and escape sequences stripped from all JSON.
  */
 import type { Ctx, Sink } from "../core/ctx.ts";
-import { redactDeep } from "../core/redact.ts";
+import { redact, redactDeep } from "../core/redact.ts";
 import type { Emitted, Envelope, EventOf, RunEvent } from "./events.ts";
 import { EnvelopeFold, SCHEMA_VERSION } from "./fold.ts";
 import { createProgress, type ProgressOptions } from "./progress.ts";
@@ -94,7 +94,8 @@ export class RunOutput {
   }
 
   private err(text: string): void {
-    if (text) this.ctx.stderr.write(text);
+    // progress, warnings and error lines quote provider errors and tool output: no secret in them
+    if (text) this.ctx.stderr.write(redact(text, this.secrets));
   }
 
   readonly emit = (event: Emitted): void => {

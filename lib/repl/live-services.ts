@@ -19,6 +19,7 @@ import type { ResilientProvider } from "../llm/retry.ts";
 import type { ChatMessage, Effort, SystemBlock } from "../llm/types.ts";
 import type { Emitted } from "../output/events.ts";
 import { retryLine } from "../output/progress.ts";
+import { quotedLine } from "../output/terminal.ts";
 import { buildProviderChain } from "../run/provider.ts";
 import { type LiveRunInput, runChatTurn, runReplAgent } from "./live-agent.ts";
 import { Attachments } from "./live-attachments.ts";
@@ -48,8 +49,12 @@ export async function createLiveServices(ctx: Ctx, options: LiveOptions): Promis
   const settings = await loadSettings(ctx, { workspaceRoot });
   // what an untrusted checkout tried to set (CONTRACT §5), said once before the prompt
   for (const w of settings.warnings)
-    if (w.code === "untrusted_workspace_setting" || w.code === "credential_endpoint_mismatch")
-      ctx.stderr.write(`chatcli: warning: ${w.message}\n`);
+    if (
+      w.code === "untrusted_workspace_setting" ||
+      w.code === "credential_endpoint_mismatch" ||
+      w.code === "link_outside_workspace"
+    )
+      ctx.stderr.write(`chatcli: warning: ${quotedLine(w.message)}\n`);
   const ref = resolveModel(options.model, settings.env, settings.config.model);
   const live = new LiveServices(ctx, settings, workspaceRoot, ref, options.memory, options.meter);
   live.effort = options.effort;
