@@ -128,3 +128,42 @@ export function* redactPieces(
   }
   if (chunk.length > 0) yield redact(chunk.join(""), secrets);
 }
+
+/**
+ * `redact` over text that arrives in pieces (an answer's deltas): a configured secret split across
+ * two pieces is still replaced. Holds back at most the longest secret's length less one character;
+ * `flush` gives the rest. With no configured secrets it passes pieces through (patterns only).
+ */
+export function createStreamRedactor(secrets: () => readonly string[]): {
+  push(piece: string): string;
+  flush(): string;
+  pending(): boolean;
+} {
+  let held = "";
+  return {
+    push(piece: string): string {
+      const list = secrets();
+      const longest = list.reduce((n, s) => Math.max(n, s.length), 0);
+      if (longest === 0) return redact(piece, list);
+      const text = held + piece;
+      let end = text.length - (longest - 1);
+      if (end <= 0) {
+        held = text;
+        return "";
+      }
+      // a secret that starts before the cut ends inside `text`: cut after it
+      for (const s of list) {
+        for (let at = text.indexOf(s); at >= 0 && at < end; at = text.indexOf(s, at + 1))
+          if (at + s.length > end) end = at + s.length;
+      }
+      held = text.slice(end);
+      return redact(text.slice(0, end), list);
+    },
+    flush(): string {
+      const out = redact(held, secrets());
+      held = "";
+      return out;
+    },
+    pending: () => held !== "",
+  };
+}

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { baseEnv, requireBinary, runChatcli } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
 import { type MockLlm, startMockLlm } from "../support/mock-llm.ts";
+import { openaiAnswer, sse } from "../support/wire-fixtures.ts";
 
 /**
  * A provider (or a proxy in front of it) that answers 401 quoting the whole key: the key is one of
@@ -90,5 +91,39 @@ describe("a provider error that echoes the API key (spawned binary, mock provide
     }
     const stored = await filesUnder(join(home.path, ".chatcli", "sessions"));
     expect(stored).not.toContain(KEY);
+  });
+
+  test("the key in the answer, split across two stream deltas, is redacted in text and stream-json", async () => {
+    requireBinary();
+    await using home = await tempDir();
+    await using llm = await startMockLlm();
+    const env = baseEnv(home.path, {
+      ...llm.env("openai"),
+      OPENAI_API_KEY: KEY,
+      CHATCLI_MEMORY_ENABLED: "false",
+    });
+    const pieces = ["the key is ", KEY.slice(0, 9), KEY.slice(9), " — ok"];
+    for (const args of [
+      ["ask", "hi"],
+      ["ask", "hi", "--jsonl"],
+      ["agent", "hi", "--jsonl"],
+    ]) {
+      llm.pushRaw(sse(openaiAnswer(pieces)));
+      const r = await runChatcli(args, { env, cwd: home.path });
+      expect({ args, code: r.code }).toEqual({ args, code: 0 });
+      expect(r.stdout).toContain("[REDACTED:configured_key]");
+      expect(r.stdout).not.toContain(KEY.slice(0, 9));
+      expect(r.stdout).not.toContain(KEY.slice(9));
+      if (args.includes("--jsonl")) {
+        const deltas = r.stdout
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as { type: string; text?: string })
+          .filter((e) => e.type === "message.delta")
+          .map((e) => e.text)
+          .join("");
+        expect(deltas).toBe("the key is [REDACTED:configured_key] — ok");
+      } else expect(r.stdout).toBe("the key is [REDACTED:configured_key] — ok\n");
+    }
   });
 });
