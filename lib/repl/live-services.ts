@@ -10,6 +10,7 @@ import { corePromptFor } from "../bootstrap/core-prompt.ts";
 import { extractPathHints } from "../bootstrap/rules.ts";
 import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
 import type { Ctx } from "../core/ctx.ts";
+import { configuredSecrets } from "../core/redact.ts";
 import { loadSettings, type Settings } from "../core/settings.ts";
 import { applyRewind, planRewind } from "../history/rewind.ts";
 import type { Session } from "../history/session.ts";
@@ -123,7 +124,8 @@ class LiveServices implements S.ReplServices {
   /** A retry, fallback or warning of the chain as one line (each warning once per session). */
   private notice(event: Emitted, onLine: (line: string) => void): void {
     if (event.type === "warning") {
-      if (!this.shown.has(event.message)) onLine(`warning: ${event.message}`);
+      if (!this.shown.has(event.message))
+        onLine(`warning: ${quotedLine(event.message, configuredSecrets(this.settings.redactEnv))}`);
       this.shown.add(event.message);
     } else if (event.type === "retry") {
       const line = retryLine(event, this.fallbacks);
@@ -141,6 +143,7 @@ class LiveServices implements S.ReplServices {
       memory: this.mem !== undefined,
       ...(this.effort ? { effort: this.effort } : {}),
       once: this.shown,
+      secrets: configuredSecrets(this.settings.redactEnv),
     };
   }
 
