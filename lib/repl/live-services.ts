@@ -11,6 +11,7 @@ import { extractPathHints } from "../bootstrap/rules.ts";
 import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { loadSettings, type Settings } from "../core/settings.ts";
+import { loadSkills } from "../extensions/skills/load.ts";
 import { applyRewind, planRewind } from "../history/rewind.ts";
 import type { Session } from "../history/session.ts";
 import { contextWindow } from "../llm/context-window.ts";
@@ -19,6 +20,7 @@ import type { ResilientProvider } from "../llm/retry.ts";
 import type { ChatMessage, Effort, SystemBlock } from "../llm/types.ts";
 import type { Emitted } from "../output/events.ts";
 import { retryLine } from "../output/progress.ts";
+import { openRunExtensions, type SessionExtensions, shareExtensions } from "../run/extensions.ts";
 import { buildProviderChain } from "../run/provider.ts";
 import { type LiveRunInput, runChatTurn, runReplAgent } from "./live-agent.ts";
 import { Attachments } from "./live-attachments.ts";
@@ -136,7 +138,27 @@ class LiveServices implements S.ReplServices {
       memory: this.mem !== undefined,
       ...(this.effort ? { effort: this.effort } : {}),
       once: this.shown,
+      extensions: () => this.extensions(),
     };
+  }
+
+  /** MCP servers, skills and hooks, opened once for the session (servers start on the first /agent). */
+  private shared: Promise<SessionExtensions> | undefined;
+  private extensions(): Promise<SessionExtensions> {
+    this.shared ??= openRunExtensions({
+      ctx: this.ctx,
+      env: this.settings.env,
+      workspaceRoot: this.workspaceRoot,
+      trusted: this.settings.trust.trusted,
+      bare: false,
+      enabled: true,
+    }).then(shareExtensions);
+    return this.shared;
+  }
+
+  async skillNamed(name: string): Promise<boolean> {
+    const { skills } = await loadSkills(this.settings.env, this.workspaceRoot);
+    return skills.some((s) => s.name === name && s.userInvocable);
   }
 
   modelLabel(): string {
@@ -382,6 +404,17 @@ class LiveServices implements S.ReplServices {
 
   async close(): Promise<string | undefined> {
     await this.mem?.stop();
+    const shared = await this.shared?.catch(() => undefined);
+    await shared?.end(
+      (event) => {
+        if (event.type === "warning") this.ctx.stderr.write(`chatcli: warning: ${event.message}\n`);
+      },
+      {
+        sessionId: this.session.name,
+        workingDir: this.ctx.cwd,
+        timestamp: this.ctx.now().toISOString(),
+      },
+    );
     return this.binding.close();
   }
 }
