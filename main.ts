@@ -23,12 +23,16 @@ if (argv.length === 2 && argv.includes("--json") && argv.some(isVersionFlag)) {
   await probe(`${JSON.stringify(buildInfo(pkg.version, host))}\n`);
 }
 // Loaded after the version probes, which need none of them.
-const [{ fstatSync, readlinkSync, writeSync }, { clockFromEnv }, errors] = await Promise.all([
-  import("node:fs"),
-  import("./lib/core/clock.ts"),
-  import("./lib/core/errors.ts"),
-]);
+const [{ fstatSync, readlinkSync, writeSync }, { clockFromEnv }, errors, localTime] =
+  await Promise.all([
+    import("node:fs"),
+    import("./lib/core/clock.ts"),
+    import("./lib/core/errors.ts"),
+    import("./lib/core/local-time.ts"),
+  ]);
 const { EXIT, formatError, toChatcliError } = errors;
+// Local calendar maths without the engine's zone database when the zone is UTC (lib/core/local-time.ts).
+localTime.useLocalZone(localTime.localZoneIsUtc(process.env));
 
 if (argv[0] === "__net-bridge") {
   // Internal: a command's network bridge inside its sandbox (lib/sandbox/net-bridge.ts).

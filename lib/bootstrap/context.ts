@@ -1,6 +1,6 @@
-import { readlinkSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Env } from "../core/ctx.ts";
+import { localParts, localZoneIsUtc } from "../core/local-time.ts";
 import { bootstrapGlobalDir } from "../core/paths.ts";
 import type { Warning } from "../core/warning.ts";
 import type { SystemBlock } from "../llm/types.ts";
@@ -185,36 +185,20 @@ function pad(n: number, width = 2): string {
   return String(Math.trunc(n)).padStart(width, "0");
 }
 
-const UTC_NAMES = /^:?(?:Etc\/)?(?:UTC|UCT|GMT|GMT[+-]?0|Universal|Zulu)$/;
-
-/**
- * Whether local time is UTC, decided from TZ or the /etc/localtime link without asking the JS engine:
- * its first local-time query loads the time zone database, which costs ~4 ms of a ~20 ms run.
- */
-export function localZoneIsUtc(env: Env): boolean {
-  const tz = env["TZ"];
-  if (tz !== undefined) return tz === "" || UTC_NAMES.test(tz);
-  try {
-    const target = readlinkSync("/etc/localtime");
-    return UTC_NAMES.test(target.replace(/^.*zoneinfo\//, ""));
-  } catch {
-    return false;
-  }
-}
-
 /** Go's `2006-01-02 15:04:05 MST` in local time; the zone is `UTC` or a numeric `-03`/`+0530`. */
 export function formatLocalTime(now: Date, utc = false): string {
   if (utc) {
     const date = `${now.getUTCFullYear()}-${pad(now.getUTCMonth() + 1)}-${pad(now.getUTCDate())}`;
     return `${date} ${pad(now.getUTCHours())}:${pad(now.getUTCMinutes())}:${pad(now.getUTCSeconds())} UTC`;
   }
-  const offset = -now.getTimezoneOffset();
+  const t = localParts(now);
+  const offset = t.offsetMinutes;
   const sign = offset < 0 ? "-" : "+";
   const abs = Math.abs(offset);
   const zone =
     offset === 0 ? "UTC" : `${sign}${pad(abs / 60)}${abs % 60 === 0 ? "" : pad(abs % 60)}`;
-  const date = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-  const time = `${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}`;
+  const date = `${t.year}-${pad(t.month)}-${pad(t.day)}`;
+  const time = `${pad(t.hours)}:${pad(t.minutes)}:${pad(t.seconds)}`;
   return `${date} ${time} ${zone}`;
 }
 

@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import type { Ctx } from "../core/ctx.ts";
 import { ChatcliError, UsageError } from "../core/errors.ts";
 import { readJsonFile, readTextIfExists, toGoJson, withLock, writeFileAtomic } from "../core/fs.ts";
+import { localParts } from "../core/local-time.ts";
 import { configuredSecrets, redact, redactDeep } from "../core/redact.ts";
 import { envBool } from "../core/settings.ts";
 import type { ChatMessage } from "../llm/types.ts";
@@ -253,7 +254,8 @@ export function autosaveEnabled(env: Ctx["env"]): boolean {
 
 function autosaveName(now: Date): string {
   const p = (n: number) => String(n).padStart(2, "0");
-  return `autosave-${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
+  const t = localParts(now);
+  return `autosave-${t.year}${p(t.month)}${p(t.day)}-${p(t.hours)}${p(t.minutes)}${p(t.seconds)}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { localOffsetMinutes, localParts } from "../core/local-time.ts";
 /** Go `time.Time` JSON: RFC 3339 with 0–9 fractional digits, any offset; the zero time means unset. */
 export const ZERO_TIME = "0001-01-01T00:00:00Z";
 
@@ -34,7 +35,7 @@ const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 /** Formats like Go's RFC3339Nano in the local zone: trailing zeros trimmed, `Z` at offset 0. */
 export function formatGoTime(at: Date | number): string {
   const d = typeof at === "number" ? new Date(at) : at;
-  const offsetMin = -d.getTimezoneOffset();
+  const offsetMin = localOffsetMinutes(d);
   const local = new Date(d.getTime() + offsetMin * 60_000);
   const ms = local.getUTCMilliseconds();
   const frac = ms === 0 ? "" : `.${pad(ms, 3).replace(/0+$/, "")}`;
@@ -47,11 +48,12 @@ export function formatGoTime(at: Date | number): string {
 
 /** Local calendar date `YYYY-MM-DD`. */
 export function localDate(at: Date | number): string {
-  const d = typeof at === "number" ? new Date(at) : at;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const d = localParts(at);
+  return `${d.year}-${pad(d.month)}-${pad(d.day)}`;
 }
 
 /** Local `HH:MM`. */
 export function localHHMM(at: Date): string {
-  return `${pad(at.getHours())}:${pad(at.getMinutes())}`;
+  const d = localParts(at);
+  return `${pad(d.hours)}:${pad(d.minutes)}`;
 }

@@ -1,6 +1,7 @@
 import { appendFile, mkdir, readdir, rm, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import { readTextIfExists } from "../core/fs.ts";
+import { localDateOf, localParts } from "../core/local-time.ts";
 import { redact } from "../core/redact.ts";
 import { localDate, localHHMM } from "./gotime.ts";
 import { lockStore, type Memory } from "./store.ts";
@@ -9,8 +10,9 @@ const pad = (n: number) => String(n).padStart(2, "0");
 
 /** `<memoryDir>/YYYYMM/YYYYMMDD.md` for a local date. */
 export function dailyPath(mem: Memory, day: Date): string {
-  const ym = `${day.getFullYear()}${pad(day.getMonth() + 1)}`;
-  return join(mem.cfg.dir, ym, `${ym}${pad(day.getDate())}.md`);
+  const d = localParts(day);
+  const ym = `${d.year}${pad(d.month)}`;
+  return join(mem.cfg.dir, ym, `${ym}${pad(d.day)}.md`);
 }
 
 /** Appends `\n## HH:MM\n\n<entry>\n` to today's note (redacted, under a lock). */
@@ -38,10 +40,10 @@ export interface DailyNote {
 
 /** Notes of today and the previous `days−1` days, oldest first. */
 export async function recentNotes(mem: Memory, days: number): Promise<DailyNote[]> {
-  const now = mem.now();
+  const now = localParts(mem.now());
   const out: DailyNote[] = [];
   for (let i = days - 1; i >= 0; i--) {
-    const day = new Date(now.getFullYear(), now.getMonth(), now.getDate() - i, 12);
+    const day = localDateOf(now.year, now.month - 1, now.day - i, 12);
     const content = await readDaily(mem, day);
     if (content) out.push({ date: localDate(day), content });
   }
@@ -66,9 +68,9 @@ export async function listDailyFiles(mem: Memory): Promise<string[]> {
 
 /** Deletes daily notes older than the retention; removes emptied month dirs. Returns the count. */
 export async function cleanupDaily(mem: Memory): Promise<number> {
-  const now = mem.now();
-  const cutoff = new Date(now.getFullYear(), now.getMonth(), now.getDate() - mem.cfg.retentionDays);
-  const cut = `${cutoff.getFullYear()}${pad(cutoff.getMonth() + 1)}${pad(cutoff.getDate())}`;
+  const now = localParts(mem.now());
+  const cutoff = localParts(localDateOf(now.year, now.month - 1, now.day - mem.cfg.retentionDays));
+  const cut = `${cutoff.year}${pad(cutoff.month)}${pad(cutoff.day)}`;
   let removed = 0;
   for (const rel of await listDailyFiles(mem)) {
     const base = rel.slice(7, 15);
@@ -85,7 +87,10 @@ export async function cleanupDaily(mem: Memory): Promise<number> {
 export function parseFlexibleDate(text: string, now: Date): Date | undefined {
   const t = text.trim().toLowerCase();
   if (t === "today") return now;
-  if (t === "yesterday") return new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1, 12);
+  if (t === "yesterday") {
+    const d = localParts(now);
+    return localDateOf(d.year, d.month - 1, d.day - 1, 12);
+  }
   let m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(t);
   if (m) return validDate(Number(m[1]), Number(m[2]), Number(m[3]));
   m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(t);
@@ -94,6 +99,7 @@ export function parseFlexibleDate(text: string, now: Date): Date | undefined {
 }
 
 function validDate(y: number, mo: number, d: number): Date | undefined {
-  const date = new Date(y, mo - 1, d, 12);
-  return date.getMonth() === mo - 1 && date.getDate() === d ? date : undefined;
+  const date = localDateOf(y, mo - 1, d, 12);
+  const back = localParts(date);
+  return back.month === mo && back.day === d ? date : undefined;
 }

@@ -7,6 +7,8 @@ import { PROFILE_LABELS } from "./profile-format.ts";
 import type { Hit } from "./recall-hit.ts";
 import { dayOf, type Row, usageText } from "./tracking.ts";
 
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+
 /** Text renderers of `chatcli memory` (reference §2.21, adapted to a one-shot CLI). */
 export const RULE = "─────────────────────────────────────────";
 
@@ -181,7 +183,7 @@ export function compactionJson(r: CompactionResult): Record<string, unknown> {
 export function renderWeek(notes: ReadonlyArray<{ date: string; content: string }>): string {
   if (notes.length === 0) return "No notes in the last 7 days.\n";
   const lines = notes.flatMap((note) => {
-    const dow = new Date(`${note.date}T12:00:00`).toLocaleDateString("en-US", { weekday: "short" });
+    const dow = WEEKDAYS[new Date(`${note.date}T12:00:00Z`).getUTCDay()];
     return [
       `${note.date} (${dow})`,
       ...note.content.split("\n").map((l) => (l ? `    ${l}` : "")),

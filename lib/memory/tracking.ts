@@ -1,3 +1,4 @@
+import { localParts } from "../core/local-time.ts";
 import { redact } from "../core/redact.ts";
 import { formatGoTime, localDate, parseGoTime } from "./gotime.ts";
 import { lockStore, type Memory, readStoreJson, writeStoreJson } from "./store.ts";
@@ -157,7 +158,8 @@ export async function recordUsage(mem: Memory, messages: number, feature: string
     u["avg_session_secs"] = num(u["avg_session_secs"]);
     const hours = Array.isArray(u["hour_distribution"]) ? (u["hour_distribution"] as number[]) : [];
     const dist = Array.from({ length: 24 }, (_, i) => num(hours[i]));
-    dist[now.getHours()] = (dist[now.getHours()] ?? 0) + 1;
+    const hour = localParts(now).hours;
+    dist[hour] = (dist[hour] ?? 0) + 1;
     u["hour_distribution"] = dist;
     u["command_frequency"] ??= {};
     const features = (u["feature_usage"] as Record<string, number> | null) ?? {};

@@ -1,4 +1,5 @@
 import { goTrimSpace } from "../core/gostrings.ts";
+import { localDateOf, localParts } from "../core/local-time.ts";
 import { CATEGORIES } from "./config.ts";
 import { FACT_KEYS, type Fact, factId, normalizeFact } from "./facts.ts";
 import { formatGoTime, parseGoTime, ZERO_TIME } from "./gotime.ts";
@@ -46,9 +47,10 @@ function zonelessTime(s: string): number | undefined {
   if (!m) return undefined;
   const [y, mo, d, h, mi, sec] = m.slice(1, 7).map((x) => Number(x ?? 0)) as number[];
   const ms = Number((m[7] ?? "").padEnd(3, "0").slice(0, 3));
-  const at = new Date(y as number, (mo as number) - 1, d, h, mi, sec, ms);
+  const at = localDateOf(y as number, (mo as number) - 1, d as number, h, mi, sec, ms);
   // 2026-02-30 or 25:00 would roll over: not a time
-  return at.getDate() === d && at.getMinutes() === mi ? at.getTime() : undefined;
+  const back = localParts(at);
+  return back.day === d && back.minutes === mi ? at.getTime() : undefined;
 }
 
 function toNumber(v: unknown, field: string): number | undefined {

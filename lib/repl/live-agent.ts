@@ -14,6 +14,7 @@ import type { ChatMessage, Effort, SystemBlock, Usage } from "../llm/types.ts";
 import type { Emitted } from "../output/events.ts";
 import { createProgress } from "../output/progress.ts";
 import { stripControl } from "../output/terminal.ts";
+import type { SessionExtensions } from "../run/extensions.ts";
 import { openRun } from "../run/open.ts";
 import { answeredBy } from "../run/provider.ts";
 import type { Run, TurnOutcome } from "../run/run.ts";
@@ -33,6 +34,8 @@ export interface LiveRunInput {
   once: Set<string>;
   /** The session's secret values: no notice line shows them (a provider error quoting the key). */
   secrets?: readonly string[];
+  /** The session's MCP servers, skills and hooks (opened on first use, shared by every run). */
+  extensions?: () => Promise<SessionExtensions>;
 }
 
 /** Hands rendered lines to `onLine` one at a time ("chatcli: " dropped, as the REPL shows them). */
@@ -96,11 +99,15 @@ export async function runChatTurn(
     if (event.type === "message.delta") callbacks.onText(event.text);
     else lines.render(event);
   };
+  const shared = await input.extensions?.();
+  // the skills this line activates (trigger words, `/name`): their bodies join this turn's prompt
+  const skills = (shared?.skillContext(line) ?? []).map((b) => ({ ...b, cache: false }));
   const run = await openRun(
     ctx,
     {
       command: "chat",
       mode: "ask",
+      ...(shared ? { extensions: shared.forRun("chat") } : {}),
       // the REPL asks its own questions: no TTY prompt from the run
       interactive: false,
       memory: "off",
@@ -114,7 +121,11 @@ export async function runChatTurn(
     },
   );
   const before = [...input.binding.session.messages];
-  const outcome = await finish(run, drive(run.turn(line, { system, headless: false }), see), see);
+  const outcome = await finish(
+    run,
+    drive(run.turn(line, { system: [...system, ...skills], headless: false }), see),
+    see,
+  );
   // a cancelled or failed line leaves the conversation as it was (the loop writes as it goes)
   if (signal.aborted || outcome.result.error) input.binding.session.replaceMessages(before);
   if (signal.aborted) throw new Error("cancelled");
@@ -195,11 +206,13 @@ async function agentLoop(
         for (const line of commandOutputPreview(event.output)) callbacks.onActivity(line);
     }
   };
+  const shared = await input.extensions?.();
   const run = await openRun(
     ctx,
     {
       command: mode,
       mode,
+      ...(shared ? { extensions: shared.forRun("agent") } : {}),
       interactive: true,
       memory: input.memory ? "write" : "off",
       liveDeltas: false,

@@ -12,6 +12,7 @@ import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
 import type { Ctx } from "../core/ctx.ts";
 import { configuredSecrets } from "../core/redact.ts";
 import { loadSettings, type Settings } from "../core/settings.ts";
+import { loadSkills } from "../extensions/skills/load.ts";
 import { applyRewind, planRewind } from "../history/rewind.ts";
 import type { Session } from "../history/session.ts";
 import { contextWindow } from "../llm/context-window.ts";
@@ -21,6 +22,7 @@ import type { ChatMessage, Effort, SystemBlock } from "../llm/types.ts";
 import type { Emitted } from "../output/events.ts";
 import { retryLine } from "../output/progress.ts";
 import { quotedLine } from "../output/terminal.ts";
+import { openRunExtensions, type SessionExtensions, shareExtensions } from "../run/extensions.ts";
 import { buildProviderChain } from "../run/provider.ts";
 import { type LiveRunInput, runChatTurn, runReplAgent } from "./live-agent.ts";
 import { Attachments } from "./live-attachments.ts";
@@ -144,7 +146,27 @@ class LiveServices implements S.ReplServices {
       ...(this.effort ? { effort: this.effort } : {}),
       once: this.shown,
       secrets: configuredSecrets(this.settings.redactEnv),
+      extensions: () => this.extensions(),
     };
+  }
+
+  /** MCP servers, skills and hooks, opened once for the session (servers start on the first /agent). */
+  private shared: Promise<SessionExtensions> | undefined;
+  private extensions(): Promise<SessionExtensions> {
+    this.shared ??= openRunExtensions({
+      ctx: this.ctx,
+      env: this.settings.env,
+      workspaceRoot: this.workspaceRoot,
+      trusted: this.settings.trust.trusted,
+      bare: false,
+      enabled: true,
+    }).then(shareExtensions);
+    return this.shared;
+  }
+
+  async skillNamed(name: string): Promise<boolean> {
+    const { skills } = await loadSkills(this.settings.env, this.workspaceRoot);
+    return skills.some((s) => s.name === name && s.userInvocable);
   }
 
   modelLabel(): string {
@@ -390,6 +412,17 @@ class LiveServices implements S.ReplServices {
 
   async close(): Promise<string | undefined> {
     await this.mem?.stop();
+    const shared = await this.shared?.catch(() => undefined);
+    await shared?.end(
+      (event) => {
+        if (event.type === "warning") this.ctx.stderr.write(`chatcli: warning: ${event.message}\n`);
+      },
+      {
+        sessionId: this.session.name,
+        workingDir: this.ctx.cwd,
+        timestamp: this.ctx.now().toISOString(),
+      },
+    );
     return this.binding.close();
   }
 }

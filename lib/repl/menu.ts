@@ -1,3 +1,4 @@
+import { localParts } from "../core/local-time.ts";
 import { style } from "../output/terminal.ts";
 import { InputHistory } from "./buffer.ts";
 import { fitWidth } from "./layout.ts";
@@ -18,9 +19,8 @@ export type RewindChoice =
 
 /** `HH:MM:SS` in local time. */
 export function clockTime(date: Date): string {
-  return [date.getHours(), date.getMinutes(), date.getSeconds()]
-    .map((n) => String(n).padStart(2, "0"))
-    .join(":");
+  const t = localParts(date);
+  return [t.hours, t.minutes, t.seconds].map((n) => String(n).padStart(2, "0")).join(":");
 }
 
 /**

@@ -166,6 +166,7 @@ export class Repl implements ReplHost {
    */
   private async slashOrMessage(slash: SlashInput): Promise<"command" | "message" | "none"> {
     if (looksLikePath(slash.name)) return "message";
+    if (!slash.known && (await this.services.skillNamed?.(slash.name))) return "message";
     if (slash.known || slash.args === "") return "command"; // an unknown bare word: "Unknown command"
     const answer = await askYesNo(
       this.keys,

@@ -101,6 +101,8 @@ export interface ContextSummary {
 export interface ReplServices {
   /** `provider/model`, for the banner and /model. */
   modelLabel(): string;
+  /** Whether `/name` names a skill the user may invoke (the line then goes to the model with it). */
+  skillNamed?(name: string): Promise<boolean>;
   /** The unified conversation (chat, agent and coder share it). */
   history(): readonly ChatMessage[];
 

@@ -23,8 +23,8 @@ export interface ExtensionsInput {
   mcpConfig?: readonly string[];
   strictMcpConfig?: boolean;
   /**
-   * Whether this run has extensions: agent and coder do; ask (no tools: a skills index would name a
-   * tool it cannot call) and the REPL's runs (servers would start and stop on every line) do not.
+   * Whether this run has extensions of its own: agent and coder do; ask does not (no tools: a skills
+   * index would name a tool it cannot call); the REPL opens one set for its session (shareExtensions).
    */
   enabled: boolean;
 }
@@ -32,7 +32,7 @@ export interface ExtensionsInput {
 /** The extensions of one run (lazily started: a run that offers no tools starts no server). */
 export async function openRunExtensions(input: ExtensionsInput): Promise<RunExtensions> {
   if (!input.enabled) return noExtensions();
-  // loaded on demand: ask, the REPL and every other command never pay for lib/extensions
+  // loaded on demand: ask and every other command never pay for lib/extensions
   const { openExtensions } = await import("../extensions/open.ts");
   return openExtensions(input.ctx, {
     env: input.env,
@@ -68,4 +68,56 @@ export function emitHookOutcome(
 /** The extensions' warnings since the last call (a server that failed, a skill over budget). */
 export function drainWarnings(extensions: RunExtensions, emit: Emit): void {
   for (const w of extensions.warnings()) emit(ev("warning", w));
+}
+
+/**
+ * Extensions that outlive one run: the REPL's session opens them once (servers start on the first
+ * `/agent`, not on every line) and lends a view to each run. SessionStart fires on the session's first
+ * run, SessionEnd when the session ends; a run's close() stops nothing. A chat line gets no tools and
+ * no index (it cannot call `skill`); the skill bodies its words or `/name` activate come from
+ * `skillContext`, for the REPL's own system prompt.
+ */
+export interface SessionExtensions {
+  forRun(kind: "chat" | "agent"): RunExtensions;
+  skillContext(input: string): Array<{ id: string; text: string }>;
+  /** SessionEnd hooks, then every server stops; what ran goes to `emit`. */
+  end(
+    emit: Emit,
+    event: { sessionId: string | null; workingDir: string; timestamp: string },
+  ): Promise<void>;
+}
+
+export function shareExtensions(inner: RunExtensions): SessionExtensions {
+  let started = false;
+  let ended = false;
+  const none: HookOutcome = { blocked: false, ran: [], warnings: [] };
+  return {
+    forRun(kind) {
+      const chat = kind === "chat";
+      return {
+        ...inner,
+        systemBlocks: () => (chat ? [] : inner.systemBlocks()),
+        tools: () => (chat ? Promise.resolve([]) : inner.tools()),
+        newTools: () => (chat ? [] : inner.newTools()),
+        contextFor: (input, paths) => (chat ? [] : inner.contextFor(input, paths)),
+        async fire(event) {
+          if (event.type === "SessionEnd") return none;
+          if (event.type === "SessionStart") {
+            if (started) return none;
+            started = true;
+          }
+          return inner.fire(event);
+        },
+        close: async () => {},
+      };
+    },
+    skillContext: (input) => inner.contextFor(input, []),
+    async end(emit, event) {
+      if (ended) return;
+      ended = true;
+      if (started) emitHookOutcome(emit, await inner.fire({ type: "SessionEnd", ...event }));
+      await inner.close();
+      drainWarnings(inner, emit);
+    },
+  };
 }

@@ -8,10 +8,10 @@ import {
   dynamicContext,
   formatLocalDate,
   formatLocalTime,
-  localZoneIsUtc,
   type SystemContextInput,
   systemText,
 } from "../../../lib/bootstrap/context.ts";
+import { localZoneIsUtc } from "../../../lib/core/local-time.ts";
 import { tempDir } from "../../support/ctx.ts";
 import { dirs, put } from "./helpers.ts";
 
