@@ -68,7 +68,7 @@ if (argv[0] === "__file-worker" && argv.length === 1) {
 let backgroundFailure = false;
 function reportFatal(error: unknown): void {
   try {
-    writeSync(2, formatError(toChatcliError(error)).replace(/[\x00-\x08\x0b-\x1f\x7f]/g, ""));
+    writeSync(2, formatError(toChatcliError(error)).replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, ""));
   } catch {
     // stderr is gone too: nothing left to tell
   }

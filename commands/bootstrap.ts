@@ -6,7 +6,7 @@ import { toChatcliError } from "../lib/core/errors.ts";
 import { redactDeep } from "../lib/core/redact.ts";
 import { newEnvelope } from "../lib/output/fold.ts";
 import { type OutputFormat, Reporter } from "../lib/output/reporter.ts";
-import { jsonDocument, stripControl } from "../lib/output/terminal.ts";
+import { jsonDocument, quotedLine, stripControl } from "../lib/output/terminal.ts";
 import { collect, outputFormatOf, outputFormatOptions, type RunState } from "./_shared.ts";
 
 type FormatFlags = { outputFormat?: string; json?: boolean; jsonl?: boolean };
@@ -99,7 +99,8 @@ export function bootstrapCommand(ctx: Ctx, state: RunState, memory?: MemorySourc
       });
       // JSON output never carries secrets (CONTRACT §9); the text is the exact prompt.
       if (format !== "text") return printJson(ctx, redactDeep(document, secrets));
-      for (const w of document.warnings) ctx.stderr.write(`chatcli: warning: ${w.message}\n`);
+      for (const w of document.warnings)
+        ctx.stderr.write(`chatcli: warning: ${quotedLine(w.message, secrets)}\n`);
       // Blocks joined as a single-string system prompt carries them (OpenAI-compatible APIs); the
       // Anthropic API gets the same blocks separately, the block headers on stderr show the cut.
       const separator = "\n\n";

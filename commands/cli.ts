@@ -4,7 +4,7 @@ import { ChatcliError, EXIT, formatError, toChatcliError } from "../lib/core/err
 import { configuredSecrets } from "../lib/core/redact.ts";
 import { newEnvelope } from "../lib/output/fold.ts";
 import { Reporter } from "../lib/output/reporter.ts";
-import { stripControl } from "../lib/output/terminal.ts";
+import { quotedLine, stripControl } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";
 import { isInteractive } from "./_shared.ts";
 import { commandPath, fromCommander, helpRoute } from "./help-route.ts";
@@ -90,7 +90,7 @@ export async function runCli(args: readonly string[], ctx: Ctx): Promise<number>
 /** A command's failure: one line on stderr, the envelope when JSON was asked for; the exit code. */
 export function reportFailure(argv: readonly string[], ctx: Ctx, error: unknown): number {
   const failure = toChatcliError(error);
-  ctx.stderr.write(stripControl(formatError(failure)));
+  ctx.stderr.write(quotedLine(formatError(failure), configuredSecrets(ctx.env)));
   printErrorEnvelope(argv, ctx, failure);
   return failure.exitCode;
 }

@@ -1,4 +1,5 @@
 import type { Ctx } from "../lib/core/ctx.ts";
+import { quotedLine } from "../lib/output/terminal.ts";
 
 /**
  * A fast dispatch for the hot read-only commands scripts call many times (issue 23): their plainest
@@ -70,7 +71,8 @@ async function bootstrapShow(ctx: Ctx, words: readonly string[]): Promise<void> 
       return { stable: result.stable, volatile: result.volatile };
     },
   });
-  for (const w of document.warnings) ctx.stderr.write(`chatcli: warning: ${w.message}\n`);
+  for (const w of document.warnings)
+    ctx.stderr.write(`chatcli: warning: ${quotedLine(w.message)}\n`);
   const blocks = document.blocks;
   blocks.forEach((b, i) => {
     const kind = b.cache ? "cached" : "volatile";

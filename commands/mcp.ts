@@ -5,7 +5,7 @@ import { UsageError } from "../lib/core/errors.ts";
 import { configuredSecrets } from "../lib/core/redact.ts";
 import { loadSettings } from "../lib/core/settings.ts";
 import type { InspectOptions } from "../lib/extensions/inspect.ts";
-import { jsonDocument, stripControl } from "../lib/output/terminal.ts";
+import { jsonDocument, quotedLine, stripControl } from "../lib/output/terminal.ts";
 import { acceptOutputFormat, collect, type RunState } from "./_shared.ts";
 
 type Common = { trustWorkspace?: boolean; mcpConfig?: string[] };
@@ -24,7 +24,7 @@ export function mcpCommand(ctx: Ctx, state: RunState) {
     };
   };
   const warn = (list: ReadonlyArray<{ message: string }>) => {
-    for (const w of list) ctx.stderr.write(stripControl(`chatcli: warning: ${w.message}\n`));
+    for (const w of list) ctx.stderr.write(`chatcli: warning: ${quotedLine(w.message)}\n`);
   };
   const root = new Command("mcp").description(
     "MCP servers (~/.chatcli/mcp_servers.json, .mcp.json) and `mcp serve`",

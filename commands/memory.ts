@@ -25,7 +25,7 @@ import {
 } from "../lib/memory/render.ts";
 import { loadFacts, type Memory, openMemory } from "../lib/memory/store.ts";
 import { loadProjects, loadTopics } from "../lib/memory/tracking.ts";
-import { jsonDocument, stripControl } from "../lib/output/terminal.ts";
+import { jsonDocument, quotedLine, stripControl } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";
 import { acceptOutputFormat, closest, FORMAT_CHOICES, parsePositiveInt } from "./_shared.ts";
 import { addMemoryEditCommands } from "./memory-edit.ts";
@@ -40,7 +40,8 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
     const { env, warnings } = await loadSettings(ctx, { workspaceRoot: workspace });
     // a .env the Go tool rejects is not loaded here either: say so, the variables are missing
     for (const w of warnings)
-      if (w.code === "dotenv_invalid") ctx.stderr.write(`chatcli: warning: ${w.message}\n`);
+      if (w.code === "dotenv_invalid" || w.code === "link_outside_workspace")
+        ctx.stderr.write(`chatcli: warning: ${quotedLine(w.message)}\n`);
     return openMemory({
       env,
       now: ctx.now,

@@ -3,7 +3,7 @@ import { detectWorkspaceRoot } from "../lib/bootstrap/workspace.ts";
 import type { Ctx } from "../lib/core/ctx.ts";
 import { configuredSecrets } from "../lib/core/redact.ts";
 import { loadSettings } from "../lib/core/settings.ts";
-import { jsonDocument, stripControl } from "../lib/output/terminal.ts";
+import { jsonDocument, quotedLine, stripControl } from "../lib/output/terminal.ts";
 import { acceptOutputFormat, type RunState } from "./_shared.ts";
 
 /** `chatcli skills list`: SKILL.md skills with their scope and source. */
@@ -28,8 +28,7 @@ export function skillsCommand(ctx: Ctx, state: RunState) {
           workspaceRoot,
           trusted: settings.trust.trusted,
         });
-        for (const w of warnings)
-          ctx.stderr.write(stripControl(`chatcli: warning: ${w.message}\n`));
+        for (const w of warnings) ctx.stderr.write(`chatcli: warning: ${quotedLine(w.message)}\n`);
         if (flags.json) ctx.stdout.write(jsonDocument(rows, configuredSecrets(settings.redactEnv)));
         else if (!rows.length)
           ctx.stderr.write(

@@ -75,6 +75,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       protectedPaths: input.policy.mode === "bypass" ? undefined : input.policy.protectedPaths,
       outbound: outboundCheck(input.policy),
       origins: { list: [], userText: input.task },
+      left: () => ({ turns: Math.max(0, input.limits.maxTurns - turn), spentUsd: cost }),
     },
     stats: { calls: 0, failed: 0, denied: 0, by_name: {} },
     denials: [],

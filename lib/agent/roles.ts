@@ -14,6 +14,8 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { bootstrapEnabled } from "../bootstrap/files.ts";
+import { readConfined } from "../core/confined.ts";
+import { neutraliseControls } from "../core/controls.ts";
 import type { Env } from "../core/ctx.ts";
 import { bootstrapGlobalDir } from "../core/paths.ts";
 import type { Warning } from "../core/warning.ts";
@@ -181,10 +183,17 @@ export function loadRoles(
   for (const dir of [workspaceRoot, globalDir]) {
     const path = join(dir, "AGENTS.md");
     let text: string;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch {
-      continue;
+    if (dir === workspaceRoot) {
+      // a link out of the workspace is not read (bootstrap warns `link_outside_workspace`)
+      const read = readConfined(path, workspaceRoot);
+      if (read.kind !== "ok") continue;
+      text = neutraliseControls(read.raw.toString("utf8")).text;
+    } else {
+      try {
+        text = neutraliseControls(readFileSync(path, "utf8")).text;
+      } catch {
+        continue;
+      }
     }
     const parsed = parseRoles(text, path);
     if (trust.trusted || (dir === globalDir && resolve(dir) !== resolve(workspaceRoot)))

@@ -44,6 +44,35 @@ export interface SubagentDeps {
   records: SubagentRecord[];
   /** Parallel sub-agents ask the human one at a time (the tail of the queue of questions). */
   asking?: Promise<unknown>;
+  /** Turns held by sub-agents still running (their caps), so parallel ones share what is left. */
+  turnsHeld?: number;
+}
+
+/** A delegate call refused before any sub-agent ran (no turns or budget left). */
+export class SubagentRefused extends Error {}
+
+/**
+ * A sub-agent's cap: the smallest of the model's `max_turns`, the role's, the default when neither
+ * says, and what the parent has left — its remaining turns less those earlier sub-agents used and
+ * parallel ones hold. A model cannot raise any of them.
+ */
+export function subagentMaxTurns(
+  deps: Pick<SubagentDeps, "parent" | "records" | "turnsHeld">,
+  request: Pick<SubagentRequest, "maxTurns" | "role" | "parentLeft">,
+): number {
+  const asked = [request.maxTurns, request.role?.maxTurns].filter(
+    (n): n is number => typeof n === "number" && Number.isFinite(n) && n >= 1,
+  );
+  const used = deps.records.reduce((n, r) => n + r.turns, 0);
+  const left =
+    (request.parentLeft?.turns ?? deps.parent.limits.maxTurns) - used - (deps.turnsHeld ?? 0);
+  return Math.floor(
+    Math.min(
+      ...(asked.length ? asked : [SUBAGENT_DEFAULT_MAX_TURNS]),
+      deps.parent.limits.maxTurns,
+      left,
+    ),
+  );
 }
 
 export interface SubagentRequest {
@@ -54,6 +83,8 @@ export interface SubagentRequest {
   tools?: string[];
   readOnly?: boolean;
   maxTurns?: number;
+  /** What the parent has left when the call is made (ToolContext.left). */
+  parentLeft?: { turns: number; spentUsd: number | null };
   signal: AbortSignal;
 }
 
@@ -129,13 +160,41 @@ export async function runSubagent(
     request.role?.model && deps.providerFor
       ? await deps.providerFor(request.role.model)
       : undefined;
-  const maxTurns = Math.min(
-    request.maxTurns ?? request.role?.maxTurns ?? SUBAGENT_DEFAULT_MAX_TURNS,
-    parent.limits.maxTurns,
-  );
-  // --max-budget-usd: what earlier sub-agents of the run spent is gone for this one
-  const spent = deps.records.reduce((n, r) => n + (r.cost_usd ?? 0), 0);
+  const maxTurns = subagentMaxTurns(deps, request);
+  if (maxTurns < 1)
+    throw new SubagentRefused(
+      `no turns left for a sub-agent under --max-turns ${parent.limits.maxTurns} (the parent and earlier sub-agents used them); finish with what you have`,
+    );
+  // --max-budget-usd: what the parent and earlier sub-agents of the run spent is gone for this one
+  const spent =
+    deps.records.reduce((n, r) => n + (r.cost_usd ?? 0), 0) + (request.parentLeft?.spentUsd ?? 0);
   const budget = parent.limits.maxBudgetUsd;
+  if (budget !== undefined && spent >= budget)
+    throw new SubagentRefused(
+      `no budget left for a sub-agent: $${spent.toFixed(4)} of --max-budget-usd ${budget} spent`,
+    );
+  deps.turnsHeld = (deps.turnsHeld ?? 0) + maxTurns;
+  try {
+    return await runHeld(deps, request, { maxTurns, budget, spent, readOnly, tools, model });
+  } finally {
+    deps.turnsHeld = (deps.turnsHeld ?? 0) - maxTurns;
+  }
+}
+
+async function runHeld(
+  deps: SubagentDeps,
+  request: SubagentRequest,
+  held: {
+    maxTurns: number;
+    budget: number | undefined;
+    spent: number;
+    readOnly: boolean;
+    tools: Tool[];
+    model: Pick<AgentInput, "provider" | "model" | "costOf"> | undefined;
+  },
+): Promise<SubagentOutcome> {
+  const { parent } = deps;
+  const { maxTurns, budget, spent, readOnly, tools, model } = held;
   parent.emit(
     ev("subagent.started", {
       parent_id: request.id,

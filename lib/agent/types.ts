@@ -69,6 +69,11 @@ export interface ToolContext {
   origins?: { list: Array<{ label: string; text: string }>; userText: string };
   /** The id of the tool call being executed (delegate: the sub-agent's parent_id in events). */
   callId?: string;
+  /**
+   * What the run has left now: turns under its --max-turns after the current one, and what it has
+   * spent itself (delegate: a sub-agent gets no more than that).
+   */
+  left?: () => { turns: number; spentUsd: number | null };
 }
 
 export interface FileChange {

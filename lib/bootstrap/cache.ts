@@ -1,10 +1,13 @@
 import { readFileSync, statSync } from "node:fs";
+import { locateConfined, readConfined } from "../core/confined.ts";
 
 /** What one read through the cache gave. */
 export type CachedRead =
   | { kind: "ok"; content: string; bytes: number; mtimeMs: number; truncated: boolean }
   | { kind: "missing" }
-  | { kind: "unreadable"; message: string };
+  | { kind: "unreadable"; message: string }
+  /** `confine` was given and the file (or a parent directory) is a link leading out of it. */
+  | { kind: "outside"; target: string };
 
 interface Entry {
   content: string;
@@ -26,12 +29,29 @@ export class BootstrapCache {
   /** Number of reads that went to disk. */
   misses = 0;
 
-  /** Reads a text file, capped at `maxBytes` (cut on a UTF-8 boundary), through the cache. */
-  read(path: string, maxBytes: number): CachedRead {
+  /**
+   * Reads a text file, capped at `maxBytes` (cut on a UTF-8 boundary), through the cache. With
+   * `confine` (the workspace root, for a file the checkout ships) a link leading out of it is not
+   * read (lib/core/confined.ts).
+   */
+  read(path: string, maxBytes: number, confine?: string): CachedRead {
     let mtimeMs: number;
     let size: number;
+    let real = path;
+    if (confine !== undefined) {
+      const where = locateConfined(path, confine);
+      if (where.kind === "missing") {
+        this.entries.delete(path);
+        return { kind: "missing" };
+      }
+      if (where.kind === "outside") {
+        this.entries.delete(path);
+        return where;
+      }
+      real = where.real;
+    }
     try {
-      const info = statSync(path);
+      const info = statSync(real);
       if (info.isDirectory()) return { kind: "unreadable", message: `${path} is a directory` };
       mtimeMs = info.mtimeMs;
       size = info.size;
@@ -53,11 +73,20 @@ export class BootstrapCache {
     }
     this.misses++;
     let raw: Buffer;
-    try {
-      raw = readFileSync(path);
-    } catch (error) {
-      this.entries.delete(path);
-      return { kind: "unreadable", message: errorMessage(error) };
+    if (confine !== undefined) {
+      const read = readConfined(path, confine);
+      if (read.kind !== "ok") {
+        this.entries.delete(path);
+        return read;
+      }
+      raw = read.raw;
+    } else {
+      try {
+        raw = readFileSync(path);
+      } catch (error) {
+        this.entries.delete(path);
+        return { kind: "unreadable", message: errorMessage(error) };
+      }
     }
     const truncated = raw.length > maxBytes;
     const content = truncated ? decodeCut(raw, maxBytes) : raw.toString("utf8");

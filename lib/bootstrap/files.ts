@@ -1,4 +1,6 @@
 import { join } from "node:path";
+import { outsideWarning } from "../core/confined.ts";
+import { neutraliseControls } from "../core/controls.ts";
 import type { Env } from "../core/ctx.ts";
 import { bootstrapGlobalDir } from "../core/paths.ts";
 import { envInt } from "../core/settings.ts";
@@ -60,8 +62,16 @@ export function loadBootstrapFiles(input: {
   for (const name of BOOTSTRAP_FILES) {
     for (const { dir, scope } of dirs) {
       const path = join(dir, name);
-      const read = input.cache.read(path, maxBytes);
+      const read = input.cache.read(
+        path,
+        maxBytes,
+        scope === "workspace" ? input.workspaceRoot : undefined,
+      );
       if (read.kind === "missing") continue;
+      if (read.kind === "outside") {
+        warnings.push(outsideWarning(path, read.target));
+        continue;
+      }
       if (read.kind === "unreadable") {
         warnings.push({
           code: "bootstrap_unreadable",
@@ -75,7 +85,8 @@ export function loadBootstrapFiles(input: {
           message: `${path} is ${read.bytes} bytes; only the first ${maxBytes} were injected (CHATCLI_BOOTSTRAP_MAX_BYTES)`,
         });
       }
-      if (read.content.trim() !== "") {
+      const clean = cleanContent(path, read.content, warnings);
+      if (clean.trim() !== "") {
         files.push({
           name,
           path,
@@ -84,14 +95,29 @@ export function loadBootstrapFiles(input: {
           mtime: new Date(read.mtimeMs).toISOString(),
           truncated: read.truncated,
           content: read.truncated
-            ? `${read.content}\n\n[truncated by chatcli: first ${maxBytes} of ${read.bytes} bytes]`
-            : read.content,
+            ? `${clean}\n\n[truncated by chatcli: first ${maxBytes} of ${read.bytes} bytes]`
+            : clean,
         });
       }
       break;
     }
   }
   return { files, warnings };
+}
+
+/**
+ * A file's text with its control characters written as escapes (`ESC` → `\x1b`): the system prompt
+ * carries no escape sequence, and `bootstrap show` prints it exactly and safely. Warns
+ * `bootstrap_control_characters` naming the file when there were any.
+ */
+export function cleanContent(path: string, content: string, warnings: Warning[]): string {
+  const { text, count } = neutraliseControls(content);
+  if (count > 0)
+    warnings.push({
+      code: "bootstrap_control_characters",
+      message: `${path} holds ${count} control character(s) (escape sequences); they are given to the model written out (\\x1b…), not as they are`,
+    });
+  return text;
 }
 
 /** The Go layout: `## NAME\n\n<content>` per file, joined by `\n\n---\n\n`; "" when none. */

@@ -1,7 +1,9 @@
 import { existsSync, readdirSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { outsideWarning } from "../core/confined.ts";
 import type { Warning } from "../core/warning.ts";
 import type { BootstrapCache } from "./cache.ts";
+import { cleanContent } from "./files.ts";
 
 /** A path-specific rule file (`.chatcli/rules/NAME.md`). */
 export interface Rule {
@@ -62,8 +64,13 @@ export async function loadRules(input: {
   for (const { dir, scope } of ruleDirs(input.globalDir, input.workspaceRoot)) {
     for (const file of listMarkdown(dir)) {
       const path = join(dir, file);
-      const read = input.cache.read(path, input.maxBytes);
+      const confine = scope === "workspace" ? input.workspaceRoot : undefined;
+      const read = input.cache.read(path, input.maxBytes, confine);
       if (read.kind === "missing") continue;
+      if (read.kind === "outside") {
+        warnings.push(outsideWarning(path, read.target));
+        continue;
+      }
       if (read.kind === "unreadable") {
         warnings.push({
           code: "rule_unreadable",
@@ -77,7 +84,7 @@ export async function loadRules(input: {
           message: `${path} is ${read.bytes} bytes; only the first ${input.maxBytes} were injected (CHATCLI_BOOTSTRAP_MAX_BYTES)`,
         });
       }
-      const parsed = await parseRule(read.content);
+      const parsed = await parseRule(cleanContent(path, read.content, warnings));
       if (parsed.warning)
         warnings.push({ code: "rule_front_matter", message: `${path}: ${parsed.warning}` });
       const name = file.slice(0, -".md".length);

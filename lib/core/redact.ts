@@ -1,3 +1,4 @@
+import { CREDENTIAL_BINDINGS } from "./credential-bindings.ts";
 import type { Env } from "./ctx.ts";
 
 /** Secret shapes, most specific first. Each match becomes `[REDACTED:kind]`. */
@@ -34,13 +35,23 @@ const ANY_HINT = new RegExp(
 );
 
 const KEY_VARS = /(?:KEY|TOKEN|SECRET|PASSWORD)$/;
+/** Where a credential binding names a source, not a secret (a profile name, a file, a URL). */
+const NOT_SECRET = /_PROFILE$|_FILE$|_URI$/;
+/** Every variable the provider table binds as a credential (CLIENT_ID, AWS_ACCESS_KEY_ID…). */
+const BOUND = new Set(
+  CREDENTIAL_BINDINGS.flatMap((b) => b.credentials).filter((n) => !NOT_SECRET.test(n)),
+);
 
-/** The values of configured secrets (env vars named *KEY, *TOKEN, …) long enough to be worth hiding. */
+/**
+ * The values of configured secrets (env vars named *KEY, *TOKEN, …, and every credential the provider
+ * table binds) long enough to be worth hiding.
+ */
 export function configuredSecrets(env: Env): string[] {
   const out: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (!value || value.length < 8) continue;
-    if (KEY_VARS.test(name.toUpperCase())) out.push(value);
+    const upper = name.toUpperCase();
+    if (KEY_VARS.test(upper) || BOUND.has(upper)) out.push(value);
   }
   return out.sort((a, b) => b.length - a.length);
 }
@@ -116,4 +127,43 @@ export function* redactPieces(
     size = 0;
   }
   if (chunk.length > 0) yield redact(chunk.join(""), secrets);
+}
+
+/**
+ * `redact` over text that arrives in pieces (an answer's deltas): a configured secret split across
+ * two pieces is still replaced. Holds back at most the longest secret's length less one character;
+ * `flush` gives the rest. With no configured secrets it passes pieces through (patterns only).
+ */
+export function createStreamRedactor(secrets: () => readonly string[]): {
+  push(piece: string): string;
+  flush(): string;
+  pending(): boolean;
+} {
+  let held = "";
+  return {
+    push(piece: string): string {
+      const list = secrets();
+      const longest = list.reduce((n, s) => Math.max(n, s.length), 0);
+      if (longest === 0) return redact(piece, list);
+      const text = held + piece;
+      let end = text.length - (longest - 1);
+      if (end <= 0) {
+        held = text;
+        return "";
+      }
+      // a secret that starts before the cut ends inside `text`: cut after it
+      for (const s of list) {
+        for (let at = text.indexOf(s); at >= 0 && at < end; at = text.indexOf(s, at + 1))
+          if (at + s.length > end) end = at + s.length;
+      }
+      held = text.slice(end);
+      return redact(text.slice(0, end), list);
+    },
+    flush(): string {
+      const out = redact(held, secrets());
+      held = "";
+      return out;
+    },
+    pending: () => held !== "",
+  };
 }

@@ -158,3 +158,44 @@ export function carriedSecret(
   }
   return undefined;
 }
+
+/** The shortest piece of a secret that counts when it travels alone (a secret split over requests). */
+export const SECRET_PART = 8;
+const partCache = new Map<string, string[]>();
+
+/**
+ * The pieces of a secret worth refusing on their own: every SECRET_PART-character window of a value
+ * at least twice that long that looks random — a letter and a digit, six distinct characters — so a
+ * shared prefix (`sk-proj-`), a word or a number in an ordinary URL is not one.
+ */
+export function secretParts(value: string): string[] {
+  const cached = partCache.get(value);
+  if (cached) return cached;
+  const out = new Set<string>();
+  if (value.length >= 2 * SECRET_PART) {
+    for (let i = 0; i + SECRET_PART <= value.length; i++) {
+      const w = value.slice(i, i + SECRET_PART);
+      if (/\d/.test(w) && /[A-Za-z]/.test(w) && new Set(w).size >= 6) out.add(w);
+    }
+  }
+  const parts = [...out];
+  partCache.set(value, parts);
+  return parts;
+}
+
+/**
+ * The secret a URL or query carries a piece of (SECRET_PART characters or more, raw or
+ * percent-decoded): the first half in one request and the second in the next are both refused.
+ * Smaller pieces, or pieces the model re-encoded, still pass (docs/dev-notes/hygiene.md).
+ */
+export function carriedSecretPart(
+  text: string,
+  secrets: readonly KnownSecret[],
+): KnownSecret | undefined {
+  if (!text || secrets.length === 0) return undefined;
+  const forms = decodedForms(text);
+  for (const secret of secrets)
+    for (const part of secretParts(secret.value))
+      if (forms.some((f) => f.includes(part))) return secret;
+  return undefined;
+}

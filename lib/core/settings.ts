@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { readWorkspaceText } from "./confined.ts";
 import { CREDENTIAL_BINDINGS } from "./credential-bindings.ts";
 import type { Ctx, Env } from "./ctx.ts";
 import { parseDotenv } from "./dotenv.ts";
@@ -14,6 +15,7 @@ import {
   untrustedWarning,
   type WorkspaceTrust,
 } from "./trust.ts";
+import type { Warning } from "./warning.ts";
 
 /** `config.json` (global `~/.chatcli/config.json`, then the workspace's `.chatcli/config.json`). */
 export interface ChatcliConfig {
@@ -52,8 +54,17 @@ export interface LoadSettingsOptions {
   askTrust?: (question: { workspace: string; ignored: Ignored[] }) => Promise<boolean>;
 }
 
-async function readConfigFile(path: string): Promise<ChatcliConfig | undefined> {
-  const text = await readTextIfExists(path);
+/**
+ * Reads a config file; with `confine` (the workspace's own `.chatcli/config.json`) a link leading out
+ * of the workspace is not read and warns `link_outside_workspace`.
+ */
+async function readConfigFile(
+  path: string,
+  confine?: { root: string; warnings: Warning[] },
+): Promise<ChatcliConfig | undefined> {
+  const text = confine
+    ? readWorkspaceText(path, confine.root, confine.warnings)
+    : await readTextIfExists(path);
   if (text === undefined || text.trim() === "") return undefined;
   try {
     const value = JSON.parse(text) as unknown;
@@ -65,6 +76,14 @@ async function readConfigFile(path: string): Promise<ChatcliConfig | undefined> 
     throw new ConfigError(`cannot read ${path}: ${(error as Error).message}`, {
       hint: "fix the JSON or move the file away",
     });
+  }
+}
+
+function readDotenvInside(path: string, root: string, warnings: Warning[]): string | undefined {
+  try {
+    return readWorkspaceText(path, root, warnings);
+  } catch {
+    return undefined;
   }
 }
 
@@ -81,13 +100,14 @@ export async function loadSettings(
   const globalPath = globalConfigPath(ctx.env);
   const global = await readConfigFile(globalPath);
   if (global) sources.push(globalPath);
+  const warnings: Settings["warnings"] = [];
   let workspace: ChatcliConfig | undefined;
   let workspacePath: string | undefined;
   if (options.workspaceRoot) {
     const path = join(options.workspaceRoot, ".chatcli", "config.json");
     // the workspace is the home directory: that file is the user's own config, read once
     if (resolve(path) !== resolve(globalPath)) {
-      workspace = await readConfigFile(path);
+      workspace = await readConfigFile(path, { root: options.workspaceRoot, warnings });
       if (workspace) sources.push(path);
       workspacePath = path;
     }
@@ -96,12 +116,14 @@ export async function loadSettings(
   const dotenvPath = explicitDotenv
     ? expandHome(ctx.env["CHATCLI_DOTENV"] as string, ctx.env)
     : join(ctx.cwd, ".env");
-  const dotenvText = await readTextIfExists(dotenvPath).catch(() => undefined);
+  // ./.env comes with the checkout: read only inside the workspace; CHATCLI_DOTENV is the user's own
+  const dotenvText = explicitDotenv
+    ? await readTextIfExists(dotenvPath).catch(() => undefined)
+    : readDotenvInside(dotenvPath, options.workspaceRoot ?? ctx.cwd, warnings);
   // godotenv 1.5.1 (the Go ChatCLI's) rejects a malformed file whole: both tools then load nothing
   const parsed = dotenvText === undefined ? undefined : parseDotenv(dotenvText);
   let dotenv = parsed?.ok ? parsed.values : {};
   if (parsed?.ok) sources.push(dotenvPath);
-  const warnings: Settings["warnings"] = [];
   if (parsed && !parsed.ok) {
     warnings.push({
       code: "dotenv_invalid",

@@ -8,7 +8,7 @@ import type { CompactPhase } from "../history/compact.ts";
 import { describePhase } from "../history/progress.ts";
 import { denialSummary } from "./denials.ts";
 import type { Emitted, EventOf } from "./events.ts";
-import { stripControl } from "./terminal.ts";
+import { quotedLine, stripControl } from "./terminal.ts";
 
 export interface ProgressOptions {
   /** Text mode: one line per tool call, microcompaction and other details. */
@@ -59,7 +59,7 @@ export function compactionLine(e: EventOf<"compaction.completed">): string | und
 export function errorText(e: EventOf<"error">): string {
   if (e.exit_code === 141) return "";
   const error = new ChatcliError(e.terminal_reason, e.message, { hint: e.hint ?? undefined });
-  return stripControl(formatError(error));
+  return quotedLine(formatError(error));
 }
 
 /** A stateful renderer: feed it every event; it returns the stderr text for each (maybe ""). */
@@ -86,7 +86,7 @@ export function createProgress(options: ProgressOptions): {
         case "note":
           return e.detail && !options.details ? "" : lines(e.text, e.parent_id);
         case "warning":
-          return `chatcli: warning: ${stripControl(e.message)}\n`;
+          return `chatcli: warning: ${quotedLine(e.message)}\n`;
         case "retry":
           return lines(retryLine(e, seen));
         case "tool.completed":

@@ -1,11 +1,11 @@
 import type { Ctx, Sink } from "../core/ctx.ts";
 import type { ChatcliError } from "../core/errors.ts";
 import { formatError } from "../core/errors.ts";
-import { redactDeep } from "../core/redact.ts";
+import { redact, redactDeep } from "../core/redact.ts";
 import { settleError } from "./envelope.ts";
 import type { Envelope, RunEvent } from "./events.ts";
 import { bareStart, type OutputFormat } from "./sinks.ts";
-import { createStreamStripper, stripControl, stripControlDeep } from "./terminal.ts";
+import { createStreamStripper, quotedLine, stripControl, stripControlDeep } from "./terminal.ts";
 
 export type { OutputFormat };
 
@@ -171,20 +171,20 @@ export class Reporter {
   /** A progress line on stderr (all formats). */
   info(line: string): void {
     if (!this.verbose) return;
-    this.stderr.write(`${stripControl(line)}\n`);
+    this.stderr.write(`${stripControl(redact(line, this.secrets))}\n`);
   }
 
   /** A warning: stderr line, envelope warnings, and a `warning` event. */
   warn(code: string, message: string): void {
     this.envelope.warnings.push({ code, message });
-    this.stderr.write(`chatcli: warning: ${stripControl(message)}\n`);
+    this.stderr.write(`chatcli: warning: ${quotedLine(message, this.secrets)}\n`);
     this.event("warning", { code, message });
   }
 
   /** Records a failure: stderr line (text mode or not), error event, envelope error. */
   fail(error: ChatcliError, exitCode?: number, options: { quiet?: boolean } = {}): void {
     settleError(this.envelope, error, exitCode);
-    if (!options.quiet) this.stderr.write(stripControl(formatError(error)));
+    if (!options.quiet) this.stderr.write(quotedLine(formatError(error), this.secrets));
     this.event("error", {
       code: error.code,
       message: error.message,

@@ -5,7 +5,7 @@
  * format (progress.ts). Secrets are redacted and escape sequences stripped from all JSON.
  */
 import type { Ctx, Sink } from "../core/ctx.ts";
-import { redactDeep } from "../core/redact.ts";
+import { createStreamRedactor, redact, redactDeep } from "../core/redact.ts";
 import type { Emitted, Envelope, EventOf, RunEvent } from "./events.ts";
 import { EnvelopeFold, SCHEMA_VERSION } from "./fold.ts";
 import { createProgress, type ProgressOptions } from "./progress.ts";
@@ -68,6 +68,9 @@ export class RunOutput {
   private wroteText = false;
   /** writeText's pieces: a sequence split across two pieces is still removed. */
   private readonly stripper = createStreamStripper();
+  /** The answer's deltas: a secret split across two deltas is still redacted (text and stream-json). */
+  private readonly deltas = createStreamRedactor(() => this.secrets);
+  private lastDelta: EventOf<"message.delta"> | undefined;
 
   constructor(
     private readonly ctx: Pick<Ctx, "stdout" | "stderr" | "now" | "cwd" | "version">,
@@ -94,10 +97,29 @@ export class RunOutput {
   }
 
   private err(text: string): void {
-    if (text) this.ctx.stderr.write(text);
+    // progress, warnings and error lines quote provider errors and tool output: no secret in them
+    if (text) this.ctx.stderr.write(redact(text, this.secrets));
   }
 
   readonly emit = (event: Emitted): void => {
+    if (event.type === "message.delta" && event.parent_id === null) {
+      this.lastDelta = event;
+      const text = this.deltas.push(event.text);
+      if (text) this.deliver({ ...event, text });
+      return;
+    }
+    this.releaseDelta();
+    this.deliver(event);
+  };
+
+  /** What the delta redactor still holds, as one more delta before any other event. */
+  private releaseDelta(): void {
+    if (!this.lastDelta || !this.deltas.pending()) return;
+    const text = this.deltas.flush();
+    if (text) this.deliver({ ...this.lastDelta, text });
+  }
+
+  private deliver(event: Emitted): void {
     const quiet = this.options.quiet && (event.type === "note" || event.type === "tool.completed");
     if (!quiet) this.err(this.progress.render(event));
     if (event.type === "note") return;
@@ -124,7 +146,7 @@ export class RunOutput {
       if (event.type === "session.started") return;
     }
     this.line(event);
-  };
+  }
 
   private ensureStarted(): void {
     if (this.started) return;
@@ -166,6 +188,7 @@ export class RunOutput {
 
   /** Writes the end (the envelope, or the final text) and returns the envelope. */
   finish(durationMs: number): Envelope {
+    this.releaseDelta();
     if (this.options.format === "stream-json") this.ensureStarted();
     if (this.held) this.flushHeld();
     const envelope = this.fold.envelope(durationMs);

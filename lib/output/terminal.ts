@@ -1,5 +1,6 @@
+import { escapeControls } from "../core/controls.ts";
 import type { Env, Sink } from "../core/ctx.ts";
-import { mayRedact, redactDeep } from "../core/redact.ts";
+import { mayRedact, redact, redactDeep } from "../core/redact.ts";
 
 export type ColorChoice = "auto" | "always" | "never";
 
@@ -13,10 +14,23 @@ export function shouldColor(sink: Sink, env: Env, choice: ColorChoice = "auto"):
   return sink.isTTY && env["TERM"] !== "dumb";
 }
 
-// CSI, OSC (BEL or ST terminated), DCS/SOS/PM/APC strings, lone ESC pairs, and C0/C1 controls except
+// CSI, OSC (BEL or ST terminated), DCS/SOS/PM/APC strings, lone ESC pairs, the same as 8-bit C1
+// introducers (U+009B CSI, U+009D OSC, U+0090/98/9E/9F strings, ST U+009C), and C0/C1 controls except
 // \t \n — a lone ESC too (an unfinished sequence at the end of an answer must not reach a terminal).
 const ESCAPES =
-  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][\s\S]*?(?:\u0007|\u001b\\)|\u001b[PX^_][\s\S]*?\u001b\\|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]|[\u0000-\u0008\u000b-\u001f\u007f]/g;
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][\s\S]*?(?:\u0007|\u001b\\|\u009c)|\u001b[PX^_][\s\S]*?(?:\u001b\\|\u009c)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]|\u009d[\s\S]*?(?:\u0007|\u009c|\u001b\\)|[\u0090\u0098\u009e\u009f][\s\S]*?(?:\u009c|\u001b\\)|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Where a held-back escape may start: ESC, CR, and the 8-bit introducers. */
+const INTRODUCERS = /[\u001b\r\u0090\u0098\u009b\u009d\u009e\u009f]/g;
+
+/**
+ * A warning or error for stderr that may quote input (a `.env` line, a file name, a provider's error
+ * body): the run's secrets redacted and control characters written out visibly (`\x1b`), so the user
+ * sees what was there and the terminal acts on none of it.
+ */
+export function quotedLine(text: string, secrets: readonly string[] = []): string {
+  return escapeControls(redact(text, secrets));
+}
 
 /** Strips escape sequences and control characters (keeps \n and \t; \r\n becomes \n). */
 export function stripControl(text: string): string {
@@ -62,7 +76,7 @@ function isPlainData(value: unknown, depth = 0): boolean {
 
 /** A secret JSON would write escaped, or a character stripControl removes (JSON escapes it). */
 const ESCAPED_SECRET = /["\\\u0000-\u001f]/;
-const CONTROL_IN_JSON = /\\[rbf]|\\u00|[\u007f\u009b]/;
+const CONTROL_IN_JSON = /\\[rbf]|\\u00|[\u007f-\u009f]/;
 
 /** Whether redaction or control stripping could change any string of a document stringified as `json`. */
 function needsCleaning(json: string, secrets: readonly string[]): boolean {
@@ -79,7 +93,7 @@ export function createStreamStripper(): { push(chunk: string): string; flush(): 
   return {
     push(chunk: string): string {
       const text = pending + chunk;
-      const lastEsc = Math.max(text.lastIndexOf("\u001b"), text.lastIndexOf("\r"));
+      const lastEsc = lastIntroducer(text);
       if (lastEsc >= 0 && text.length - lastEsc < 64) {
         const tail = text.slice(lastEsc);
         if (!isCompleteEscape(tail)) {
@@ -98,11 +112,21 @@ export function createStreamStripper(): { push(chunk: string): string; flush(): 
   };
 }
 
+function lastIntroducer(text: string): number {
+  let last = -1;
+  const from = Math.max(0, text.length - 64);
+  INTRODUCERS.lastIndex = from;
+  for (let m = INTRODUCERS.exec(text); m; m = INTRODUCERS.exec(text)) last = m.index;
+  return last;
+}
+
 function isCompleteEscape(tail: string): boolean {
   if (tail.startsWith("\r")) return tail.length > 1;
+  if (tail[0] === "\u009b") return /^\u009b[0-?]*[ -/]*[@-~]/.test(tail);
+  if (tail[0] !== "\u001b") return /\u0007|\u009c|\u001b\\/.test(tail);
   if (tail.length < 2) return false;
   if (tail[1] === "[") return /^\u001b\[[0-?]*[ -/]*[@-~]/.test(tail);
-  if (tail[1] === "]") return /\u0007|\u001b\\/.test(tail);
+  if (tail[1] === "]") return /\u0007|\u001b\\|\u009c/.test(tail);
   return true;
 }
 

@@ -6,7 +6,12 @@
  * and say so (`outbound` in the envelope). Whatever the mode, a request that carries a value chatcli
  * knows to be secret is refused.
  */
-import { carriedSecret, type KnownSecret } from "../core/secrets.ts";
+import {
+  carriedSecret,
+  carriedSecretPart,
+  type KnownSecret,
+  SECRET_PART,
+} from "../core/secrets.ts";
 import { wildcardMatch } from "./patterns.ts";
 import type { Action, Decision, PermissionMode, Rule } from "./policy-types.ts";
 
@@ -101,19 +106,28 @@ export function outboundSuggestion(action: Pick<Action, "tool" | "host">): strin
     : `--allow-tool '${action.tool}'`;
 }
 
+/** The tools whose subject is a URL or a search query (pieces of a secret are looked for there). */
+const WEB_TOOLS: ReadonlySet<string> = new Set(["web_fetch", "web_search"]);
+
 /** The refusal for a request carrying a secret (every mode, no rule opens it). */
 export function secretRefusal(
-  action: Pick<Action, "subject" | "host" | "payload">,
+  action: Pick<Action, "tool" | "subject" | "host" | "payload">,
   secrets: readonly KnownSecret[] | undefined,
 ): Decision | undefined {
   if (!secrets?.length) return undefined;
   const carried =
     carriedSecret(action.subject, secrets) ??
     (action.payload ? carriedSecret(action.payload, secrets) : undefined);
-  if (!carried) return undefined;
+  // a piece of one (a secret split over several requests), in what a web tool's request names
+  const part =
+    carried || !WEB_TOOLS.has(action.tool) ? undefined : carriedSecretPart(action.subject, secrets);
+  if (!carried && !part) return undefined;
+  const reason = carried
+    ? `the request carries the value of ${carried.name}, a secret; it is never sent, in any mode`
+    : `the request carries ${SECRET_PART} or more characters of the value of ${part?.name}, a secret (a piece of it is a secret too); it is never sent, in any mode`;
   return {
     verdict: "deny",
-    reason: `the request carries the value of ${carried.name}, a secret; it is never sent, in any mode`,
+    reason,
     dangerous: false,
     suggestion:
       "none: a secret's value is never sent by a tool (pass data the task needs without it)",

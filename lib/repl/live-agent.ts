@@ -7,6 +7,7 @@
 
 import { addSubagentTotals } from "../agent/subagent.ts";
 import type { Ctx } from "../core/ctx.ts";
+import { redact } from "../core/redact.ts";
 import type { ModelRef } from "../llm/models.ts";
 import type { ResilientProvider } from "../llm/retry.ts";
 import type { ChatMessage, Effort, SystemBlock, Usage } from "../llm/types.ts";
@@ -31,15 +32,22 @@ export interface LiveRunInput {
   effort?: Effort;
   /** Warnings already shown this session (each run repeats its settings' warnings): shown once. */
   once: Set<string>;
+  /** The session's secret values: no notice line shows them (a provider error quoting the key). */
+  secrets?: readonly string[];
   /** The session's MCP servers, skills and hooks (opened on first use, shared by every run). */
   extensions?: () => Promise<SessionExtensions>;
 }
 
 /** Hands rendered lines to `onLine` one at a time ("chatcli: " dropped, as the REPL shows them). */
-function lineRenderer(onLine: (line: string) => void, details: boolean, once: Set<string>) {
+function lineRenderer(
+  onLine: (line: string) => void,
+  details: boolean,
+  once: Set<string>,
+  secrets: readonly string[] = [],
+) {
   const progress = createProgress({ details });
   const lines = (text: string) => {
-    for (const line of text.split("\n")) {
+    for (const line of redact(text, secrets).split("\n")) {
       const shown = line.replace(/^chatcli: /, "");
       if (shown.trim()) onLine(shown);
     }
@@ -86,7 +94,7 @@ export async function runChatTurn(
   signal: AbortSignal,
 ): Promise<{ text: string; usage: Usage; messages: ChatMessage[]; answered: ModelRef }> {
   const ctx = { ...input.ctx, signal };
-  const lines = lineRenderer(callbacks.onNotice, false, input.once);
+  const lines = lineRenderer(callbacks.onNotice, false, input.once, input.secrets);
   const see = (event: Emitted) => {
     if (event.type === "message.delta") callbacks.onText(event.text);
     else lines.render(event);
@@ -182,7 +190,7 @@ async function agentLoop(
   signal: AbortSignal,
 ): Promise<TurnResult & { messages: ChatMessage[]; answered: ModelRef }> {
   const ctx = { ...input.ctx, signal };
-  const lines = lineRenderer(callbacks.onActivity, true, input.once);
+  const lines = lineRenderer(callbacks.onActivity, true, input.once, input.secrets);
   const see = (event: Emitted) => {
     lines.render(event);
     if (!callbacks.onCommand) return;

@@ -10,6 +10,7 @@ import { corePromptFor } from "../bootstrap/core-prompt.ts";
 import { extractPathHints } from "../bootstrap/rules.ts";
 import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
 import type { Ctx } from "../core/ctx.ts";
+import { configuredSecrets } from "../core/redact.ts";
 import { loadSettings, type Settings } from "../core/settings.ts";
 import { loadSkills } from "../extensions/skills/load.ts";
 import { applyRewind, planRewind } from "../history/rewind.ts";
@@ -20,6 +21,7 @@ import type { ResilientProvider } from "../llm/retry.ts";
 import type { ChatMessage, Effort, SystemBlock } from "../llm/types.ts";
 import type { Emitted } from "../output/events.ts";
 import { retryLine } from "../output/progress.ts";
+import { quotedLine } from "../output/terminal.ts";
 import { openRunExtensions, type SessionExtensions, shareExtensions } from "../run/extensions.ts";
 import { buildProviderChain } from "../run/provider.ts";
 import { type LiveRunInput, runChatTurn, runReplAgent } from "./live-agent.ts";
@@ -50,8 +52,12 @@ export async function createLiveServices(ctx: Ctx, options: LiveOptions): Promis
   const settings = await loadSettings(ctx, { workspaceRoot });
   // what an untrusted checkout tried to set (CONTRACT §5), said once before the prompt
   for (const w of settings.warnings)
-    if (w.code === "untrusted_workspace_setting" || w.code === "credential_endpoint_mismatch")
-      ctx.stderr.write(`chatcli: warning: ${w.message}\n`);
+    if (
+      w.code === "untrusted_workspace_setting" ||
+      w.code === "credential_endpoint_mismatch" ||
+      w.code === "link_outside_workspace"
+    )
+      ctx.stderr.write(`chatcli: warning: ${quotedLine(w.message)}\n`);
   const ref = resolveModel(options.model, settings.env, settings.config.model);
   const live = new LiveServices(ctx, settings, workspaceRoot, ref, options.memory, options.meter);
   live.effort = options.effort;
@@ -120,7 +126,8 @@ class LiveServices implements S.ReplServices {
   /** A retry, fallback or warning of the chain as one line (each warning once per session). */
   private notice(event: Emitted, onLine: (line: string) => void): void {
     if (event.type === "warning") {
-      if (!this.shown.has(event.message)) onLine(`warning: ${event.message}`);
+      if (!this.shown.has(event.message))
+        onLine(`warning: ${quotedLine(event.message, configuredSecrets(this.settings.redactEnv))}`);
       this.shown.add(event.message);
     } else if (event.type === "retry") {
       const line = retryLine(event, this.fallbacks);
@@ -138,6 +145,7 @@ class LiveServices implements S.ReplServices {
       memory: this.mem !== undefined,
       ...(this.effort ? { effort: this.effort } : {}),
       once: this.shown,
+      secrets: configuredSecrets(this.settings.redactEnv),
       extensions: () => this.extensions(),
     };
   }

@@ -4,6 +4,7 @@
  * again to say which one won. Secrets are reported as set/unset, never their value.
  */
 import { join } from "node:path";
+import { readConfined } from "../core/confined.ts";
 import type { Ctx, Env } from "../core/ctx.ts";
 import { parseDotenvFile } from "../core/dotenv.ts";
 import { readTextIfExists } from "../core/fs.ts";
@@ -59,8 +60,15 @@ const ALWAYS = keyVariables();
 /** Any variable a provider reads (GITHUB_MODELS_TOKEN, BEDROCK_REGION …) is reported when set. */
 const PROVIDER_VARS = providerVariables();
 
-async function readJson(path: string): Promise<ChatcliConfig | undefined> {
-  const text = await readTextIfExists(path).catch(() => undefined);
+/** A file's text; with `root`, only when it stays inside the workspace (as loadSettings reads it). */
+async function readText(path: string, root?: string): Promise<string | undefined> {
+  if (root === undefined) return readTextIfExists(path).catch(() => undefined);
+  const read = readConfined(path, root);
+  return read.kind === "ok" ? read.raw.toString("utf8") : undefined;
+}
+
+async function readJson(path: string, root?: string): Promise<ChatcliConfig | undefined> {
+  const text = await readText(path, root);
   if (!text?.trim()) return text === undefined ? undefined : {};
   try {
     return JSON.parse(text) as ChatcliConfig;
@@ -99,8 +107,11 @@ export async function configReport(
     ? expandHome(ctx.env["CHATCLI_DOTENV"], ctx.env)
     : join(ctx.cwd, ".env");
   const user = await readJson(userPath);
-  const workspace = await readJson(workspacePath);
-  const dotenvText = await readTextIfExists(dotenvPath).catch(() => undefined);
+  const workspace = await readJson(workspacePath, options.workspaceRoot);
+  const dotenvText = await readText(
+    dotenvPath,
+    ctx.env["CHATCLI_DOTENV"] ? undefined : options.workspaceRoot,
+  );
   const file = (
     kind: LayerFile["kind"],
     path: string,

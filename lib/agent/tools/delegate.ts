@@ -1,5 +1,5 @@
 import { toChatcliError } from "../../core/errors.ts";
-import { runSubagent, type SubagentDeps, subagentTools } from "../subagent.ts";
+import { runSubagent, type SubagentDeps, SubagentRefused, subagentTools } from "../subagent.ts";
 import type { AgentInput, Tool, ToolOutcome } from "../types.ts";
 import { num, str, toolError } from "./common.ts";
 
@@ -84,6 +84,7 @@ export function delegateTools(deps: SubagentDeps): Tool[] {
           task: str(args, "prompt") as string,
           description: str(args, "description"),
           maxTurns: num(args, "max_turns"),
+          parentLeft: ctx.left?.(),
           signal: ctx.signal,
         });
         const label = role ? `@${role.name}` : "sub-agent";
@@ -104,6 +105,7 @@ export function delegateTools(deps: SubagentDeps): Tool[] {
           filesChanged,
         };
       } catch (error) {
+        if (error instanceof SubagentRefused) return toolError(error.message);
         return toolError(`sub-agent failed: ${toChatcliError(error).message}`);
       }
     },

@@ -11,6 +11,7 @@
  * warning, never a failed run.
  */
 import { join } from "node:path";
+import { readWorkspaceText } from "../../core/confined.ts";
 import type { Env } from "../../core/ctx.ts";
 import { readTextIfExists } from "../../core/fs.ts";
 import { chatcliHome } from "../../core/paths.ts";
@@ -92,8 +93,17 @@ function parseHooks(doc: unknown, source: string, scope: HookConfig["scope"], wa
   return out;
 }
 
-async function readHooksFile(path: string, scope: HookConfig["scope"], warnings: Warning[]) {
-  const text = await readTextIfExists(path).catch(() => undefined);
+async function readHooksFile(
+  path: string,
+  scope: HookConfig["scope"],
+  warnings: Warning[],
+  root?: string,
+) {
+  // the workspace's file is read only inside it (`link_outside_workspace`)
+  const text =
+    root === undefined
+      ? await readTextIfExists(path).catch(() => undefined)
+      : readInside(path, root, warnings);
   if (text === undefined || !text.trim()) return [];
   try {
     return parseHooks(JSON.parse(text), path, scope, warnings);
@@ -103,6 +113,14 @@ async function readHooksFile(path: string, scope: HookConfig["scope"], warnings:
       message: `${path} is not valid JSON (${(error as Error).message}); its hooks were not loaded`,
     });
     return [];
+  }
+}
+
+function readInside(path: string, root: string, warnings: Warning[]): string | undefined {
+  try {
+    return readWorkspaceText(path, root, warnings);
+  } catch {
+    return undefined;
   }
 }
 
@@ -118,7 +136,7 @@ export async function loadHooks(
   const hooks = await readHooksFile(globalPath, "global", warnings);
   let untrusted: HookConfig[] = [];
   if (workspacePath !== globalPath) {
-    const ws = await readHooksFile(workspacePath, "workspace", warnings);
+    const ws = await readHooksFile(workspacePath, "workspace", warnings, workspaceRoot);
     if (trusted) hooks.push(...ws);
     else if (ws.length) {
       untrusted = ws;

@@ -7,10 +7,12 @@
  */
 import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { readWorkspaceText } from "../../core/confined.ts";
 import type { Env } from "../../core/ctx.ts";
 import { ConfigError, UsageError } from "../../core/errors.ts";
 import { readTextIfExists, withLock, writeFileAtomic } from "../../core/fs.ts";
 import { chatcliHome, expandHome } from "../../core/paths.ts";
+import type { Warning } from "../../core/warning.ts";
 import { type McpScope, type McpServerConfig, parseServers, rawEntries } from "./config.ts";
 
 export interface McpSources {
@@ -42,10 +44,16 @@ export function workspaceMcpPaths(workspaceRoot: string): string[] {
   return [join(workspaceRoot, ".mcp.json"), join(workspaceRoot, ".chatcli", "mcp_servers.json")];
 }
 
-async function readDoc(path: string): Promise<{ doc?: unknown; problem?: string }> {
+async function readDoc(
+  path: string,
+  confine?: { root: string; warnings: Warning[] },
+): Promise<{ doc?: unknown; problem?: string }> {
   let text: string | undefined;
   try {
-    text = await readTextIfExists(path);
+    // a file the checkout ships is read only inside the workspace (`link_outside_workspace`)
+    text = confine
+      ? readWorkspaceText(path, confine.root, confine.warnings)
+      : await readTextIfExists(path);
   } catch (error) {
     return { problem: `cannot read ${path}: ${(error as Error).message}` };
   }
@@ -74,7 +82,10 @@ export async function loadMcpSources(options: McpSourceOptions): Promise<McpSour
   const byName = new Map<string, McpServerConfig>();
   const untrusted: McpServerConfig[] = [];
   for (const { path, scope } of files) {
-    const { doc, problem } = await readDoc(path);
+    const { doc, problem } = await readDoc(
+      path,
+      scope === "workspace" ? { root: options.workspaceRoot, warnings } : undefined,
+    );
     if (problem) {
       if (scope === "flag")
         throw new UsageError(`--mcp-config: ${problem}`, { reason: "bad_input" });

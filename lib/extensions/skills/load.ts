@@ -8,6 +8,8 @@
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { outsideWarning, readConfined } from "../../core/confined.ts";
+import { neutraliseControls } from "../../core/controls.ts";
 import type { Env } from "../../core/ctx.ts";
 import { chatcliHome, userHome } from "../../core/paths.ts";
 
@@ -161,11 +163,20 @@ export async function loadSkills(
     seenDirs.add(dir);
     for (const file of await scan(dir, singleFiles)) {
       let text: string;
-      try {
-        text = await readFile(file.path, "utf8");
-      } catch {
-        continue;
+      if (scope === "workspace") {
+        // a skill the checkout ships is read only inside it (a link out is skipped with a warning)
+        const read = readConfined(file.path, workspaceRoot);
+        if (read.kind === "outside") warnings.push(outsideWarning(file.path, read.target));
+        if (read.kind !== "ok") continue;
+        text = read.raw.toString("utf8");
+      } else {
+        try {
+          text = await readFile(file.path, "utf8");
+        } catch {
+          continue;
+        }
       }
+      text = neutraliseControls(text).text;
       const { skill, warning } = await parseSkill(text, file.name, { scope, path: file.path });
       if (warning) warnings.push({ code: "skill_invalid", message: warning });
       if (skill) byName.set(skill.name, skill);
