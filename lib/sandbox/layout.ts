@@ -14,13 +14,14 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import { arch as hostArch } from "node:process";
 import type { Env } from "../core/ctx.ts";
 import { userHome } from "../core/paths.ts";
 import { bwrapArgv, splitLoaderEnv, toolDirsUnderEmptied, underEmptied } from "./bwrap.ts";
 import { gitConfigFiles, gitConfigSecrets, isUnder } from "./deny.ts";
 import type { Detected } from "./detect.ts";
+import { type HomeBind, type HomeView, homeGitConfigs, homeView, within } from "./home.ts";
 import { existingDenied, protectedHome, protectedInside, realPathOrSelf } from "./plan.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
 import { sandboxFilter } from "./seccomp.ts";
@@ -34,6 +35,8 @@ export interface LayoutOptions {
   network: boolean;
   allowUnixSockets: boolean;
   allowGitWrites: boolean;
+  /** `--allow-read` + `sandbox.allow_read`, absolute: shown in the otherwise empty HOME. */
+  allowRead?: readonly string[];
   arch?: string;
 }
 
@@ -142,6 +145,53 @@ export class Layout {
   }
 
   /**
+   * The user's git config files under HOME, for the empty HOME: each bound read-only, through a
+   * copy with credential lines blanked when it holds any (its includes stay hidden).
+   */
+  private homeGitBinds(view: HomeView): { binds: HomeBind[]; includes: string[] } {
+    const binds: HomeBind[] = [];
+    const includes: string[] = [];
+    for (const path of homeGitConfigs(this.o.env)) {
+      let text: string;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch {
+        continue;
+      }
+      // at its place in the tmpfs (under the real HOME), from wherever a link takes it
+      const logical = view.homes[0] as string;
+      const dest = join(view.home, relative(logical, path));
+      const found = gitConfigSecrets(text);
+      if (!found) {
+        binds.push({ src: realPathOrSelf(path), dest });
+        continue;
+      }
+      const copy = join(this.runDir(), `home-git-${binds.length}`);
+      writeFileSync(copy, found.masked, { mode: 0o600 });
+      binds.push({ src: copy, dest });
+      for (const p of found.includes)
+        includes.push(
+          p.startsWith("~/")
+            ? join(userHome(this.o.env), p.slice(2))
+            : isAbsolute(p)
+              ? p
+              : join(dirname(path), p),
+        );
+    }
+    return { binds, includes };
+  }
+
+  /** HOME as this run shows it (undefined: the workspace is HOME or holds it). */
+  private home(visible: readonly string[]): HomeView | undefined {
+    return homeView({
+      env: this.o.env,
+      allowRead: this.o.allowRead ?? [],
+      needed: [this.o.workspaceRoot, ...visible.filter((p) => isAbsolute(p))],
+      workspace: this.o.workspaceRoot,
+    });
+  }
+
+  /**
    * The run's own directory on the host: `tmp/` is the sandbox's /tmp, `seccomp.bpf` sits beside it
    * where no sandboxed process can replace it with a filter of its own.
    */
@@ -182,13 +232,19 @@ export class Layout {
     const tools = toolDirsUnderEmptied(this.o.env["PATH"] ?? "", realPathOrSelf);
     // chatcli's own binary (the file worker) stays visible when it lives under /tmp
     const own = visible.filter((p) => isAbsolute(p)).map(realPathOrSelf);
-    const reexpose = [home, ws, realPathOrSelf(cwd), ...tools, ...own].filter(underEmptied);
+    const view = this.home(visible);
+    // what lies in a hidden HOME is bound into its tmpfs (or stays hidden), not re-exposed
+    const reexpose = [home, ws, realPathOrSelf(cwd), ...tools, ...own]
+      .filter(underEmptied)
+      .filter((p) => !view?.homes.some((h) => within(p, h)));
     const prot = writable.length ? protectedInside(ws, this.o.allowGitWrites) : undefined;
     if (prot && isUnder(home, writable)) protectedHome(home, prot);
     const masked = this.maskedGitConfigs(ws);
+    const homeGit = view ? this.homeGitBinds(view) : { binds: [], includes: [] };
     const denied = existingDenied(
-      [...this.o.denied, ...masked.includes],
-      [...reexpose, ...writable],
+      [...this.o.denied, ...masked.includes, ...homeGit.includes],
+      [...reexpose, ...writable, ...(view?.visible ?? [])],
+      view,
     );
     for (const dir of prot?.missingDirs ?? []) this.createdMountPoints.add(dir);
     const createdFiles: string[] = [];
@@ -214,6 +270,7 @@ export class Layout {
         deniedFiles: denied.files,
         overlays: masked.overlays,
         reexpose: [...new Set(reexpose)],
+        ...(view ? { homeTmpfs: view.home, homeBinds: [...view.binds, ...homeGit.binds] } : {}),
         keepUnderRun: this.o.network && resolv.startsWith("/run/") ? [resolv] : [],
         network: this.o.network,
         cwd: realPathOrSelf(cwd),
@@ -230,8 +287,12 @@ export class Layout {
     const home = realPathOrSelf(userHome(this.o.env));
     if (prot && isUnder(home, writable)) protectedHome(home, prot);
     const denied = [...new Set(this.o.denied.flatMap((d) => [d, realPathOrSelf(d)]))];
+    const view = this.home([]);
     return {
       privateTmp: realPathOrSelf(tmp),
+      ...(view
+        ? { home: { roots: view.homes, visible: [...view.visible, ...this.seatbeltGit()] } }
+        : {}),
       writable,
       protectedPaths: [
         ...(prot?.existing ?? []),
@@ -241,5 +302,16 @@ export class Layout {
       denied,
       network: this.o.network,
     };
+  }
+
+  /** Seatbelt cannot show a masked copy: the user's git config is readable only when clean. */
+  private seatbeltGit(): string[] {
+    return homeGitConfigs(this.o.env).filter((p) => {
+      try {
+        return !gitConfigSecrets(readFileSync(p, "utf8"));
+      } catch {
+        return false;
+      }
+    });
   }
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { underEmptied } from "./bwrap.ts";
 import { isUnder } from "./deny.ts";
 import { gitlinkPaths } from "./gitlinks.ts";
+import { type HomeView, hiddenInHome } from "./home.ts";
 
 function kindOf(path: string): "dir" | "file" | "missing" {
   try {
@@ -165,11 +166,13 @@ export function protectedHome(home: string, out: Protected): void {
 
 /**
  * Denied paths that exist, split into directories and files, with links resolved (a mount covers
- * the target). Paths that are hidden anyway (under an emptied dir and not re-exposed) are skipped.
+ * the target). Paths that are hidden anyway (under an emptied dir and not re-exposed, or in the
+ * empty HOME and not shown) are skipped.
  */
 export function existingDenied(
   denied: readonly string[],
   visible: readonly string[],
+  home?: Pick<HomeView, "homes" | "visible">,
 ): { dirs: string[]; files: string[] } {
   const dirs = new Set<string>();
   const files = new Set<string>();
@@ -178,6 +181,7 @@ export function existingDenied(
     const kind = kindOf(target);
     if (kind === "missing") continue;
     if (underEmptied(target) && !isUnder(target, visible)) continue;
+    if (home && hiddenInHome(home, target)) continue;
     (kind === "dir" ? dirs : files).add(target);
   }
   return { dirs: [...dirs], files: [...files] };
