@@ -22,6 +22,7 @@ import { bwrapArgv, splitLoaderEnv, toolDirsUnderEmptied, underEmptied } from ".
 import { gitConfigFiles, gitConfigSecrets, isUnder } from "./deny.ts";
 import type { Detected } from "./detect.ts";
 import { type HomeBind, type HomeView, homeGitConfigs, homeView, within } from "./home.ts";
+import { hooksPathConfigs, hooksPathDirs } from "./hooks-path.ts";
 import { existingDenied, protectedHome, protectedInside, realPathOrSelf } from "./plan.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
 import { sandboxFilter } from "./seccomp.ts";
@@ -181,6 +182,12 @@ export class Layout {
     return { binds, includes };
   }
 
+  /** What stays read-only in the writable workspace (plan.ts), core.hooksPath's directory included. */
+  private protectedIn(ws: string) {
+    const hooks = hooksPathDirs(ws, hooksPathConfigs(ws, this.o.env), this.o.env);
+    return protectedInside(ws, this.o.allowGitWrites, hooks);
+  }
+
   /** HOME as this run shows it (undefined: the workspace is HOME or holds it). */
   private home(visible: readonly string[]): HomeView | undefined {
     return homeView({
@@ -237,7 +244,7 @@ export class Layout {
     const reexpose = [home, ws, realPathOrSelf(cwd), ...tools, ...own]
       .filter(underEmptied)
       .filter((p) => !view?.homes.some((h) => within(p, h)));
-    const prot = writable.length ? protectedInside(ws, this.o.allowGitWrites) : undefined;
+    const prot = writable.length ? this.protectedIn(ws) : undefined;
     if (prot && isUnder(home, writable)) protectedHome(home, prot);
     const masked = this.maskedGitConfigs(ws);
     const homeGit = view ? this.homeGitBinds(view) : { binds: [], includes: [] };
@@ -283,7 +290,7 @@ export class Layout {
 
   private seatbeltPlan(tmp: string, writable: string[]) {
     const ws = realPathOrSelf(this.o.workspaceRoot);
-    const prot = writable.length ? protectedInside(ws, this.o.allowGitWrites) : undefined;
+    const prot = writable.length ? this.protectedIn(ws) : undefined;
     const home = realPathOrSelf(userHome(this.o.env));
     if (prot && isUnder(home, writable)) protectedHome(home, prot);
     const denied = [...new Set(this.o.denied.flatMap((d) => [d, realPathOrSelf(d)]))];
