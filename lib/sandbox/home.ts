@@ -16,7 +16,7 @@ import { chatcliHome, expandHome, userHome } from "../core/paths.ts";
 /**
  * What real builds read under HOME (relative to it), and never the credentials beside them:
  * `~/.cargo/bin` and its registry, not `~/.cargo/credentials*` or `config.toml`; `~/.m2/repository`,
- * not `settings.xml`; `~/.gradle/caches`, not `gradle.properties`; `~/.gem/ruby`, not
+ * not `settings.xml`; `~/.gradle/jdks`, not `gradle.properties`; `~/.gem/ruby`, not
  * `~/.gem/credentials`; `~/.local/share/uv/python`, not uv's credentials; no `~/.npmrc`,
  * `~/.bunfig.toml`, `~/.pypirc`, `~/.docker`, `~/.config/*`.
  */
@@ -35,12 +35,8 @@ export const HOME_TOOLCHAIN: readonly string[] = [
   ".volta",
   ".fnm",
   ".local/share/fnm",
-  ".local/share/pnpm",
   ".bun/bin",
-  ".bun/install/cache",
   ".deno/bin",
-  ".npm/_cacache",
-  ".cache/node/corepack",
   // Python
   ".local/bin",
   ".local/lib",
@@ -59,8 +55,6 @@ export const HOME_TOOLCHAIN: readonly string[] = [
   ".sdkman/src",
   ".sdkman/libexec",
   ".m2/repository",
-  ".gradle/caches",
-  ".gradle/wrapper",
   ".gradle/jdks",
   ".jdks",
   // Ruby
@@ -87,8 +81,7 @@ export const TOOLCHAIN_ENV: Readonly<Record<string, readonly string[]>> = {
   NVM_DIR: [""],
   VOLTA_HOME: [""],
   FNM_DIR: [""],
-  PNPM_HOME: [""],
-  BUN_INSTALL: ["bin", "install/cache"],
+  BUN_INSTALL: ["bin"],
   DENO_INSTALL: ["bin"],
   PYENV_ROOT: [""],
   VIRTUAL_ENV: [""],
@@ -96,7 +89,7 @@ export const TOOLCHAIN_ENV: Readonly<Record<string, readonly string[]>> = {
   PIPX_HOME: [""],
   JAVA_HOME: [""],
   SDKMAN_DIR: ["candidates", "bin", "src", "libexec"],
-  GRADLE_USER_HOME: ["caches", "wrapper", "jdks"],
+  GRADLE_USER_HOME: ["jdks"],
   M2_HOME: [""],
   MAVEN_HOME: [""],
   RBENV_ROOT: [""],
