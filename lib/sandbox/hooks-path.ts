@@ -4,7 +4,7 @@
  * `.husky/<hook>`), a command that writes there leaves code for the user's next `git commit`,
  * outside the sandbox. plan.ts keeps it read-only in edit and auto, like `.git/hooks`.
  */
-import { readFileSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type { Env } from "../core/ctx.ts";
 import { expandHome, userHome } from "../core/paths.ts";
@@ -50,11 +50,18 @@ export function hooksPathConfigs(workspace: string, env: Env): string[] {
 
 /**
  * The directories inside `workspace` that a core.hooksPath of these config files names (relative
- * values are relative to the work tree, `~/` to HOME); for husky's `.husky/_`, its parent too.
+ * values are relative to the work tree, `~/` to HOME); for husky's `.husky/_`, its parent too. An
+ * existing `.husky/` counts even before husky set core.hooksPath (a fresh clone: the user's next
+ * `npm install` runs husky's `prepare`, which sets it, and their commit then runs `.husky/<hook>`).
  */
 export function hooksPathDirs(workspace: string, configs: readonly string[], env: Env): string[] {
   const ws = resolve(workspace);
   const out = new Set<string>();
+  try {
+    if (lstatSync(join(ws, ".husky")).isDirectory()) out.add(join(ws, ".husky"));
+  } catch {
+    // no husky here
+  }
   for (const file of configs) {
     let text: string;
     try {

@@ -29,6 +29,10 @@ describe("core.hooksPath", () => {
     expect(dirs.sort()).toEqual(
       [join(ws, ".husky"), join(ws, ".husky", "_"), join(ws, "tools", "hooks")].sort(),
     );
+    // a fresh clone: .husky/ exists, core.hooksPath not set yet (husky's prepare sets it later)
+    const fresh = join(dir.path, "fresh");
+    await mkdir(join(fresh, ".husky"), { recursive: true });
+    expect(hooksPathDirs(fresh, [], { HOME: dir.path })).toEqual([join(fresh, ".husky")]);
   });
 
   test("the plan: an existing hooks dir is bound read-only; a missing one is covered at its first missing component", async () => {
