@@ -172,6 +172,31 @@ export interface HomeView {
   visible: string[];
 }
 
+/** HOME values that name the system itself: HOME is then not hidden (the deny list still holds). */
+const SYSTEM_DIRS = new Set([
+  "/",
+  "/bin",
+  "/boot",
+  "/dev",
+  "/etc",
+  "/lib",
+  "/lib64",
+  "/media",
+  "/mnt",
+  "/nix",
+  "/opt",
+  "/proc",
+  "/run",
+  "/sbin",
+  "/snap",
+  "/srv",
+  "/sys",
+  "/tmp",
+  "/usr",
+  "/var",
+  "/var/tmp",
+]);
+
 function realOrUndefined(path: string): string | undefined {
   try {
     lstatSync(path);
@@ -201,7 +226,9 @@ function expandLocalLib(p: string, home: string): string[] {
  */
 export function homeView(input: HomeInput & { workspace: string }): HomeView | undefined {
   const logical = resolve(userHome(input.env));
-  const home = realOrUndefined(logical) ?? logical;
+  const home = realOrUndefined(logical);
+  // no HOME to hide, or one that is a system directory (HOME=/, HOME=/tmp in some CI images)
+  if (!home || SYSTEM_DIRS.has(home) || SYSTEM_DIRS.has(logical)) return undefined;
   const ws = realOrUndefined(input.workspace) ?? resolve(input.workspace);
   if (within(home, ws) || within(logical, input.workspace)) return undefined;
   const atReal = (p: string) => (within(p, logical) ? join(home, relative(logical, p)) : p);

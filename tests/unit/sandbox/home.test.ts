@@ -82,6 +82,11 @@ describe("the view of a real HOME", () => {
     expect(hiddenInHome(view, join(h, "proj", "src", "a.ts"))).toBe(false);
     expect(hiddenInHome(view, "/etc/passwd")).toBe(false);
     expect(homeView({ env, allowRead: [], needed: [h], workspace: h })).toBeUndefined();
+    // HOME=/ or /tmp (some CI images), or a HOME that does not exist: nothing is hidden
+    for (const HOME of ["/", "/tmp", join(h, "missing")])
+      expect(
+        homeView({ env: { HOME }, allowRead: [], needed: [], workspace: join(h, "proj") }),
+      ).toBeUndefined();
   });
 
   test("a file tool's refusal of a hidden path names --allow-read", () => {
