@@ -14,14 +14,15 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { dirname, isAbsolute, join, relative } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { arch as hostArch } from "node:process";
 import type { Env } from "../core/ctx.ts";
 import { userHome } from "../core/paths.ts";
 import { bwrapArgv, splitLoaderEnv, toolDirsUnderEmptied, underEmptied } from "./bwrap.ts";
 import { gitConfigFiles, gitConfigSecrets, isUnder } from "./deny.ts";
 import type { Detected } from "./detect.ts";
-import { type HomeBind, type HomeView, homeGitConfigs, homeView, within } from "./home.ts";
+import { type HomeView, homeView, within } from "./home.ts";
+import { cleanHomeGitConfigs, homeGitBinds } from "./home-git.ts";
 import { hooksPathConfigs, hooksPathDirs } from "./hooks-path.ts";
 import { existingDenied, protectedHome, protectedInside, realPathOrSelf } from "./plan.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
@@ -76,7 +77,7 @@ export class Layout {
       return { argv: wrapped, env: split.host, fd3Path };
     }
     const tmp = this.tmp();
-    const profile = seatbeltProfile(this.seatbeltPlan(tmp, writable));
+    const profile = seatbeltProfile(this.seatbeltPlan(tmp, writable, visible));
     return {
       argv: [this.o.detected.program, "-p", profile, "--", ...argv],
       env: { ...env, TMPDIR: tmp },
@@ -145,43 +146,6 @@ export class Layout {
     return { overlays, includes };
   }
 
-  /**
-   * The user's git config files under HOME, for the empty HOME: each bound read-only, through a
-   * copy with credential lines blanked when it holds any (its includes stay hidden).
-   */
-  private homeGitBinds(view: HomeView): { binds: HomeBind[]; includes: string[] } {
-    const binds: HomeBind[] = [];
-    const includes: string[] = [];
-    for (const path of homeGitConfigs(this.o.env)) {
-      let text: string;
-      try {
-        text = readFileSync(path, "utf8");
-      } catch {
-        continue;
-      }
-      // at its place in the tmpfs (under the real HOME), from wherever a link takes it
-      const logical = view.homes[0] as string;
-      const dest = join(view.home, relative(logical, path));
-      const found = gitConfigSecrets(text);
-      if (!found) {
-        binds.push({ src: realPathOrSelf(path), dest });
-        continue;
-      }
-      const copy = join(this.runDir(), `home-git-${binds.length}`);
-      writeFileSync(copy, found.masked, { mode: 0o600 });
-      binds.push({ src: copy, dest });
-      for (const p of found.includes)
-        includes.push(
-          p.startsWith("~/")
-            ? join(userHome(this.o.env), p.slice(2))
-            : isAbsolute(p)
-              ? p
-              : join(dirname(path), p),
-        );
-    }
-    return { binds, includes };
-  }
-
   /** What stays read-only in the writable workspace (plan.ts), core.hooksPath's directory included. */
   private protectedIn(ws: string) {
     const hooks = hooksPathDirs(ws, hooksPathConfigs(ws, this.o.env), this.o.env);
@@ -247,7 +211,9 @@ export class Layout {
     const prot = writable.length ? this.protectedIn(ws) : undefined;
     if (prot && isUnder(home, writable)) protectedHome(home, prot);
     const masked = this.maskedGitConfigs(ws);
-    const homeGit = view ? this.homeGitBinds(view) : { binds: [], includes: [] };
+    const homeGit = view
+      ? homeGitBinds(this.o.env, view, () => this.runDir())
+      : { binds: [], includes: [] };
     const denied = existingDenied(
       [...this.o.denied, ...masked.includes, ...homeGit.includes],
       [...reexpose, ...writable, ...(view?.visible ?? [])],
@@ -288,17 +254,22 @@ export class Layout {
     );
   }
 
-  private seatbeltPlan(tmp: string, writable: string[]) {
+  private seatbeltPlan(tmp: string, writable: string[], visible: readonly string[] = []) {
     const ws = realPathOrSelf(this.o.workspaceRoot);
     const prot = writable.length ? this.protectedIn(ws) : undefined;
     const home = realPathOrSelf(userHome(this.o.env));
     if (prot && isUnder(home, writable)) protectedHome(home, prot);
     const denied = [...new Set(this.o.denied.flatMap((d) => [d, realPathOrSelf(d)]))];
-    const view = this.home([]);
+    const view = this.home(visible);
     return {
       privateTmp: realPathOrSelf(tmp),
       ...(view
-        ? { home: { roots: view.homes, visible: [...view.visible, ...this.seatbeltGit()] } }
+        ? {
+            home: {
+              roots: view.homes,
+              visible: [...view.visible, ...cleanHomeGitConfigs(this.o.env)],
+            },
+          }
         : {}),
       writable,
       protectedPaths: [
@@ -309,16 +280,5 @@ export class Layout {
       denied,
       network: this.o.network,
     };
-  }
-
-  /** Seatbelt cannot show a masked copy: the user's git config is readable only when clean. */
-  private seatbeltGit(): string[] {
-    return homeGitConfigs(this.o.env).filter((p) => {
-      try {
-        return !gitConfigSecrets(readFileSync(p, "utf8"));
-      } catch {
-        return false;
-      }
-    });
   }
 }
