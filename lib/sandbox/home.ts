@@ -143,6 +143,37 @@ export function homeCandidates(input: HomeInput): string[] {
   return [...new Set([...own, ...input.allowRead.filter((p) => within(p, home))])];
 }
 
+/**
+ * Credential files that live inside a shown toolchain directory, added to the deny list: the
+ * global npmrc of an nvm prefix (`npm config set --global` puts authTokens there), a virtualenv's
+ * or conda's pip.conf and .condarc (index passwords, channel tokens). Only under HOME: the same
+ * names in the workspace are the project's own.
+ */
+export function toolchainSecrets(env: Env): string[] {
+  const home = resolve(userHome(env));
+  const out: string[] = [];
+  const dir = (name: string) => {
+    const v = env[name]?.trim();
+    return v && isAbsolute(expandHome(v, env)) ? resolve(expandHome(v, env)) : undefined;
+  };
+  for (const nvm of [dir("NVM_DIR"), join(home, ".nvm")]) {
+    if (!nvm) continue;
+    const versions = join(nvm, "versions", "node");
+    try {
+      for (const v of readdirSync(versions)) out.push(join(versions, v, "etc", "npmrc"));
+    } catch {
+      // no nvm here
+    }
+  }
+  const envs = [dir("VIRTUAL_ENV"), dir("CONDA_PREFIX"), dir("PYENV_ROOT")];
+  for (const root of [
+    ...envs,
+    ...["miniconda3", "anaconda3", "miniforge3"].map((d) => join(home, d)),
+  ])
+    if (root) out.push(join(root, "pip.conf"), join(root, ".condarc"));
+  return [...new Set(out)].filter((p) => within(p, home));
+}
+
 /** The user's git config files under HOME (shown through layout.ts's masked views). */
 export function homeGitConfigs(env: Env): string[] {
   const home = resolve(userHome(env));

@@ -35,7 +35,14 @@ import {
 } from "./env.ts";
 import { directFileOps, type FileOps } from "./file-ops.ts";
 import { FileWorkerClient } from "./file-worker.ts";
-import { allowReadHint, allowReadPaths, type HomeView, hiddenInHome, homeView } from "./home.ts";
+import {
+  allowReadHint,
+  allowReadPaths,
+  type HomeView,
+  hiddenInHome,
+  homeView,
+  toolchainSecrets,
+} from "./home.ts";
 import { Layout } from "./layout.ts";
 import type { NetEntry } from "./net-hosts.ts";
 import type { NetLookup } from "./net-proxy.ts";
@@ -152,7 +159,10 @@ export class Sandbox {
     this.denied =
       opts.permissionMode === "bypass"
         ? []
-        : deniedReadPaths(opts.env, denyRead, [opts.workspaceRoot], allowRead);
+        : [
+            ...deniedReadPaths(opts.env, denyRead, [opts.workspaceRoot], allowRead),
+            ...toolchainSecrets(opts.env).filter((p) => !allowRead.includes(p)),
+          ];
     this.homeShown =
       opts.permissionMode === "bypass"
         ? undefined

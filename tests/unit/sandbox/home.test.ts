@@ -9,10 +9,15 @@ import {
   hiddenInHome,
   homeCandidates,
   homeView,
+  toolchainSecrets,
 } from "../../../lib/sandbox/home.ts";
+import { Sandbox } from "../../../lib/sandbox/sandbox.ts";
 import { seatbeltProfile } from "../../../lib/sandbox/seatbelt.ts";
 import { readRefusal } from "../../../lib/sandbox/walk.ts";
 import { tempDir } from "../../support/ctx.ts";
+import { SANDBOX_MISSING } from "../../support/sandbox.ts";
+
+const live = test.skipIf(SANDBOX_MISSING !== undefined);
 
 describe("the candidates shown in HOME", () => {
   const env = {
@@ -204,4 +209,59 @@ describe("the plan's text", () => {
     });
     expect(none).not.toContain("file-read-metadata");
   });
+});
+
+describe("credentials inside a shown toolchain dir", () => {
+  live(
+    "an nvm prefix's global npmrc and a virtualenv's pip.conf stay hidden while the toolchain runs",
+    async () => {
+      await using home = await tempDir();
+      await using ws = await tempDir();
+      const h = home.path;
+      const prefix = join(h, ".nvm", "versions", "node", "v1");
+      await mkdir(join(prefix, "bin"), { recursive: true });
+      await mkdir(join(prefix, "etc"));
+      await writeFile(
+        join(prefix, "etc", "npmrc"),
+        "//registry.npmjs.org/:_authToken=NPMRC-CANARY\n",
+      );
+      await writeFile(join(prefix, "bin", "tool"), "#!/bin/sh\necho nvm-tool-ok\n", {
+        mode: 0o755,
+      });
+      const venv = join(h, "venvs", "a");
+      await mkdir(venv, { recursive: true });
+      await writeFile(join(venv, "pip.conf"), "[global]\nindex-url = https://u:PIP-CANARY@x/\n");
+      const env = {
+        PATH: `${join(prefix, "bin")}:${process.env["PATH"] ?? "/usr/bin:/bin"}`,
+        HOME: h,
+        CHATCLI_HOME: join(h, ".chatcli"),
+        VIRTUAL_ENV: venv,
+      };
+      const secrets = toolchainSecrets(env);
+      for (const p of [
+        join(prefix, "etc", "npmrc"),
+        join(venv, "pip.conf"),
+        join(venv, ".condarc"),
+      ])
+        expect(secrets).toContain(p);
+      const sb = await Sandbox.create({
+        env,
+        setting: "required",
+        permissionMode: "read-only",
+        workspaceRoot: ws.path,
+      });
+      const r = await sb.run(
+        ["sh", "-c", `tool; cat ${prefix}/etc/npmrc ${venv}/pip.conf 2>&1; ls ${venv}`],
+        {
+          cwd: ws.path,
+          env: sb.childEnv(env),
+          timeoutMs: 20_000,
+          signal: new AbortController().signal,
+        },
+      );
+      sb.dispose();
+      expect(r.stdout).toContain("nvm-tool-ok");
+      expect(r.stdout).not.toContain("CANARY");
+    },
+  );
 });
