@@ -205,7 +205,9 @@ export class Layout {
     const own = visible.filter((p) => isAbsolute(p)).map(realPathOrSelf);
     const view = this.home(visible);
     // what lies in a hidden HOME is bound into its tmpfs (or stays hidden), not re-exposed
-    const reexpose = [home, ws, realPathOrSelf(cwd), ...tools, ...own]
+    // not the cwd itself: resolved now, a directory a command swaps for a link (`sub -> /tmp/x`)
+    // would re-expose the link's target; a cwd in the workspace is visible through it
+    const reexpose = [home, ws, ...tools, ...own]
       .filter(underEmptied)
       .filter((p) => !view?.homes.some((h) => within(p, h)));
     const prot = writable.length ? this.protectedIn(ws) : undefined;

@@ -11,6 +11,7 @@ import {
   homeView,
   toolchainSecrets,
 } from "../../../lib/sandbox/home.ts";
+import { Layout } from "../../../lib/sandbox/layout.ts";
 import { Sandbox } from "../../../lib/sandbox/sandbox.ts";
 import { seatbeltProfile } from "../../../lib/sandbox/seatbelt.ts";
 import { readRefusal } from "../../../lib/sandbox/walk.ts";
@@ -264,4 +265,26 @@ describe("credentials inside a shown toolchain dir", () => {
       expect(r.stdout).not.toContain("CANARY");
     },
   );
+});
+
+describe("the cwd of a wrapped process", () => {
+  test("a cwd swapped for a link to a directory under /tmp does not re-expose the link's target", async () => {
+    await using ws = await tempDir();
+    await using outside = await tempDir();
+    await using home = await tempDir();
+    await symlink(outside.path, join(ws.path, "sub"));
+    const layout = new Layout({
+      env: { HOME: home.path, PATH: "/usr/bin:/bin" },
+      workspaceRoot: ws.path,
+      detected: { kind: "bubblewrap", program: "/usr/bin/bwrap" },
+      denied: [],
+      network: false,
+      allowUnixSockets: true,
+      allowGitWrites: false,
+    });
+    const w = layout.wrap(["true"], join(ws.path, "sub"), {}, [ws.path]);
+    layout.dispose();
+    const i = w.argv.indexOf("--chdir");
+    expect(w.argv.slice(0, i)).not.toContain(outside.path);
+  });
 });
