@@ -89,7 +89,9 @@ export function gitConfigSecrets(text: string): { masked: string; includes: stri
       /^\s*extraheader\s*=/i.test(line) ||
       /authorization\s*:/i.test(line) ||
       /:\/\/[^/\s:@]+:[^/\s@]+@/.test(line) ||
-      /^\s*(password|token|oauth\w*)\s*=/i.test(line)
+      /^\s*(password|token|oauth\w*|smtppass)\s*=/i.test(line) ||
+      // an inline helper (`helper = "!echo password=…"`) holds the secret itself
+      (section.startsWith("credential") && /^\s*helper\s*=\s*"?!/i.test(line))
     ) {
       changed = true;
       return line.replace(/=.*$/, "= [removed by chatcli's sandbox]");

@@ -4,6 +4,7 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { liftedByAllowRead } from "../../../lib/policy/protected-paths.ts";
 import { type BwrapPlan, bwrapArgv } from "../../../lib/sandbox/bwrap.ts";
+import { gitConfigSecrets } from "../../../lib/sandbox/deny.ts";
 import {
   allowReadHint,
   hiddenInHome,
@@ -286,5 +287,16 @@ describe("the cwd of a wrapped process", () => {
     layout.dispose();
     const i = w.argv.indexOf("--chdir");
     expect(w.argv.slice(0, i)).not.toContain(outside.path);
+  });
+});
+
+describe("the user's git config view", () => {
+  test("an inline credential helper and sendemail's smtpPass are blanked too; a plain helper name is kept", () => {
+    const text =
+      '[credential]\n\thelper = "!f() { echo password=GITCFG-CANARY; }; f"\n[credential "https://x"]\n\thelper = osxkeychain\n[sendemail]\n\tsmtpPass = SMTP-CANARY\n[user]\n\tname = U\n';
+    const found = gitConfigSecrets(text);
+    expect(found?.masked).not.toContain("CANARY");
+    expect(found?.masked).toContain("helper = osxkeychain");
+    expect(found?.masked).toContain("name = U");
   });
 });
