@@ -178,6 +178,12 @@ export function buildAgentLikeCommand(
       collectHosts,
     )
     .option(
+      "--allow-read <path>",
+      "let commands and file tools read this path in your home directory, which they otherwise see empty but for the workspace and the toolchain set (repeatable; also sandbox.allow_read in ~/.chatcli/config.json)",
+      collect,
+      [] as string[],
+    )
+    .option(
       "--allow-git-writes",
       "let commands write the workspace's .git in edit/auto (git commit, tag, fetch); default read-only, or sandbox.allow_git_writes in ~/.chatcli/config.json",
     )
@@ -221,6 +227,7 @@ export function buildAgentLikeCommand(
         envPolicy: opts.envPolicy,
         ...networkFlags(opts.allowNetwork),
         allowGitWrites: opts.allowGitWrites === true,
+        allowRead: opts.allowRead,
         effort: opts.effort,
         showReasoning: opts.showReasoning === true,
         interactive: isInteractive(ctx),
@@ -267,6 +274,8 @@ export interface AgentCliOptions {
   /** `--allow-network HOST,…`: child processes reach only these hosts, in any mode but bypass. */
   allowNetworkHosts?: string[];
   allowGitWrites?: boolean;
+  /** `--allow-read PATH` (repeatable). */
+  allowRead?: string[];
   mcpConfig?: string[];
   strictMcpConfig?: boolean;
   /** Tests inject a provider and a TTY answerer. */
@@ -313,6 +322,7 @@ export function agentSpec(mode: "agent" | "coder", opts: AgentCliOptions): RunSp
     allowNetwork: opts.allowNetwork,
     allowNetworkHosts: opts.allowNetworkHosts,
     allowGitWrites: opts.allowGitWrites,
+    allowRead: opts.allowRead,
     mcpConfig: opts.mcpConfig,
     strictMcpConfig: opts.strictMcpConfig,
     trustWorkspace: opts.trustWorkspace,

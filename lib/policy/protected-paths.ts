@@ -71,7 +71,11 @@ const PROC_SAMPLES = ["/proc/self/environ", "/proc/1/environ", "/proc/1/task/1/e
  * The protected paths for this environment (HOME, XDG_CONFIG_HOME, CHATCLI_HOME) and user config
  * (`{"sandbox": {"deny_read": ["~/secrets", "/opt/keys"]}}`; relative entries are ignored).
  */
-export function protectedPaths(env: Env, userConfig?: unknown): ProtectedPaths {
+export function protectedPaths(
+  env: Env,
+  userConfig?: unknown,
+  allowRead: readonly string[] = [],
+): ProtectedPaths {
   const home = userHome(env);
   const paths = HOME_CREDENTIAL_PATHS.map((p) => join(home, p));
   const xdg = env["XDG_CONFIG_HOME"];
@@ -83,7 +87,35 @@ export function protectedPaths(env: Env, userConfig?: unknown): ProtectedPaths {
     const expanded = expandHome(extra.trim(), env);
     if (isAbsolute(expanded)) paths.push(resolve(expanded));
   }
-  return { paths: [...new Set(paths)], patterns: [PROC_ENVIRON], samples: PROC_SAMPLES };
+  return {
+    paths: liftedByAllowRead([...new Set(paths)], allowRead, env),
+    patterns: [PROC_ENVIRON],
+    samples: PROC_SAMPLES,
+  };
+}
+
+/**
+ * The protected paths left once the user's `--allow-read` / `sandbox.allow_read` (absolute) are
+ * applied: an entry under HOME that an allowed path names — itself, or something inside it
+ * (`--allow-read ~/.pypirc`, `--allow-read ~/.ssh/known_hosts`) — is the user's to open. Naming a
+ * directory above it (`--allow-read ~/.config`) opens nothing protected inside; CHATCLI_HOME and
+ * everything outside HOME stay protected whatever is named.
+ */
+export function liftedByAllowRead(
+  paths: readonly string[],
+  allowRead: readonly string[],
+  env: Env,
+): string[] {
+  if (allowRead.length === 0) return [...paths];
+  const home = resolve(userHome(env));
+  const own = resolve(chatcliHome(env));
+  return paths.filter((d) => {
+    if (!under(home, d) || d === home || under(own, d) || under(d, own)) return true;
+    if (allowRead.includes(d)) return false;
+    const inside = allowRead.some((a) => a !== d && under(d, a));
+    const above = allowRead.some((a) => a !== d && under(a, d));
+    return !(inside && !above);
+  });
 }
 
 function denyReadEntries(config: unknown): string[] {

@@ -7,6 +7,8 @@ import { stripControl } from "../output/terminal.ts";
 import { decide } from "../policy/permissions.ts";
 import { buildPolicy } from "../run/policy.ts";
 import { openRunSandbox } from "../run/sandbox.ts";
+import { userSandboxConfig } from "../sandbox/detect.ts";
+import { allowReadPaths } from "../sandbox/home.ts";
 
 /** How long a `!command` may run before it is stopped. */
 const SHELL_TIMEOUT_S = 600;
@@ -44,6 +46,8 @@ export async function runReplShell(input: ReplShellInput): Promise<ShellResult> 
     config: input.config,
     workspaceRoot: input.workspaceRoot,
     cwd: ctx.cwd,
+    // the paths the user's config opens in HOME (sandbox.allow_read) are not protected here either
+    allowRead: allowReadPaths((await userSandboxConfig(ctx.env)).allowRead, ctx.env),
   });
   const mode = policy.mode;
   const args = { cmd: input.command };

@@ -22,6 +22,8 @@ import { type Emit, ev } from "../output/events.ts";
 import { SCHEMA_VERSION } from "../output/fold.ts";
 import { outboundInfo } from "../policy/outbound.ts";
 import type { PermissionPolicy } from "../policy/permissions.ts";
+import { userSandboxConfig } from "../sandbox/detect.ts";
+import { allowReadPaths } from "../sandbox/home.ts";
 import { readStopSignal } from "./abort.ts";
 import { buildSystemBlocks, costFunction, keepsSession, openRunSession } from "./context.ts";
 import { drainWarnings, openRunExtensions } from "./extensions.ts";
@@ -29,7 +31,7 @@ import { defaultMemoryAccess, type MemoryAccess, RunMemory } from "./memory.ts";
 import { buildPolicy } from "./policy.ts";
 import { answeredBy, buildProviderChain } from "./provider.ts";
 import { Run, type RunParts } from "./run.ts";
-import { openRunSandbox } from "./sandbox.ts";
+import { checkAllowRead, openRunSandbox } from "./sandbox.ts";
 import type { RunSpec, SharedRun } from "./spec.ts";
 import { buildToolSet, runRoles } from "./tools.ts";
 
@@ -68,6 +70,13 @@ export async function openRun(
   options.onSecrets?.(configuredSecrets(settings.redactEnv));
   for (const w of settings.warnings) warn(w);
   const tools = spec.mode !== "ask";
+  // the paths the user opened in HOME (never a workspace's): the policy's protected paths lift them too
+  const allowRead = tools
+    ? allowReadPaths(
+        [...checkAllowRead(spec.allowRead ?? []), ...(await userSandboxConfig(ctx.env)).allowRead],
+        ctx.env,
+      )
+    : [];
   const base = tools
     ? buildPolicy({
         env,
@@ -78,6 +87,7 @@ export async function openRun(
         allowTool: spec.allowTool,
         denyTool: spec.denyTool,
         onAsk: spec.onAsk,
+        allowRead,
         // keys from the process env, the user's config and the workspace's files alike
         secrets: knownSecrets({ ...settings.redactEnv, ...ctx.env }),
       })

@@ -27,6 +27,8 @@ export interface PolicyInput {
   allowTool?: readonly string[];
   denyTool?: readonly string[];
   onAsk?: string;
+  /** `--allow-read` + the user config's `sandbox.allow_read`, absolute: protected paths they open. */
+  allowRead?: readonly string[];
   /** Values no outbound request may carry (lib/core/secrets.ts knownSecrets), in every mode. */
   secrets?: readonly KnownSecret[];
 }
@@ -78,7 +80,7 @@ export function buildPolicy(input: PolicyInput): RunPolicy {
       cwd: input.cwd,
       home: input.env["HOME"],
       denylist: input.env["CHATCLI_AGENT_DENYLIST"],
-      protectedPaths: protectedPaths(input.env, input.config),
+      protectedPaths: protectedPaths(input.env, input.config, input.allowRead),
       ...(input.secrets ? { secrets: input.secrets } : {}),
     },
     warnings,

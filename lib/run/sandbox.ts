@@ -26,6 +26,16 @@ export interface RunSandboxFlags {
   secretEnv?: Env;
   /** `--allow-git-writes`: commands may write the workspace's `.git` in edit/auto. */
   allowGitWrites?: boolean;
+  /** `--allow-read PATH` (repeatable): shown in the otherwise empty HOME. */
+  allowRead?: string[];
+}
+
+/** `--allow-read` entries: absolute or `~/…` (a relative path names nothing for sure). */
+export function checkAllowRead(entries: readonly string[]): string[] {
+  for (const e of entries)
+    if (!e.trim() || !(e.trim().startsWith("/") || e.trim() === "~" || e.trim().startsWith("~/")))
+      throw new UsageError(`--allow-read takes an absolute path or ~/… (got ${JSON.stringify(e)})`);
+  return [...entries];
 }
 
 /**
@@ -73,6 +83,7 @@ export async function openRunSandbox(
     passEnv: flags.passEnv,
     ...(flags.envPolicy ? { envPolicy: parseEnvPolicy(flags.envPolicy) } : {}),
     allowGitWrites: flags.allowGitWrites,
+    allowRead: checkAllowRead(flags.allowRead ?? []),
     signal: ctx.signal,
     // chatcli's own file tools work in a worker inside the sandbox: this binary, started again
     selfArgv: ctx.selfArgv,

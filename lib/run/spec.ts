@@ -62,6 +62,8 @@ export interface RunSpec {
   allowNetworkHosts?: string[];
   /** `--allow-git-writes`: commands may write the workspace's `.git` in edit/auto. */
   allowGitWrites?: boolean;
+  /** `--allow-read PATH` (repeatable): paths under HOME commands and file tools may read. */
+  allowRead?: string[];
   /** `--mcp-config FILE` (repeatable): more MCP servers; `--strict-mcp-config`: only those. */
   mcpConfig?: string[];
   strictMcpConfig?: boolean;

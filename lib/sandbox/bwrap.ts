@@ -7,7 +7,9 @@
  *   /dev /proc   fresh: minimal devices; the proc of the new pid namespace (no host /proc/N/environ)
  *   /tmp         the run's private temp dir (the only writable place in read-only mode)
  *   /var/tmp /run /dev/shm   empty: host sockets (docker.sock, ssh-agent, dbus) are not reachable
- *   re-exposed   read-only paths that lived under those (HOME or the workspace under /tmp)
+ *   re-exposed   read-only paths that lived under those (the workspace or a tool under /tmp)
+ *   HOME         an empty tmpfs, with only the workspace, the toolchain set, the masked git config
+ *                and the paths the user allowed bound back read-only (home.ts)
  *   workspace    writable in edit/auto, with .git/hooks, .git/config and .chatcli/ read-only again
  *   denied       credential stores: an empty read-only tmpfs over a directory, /dev/null over a file
  */
@@ -30,6 +32,10 @@ export interface BwrapPlan {
   overlays?: Array<{ src: string; dest: string }>;
   /** Paths to bind read-only again after /tmp, /run … were emptied (HOME, the workspace, cwd). */
   reexpose: string[];
+  /** HOME (links resolved), covered by an empty tmpfs before `homeBinds`; unset: HOME as it is. */
+  homeTmpfs?: string;
+  /** Read-only binds into that tmpfs, parents first (home.ts, and the masked git configs). */
+  homeBinds?: Array<{ src: string; dest: string }>;
   /** Host resolv.conf target to keep when the network is on and it lives under /run. */
   keepUnderRun: string[];
   network: boolean;
@@ -104,6 +110,8 @@ export function bwrapArgv(plan: BwrapPlan, command: readonly string[]): string[]
   for (const p of plan.keepUnderRun) a.push("--ro-bind-try", p, p);
   // bwrap creates the mount points (parents included) inside the private /tmp
   for (const p of plan.reexpose) a.push("--ro-bind-try", p, p);
+  if (plan.homeTmpfs) a.push("--tmpfs", plan.homeTmpfs);
+  for (const b of plan.homeBinds ?? []) a.push("--ro-bind-try", b.src, b.dest);
   for (const p of plan.writable) a.push("--bind", p, p);
   for (const p of plan.pinned) a.push("--bind", p, p);
   for (const p of plan.protectedPaths) a.push("--ro-bind", p, p);

@@ -32,14 +32,18 @@ export const CREDENTIAL_PATH_VARS = [
  * chatcli's own home (memory and sessions go through chatcli) and the user's `sandbox.deny_read` — the
  * one list of lib/agent/protected-paths.ts, shared with the policy — plus the files the environment
  * names as credentials (CREDENTIAL_PATH_VARS). `keepVisible` (the workspace): a variable pointing at
- * it or above it is not honoured, or the workspace would vanish.
+ * it or above it is not honoured, or the workspace would vanish. `allowRead` (absolute): entries
+ * under HOME the user opened by name (liftedByAllowRead); the files the environment names stay.
  */
 export function deniedReadPaths(
   env: Env,
   userDenyRead: readonly string[] = [],
   keepVisible: readonly string[] = [],
+  allowRead: readonly string[] = [],
 ): string[] {
-  const out = new Set(protectedPaths(env, { sandbox: { deny_read: userDenyRead } }).paths);
+  const out = new Set(
+    protectedPaths(env, { sandbox: { deny_read: userDenyRead } }, allowRead).paths,
+  );
   const keep = [userHome(env), ...keepVisible].map((p) => resolve(p));
   for (const name of CREDENTIAL_PATH_VARS) {
     for (const raw of (env[name] ?? "").split(":")) {
@@ -85,7 +89,9 @@ export function gitConfigSecrets(text: string): { masked: string; includes: stri
       /^\s*extraheader\s*=/i.test(line) ||
       /authorization\s*:/i.test(line) ||
       /:\/\/[^/\s:@]+:[^/\s@]+@/.test(line) ||
-      /^\s*(password|token|oauth\w*)\s*=/i.test(line)
+      /^\s*(password|token|oauth\w*|smtppass)\s*=/i.test(line) ||
+      // an inline helper (`helper = "!echo password=…"`) holds the secret itself
+      (section.startsWith("credential") && /^\s*helper\s*=\s*"?!/i.test(line))
     ) {
       changed = true;
       return line.replace(/=.*$/, "= [removed by chatcli's sandbox]");

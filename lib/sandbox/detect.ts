@@ -30,6 +30,8 @@ export async function userSandboxConfig(env: Env): Promise<{
   passEnv: string[];
   envPolicy?: string;
   allowGitWrites: boolean;
+  /** `sandbox.allow_read`: paths under HOME commands and file tools may read (`~/…` or absolute). */
+  allowRead: string[];
   /** `sandbox.allow_network`: hosts commands may reach (a list, or one comma-separated string). */
   allowNetwork: string[];
   /** Set when `sandbox.allow_network` is neither. */
@@ -47,6 +49,7 @@ export async function userSandboxConfig(env: Env): Promise<{
   const deny = section["deny_read"];
   const pass = section["pass_env"];
   const policy = section["env_policy"];
+  const allowRead = section["allow_read"];
   return {
     denyRead: Array.isArray(deny) ? deny.filter((d): d is string => typeof d === "string") : [],
     allowUnixSockets: section["allow_unix_sockets"] === true,
@@ -54,6 +57,9 @@ export async function userSandboxConfig(env: Env): Promise<{
     passEnv: Array.isArray(pass) ? pass.filter((d): d is string => typeof d === "string") : [],
     ...(typeof policy === "string" ? { envPolicy: policy } : {}),
     allowGitWrites: section["allow_git_writes"] === true,
+    allowRead: (Array.isArray(allowRead) ? allowRead : [allowRead]).filter(
+      (d): d is string => typeof d === "string" && d.trim() !== "",
+    ),
     ...hostList(section["allow_network"]),
   };
 }

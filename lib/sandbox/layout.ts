@@ -21,6 +21,9 @@ import { userHome } from "../core/paths.ts";
 import { bwrapArgv, splitLoaderEnv, toolDirsUnderEmptied, underEmptied } from "./bwrap.ts";
 import { gitConfigFiles, gitConfigSecrets, isUnder } from "./deny.ts";
 import type { Detected } from "./detect.ts";
+import { type HomeView, homeView, within } from "./home.ts";
+import { cleanHomeGitConfigs, homeGitBinds } from "./home-git.ts";
+import { hooksPathConfigs, hooksPathDirs } from "./hooks-path.ts";
 import { existingDenied, protectedHome, protectedInside, realPathOrSelf } from "./plan.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
 import { sandboxFilter } from "./seccomp.ts";
@@ -34,6 +37,8 @@ export interface LayoutOptions {
   network: boolean;
   allowUnixSockets: boolean;
   allowGitWrites: boolean;
+  /** `--allow-read` + `sandbox.allow_read`, absolute: shown in the otherwise empty HOME. */
+  allowRead?: readonly string[];
   arch?: string;
 }
 
@@ -72,7 +77,7 @@ export class Layout {
       return { argv: wrapped, env: split.host, fd3Path };
     }
     const tmp = this.tmp();
-    const profile = seatbeltProfile(this.seatbeltPlan(tmp, writable));
+    const profile = seatbeltProfile(this.seatbeltPlan(tmp, writable, visible));
     return {
       argv: [this.o.detected.program, "-p", profile, "--", ...argv],
       env: { ...env, TMPDIR: tmp },
@@ -141,6 +146,22 @@ export class Layout {
     return { overlays, includes };
   }
 
+  /** What stays read-only in the writable workspace (plan.ts), core.hooksPath's directory included. */
+  private protectedIn(ws: string) {
+    const hooks = hooksPathDirs(ws, hooksPathConfigs(ws, this.o.env), this.o.env);
+    return protectedInside(ws, this.o.allowGitWrites, hooks);
+  }
+
+  /** HOME as this run shows it (undefined: the workspace is HOME or holds it). */
+  private home(visible: readonly string[]): HomeView | undefined {
+    return homeView({
+      env: this.o.env,
+      allowRead: this.o.allowRead ?? [],
+      needed: [this.o.workspaceRoot, ...visible.filter((p) => isAbsolute(p))],
+      workspace: this.o.workspaceRoot,
+    });
+  }
+
   /**
    * The run's own directory on the host: `tmp/` is the sandbox's /tmp, `seccomp.bpf` sits beside it
    * where no sandboxed process can replace it with a filter of its own.
@@ -182,13 +203,23 @@ export class Layout {
     const tools = toolDirsUnderEmptied(this.o.env["PATH"] ?? "", realPathOrSelf);
     // chatcli's own binary (the file worker) stays visible when it lives under /tmp
     const own = visible.filter((p) => isAbsolute(p)).map(realPathOrSelf);
-    const reexpose = [home, ws, realPathOrSelf(cwd), ...tools, ...own].filter(underEmptied);
-    const prot = writable.length ? protectedInside(ws, this.o.allowGitWrites) : undefined;
+    const view = this.home(visible);
+    // what lies in a hidden HOME is bound into its tmpfs (or stays hidden), not re-exposed
+    // not the cwd itself: resolved now, a directory a command swaps for a link (`sub -> /tmp/x`)
+    // would re-expose the link's target; a cwd in the workspace is visible through it
+    const reexpose = [home, ws, ...tools, ...own]
+      .filter(underEmptied)
+      .filter((p) => !view?.homes.some((h) => within(p, h)));
+    const prot = writable.length ? this.protectedIn(ws) : undefined;
     if (prot && isUnder(home, writable)) protectedHome(home, prot);
     const masked = this.maskedGitConfigs(ws);
+    const homeGit = view
+      ? homeGitBinds(this.o.env, view, () => this.runDir())
+      : { binds: [], includes: [] };
     const denied = existingDenied(
-      [...this.o.denied, ...masked.includes],
-      [...reexpose, ...writable],
+      [...this.o.denied, ...masked.includes, ...homeGit.includes],
+      [...reexpose, ...writable, ...(view?.visible ?? [])],
+      view,
     );
     for (const dir of prot?.missingDirs ?? []) this.createdMountPoints.add(dir);
     const createdFiles: string[] = [];
@@ -214,6 +245,7 @@ export class Layout {
         deniedFiles: denied.files,
         overlays: masked.overlays,
         reexpose: [...new Set(reexpose)],
+        ...(view ? { homeTmpfs: view.home, homeBinds: [...view.binds, ...homeGit.binds] } : {}),
         keepUnderRun: this.o.network && resolv.startsWith("/run/") ? [resolv] : [],
         network: this.o.network,
         cwd: realPathOrSelf(cwd),
@@ -224,14 +256,23 @@ export class Layout {
     );
   }
 
-  private seatbeltPlan(tmp: string, writable: string[]) {
+  private seatbeltPlan(tmp: string, writable: string[], visible: readonly string[] = []) {
     const ws = realPathOrSelf(this.o.workspaceRoot);
-    const prot = writable.length ? protectedInside(ws, this.o.allowGitWrites) : undefined;
+    const prot = writable.length ? this.protectedIn(ws) : undefined;
     const home = realPathOrSelf(userHome(this.o.env));
     if (prot && isUnder(home, writable)) protectedHome(home, prot);
     const denied = [...new Set(this.o.denied.flatMap((d) => [d, realPathOrSelf(d)]))];
+    const view = this.home(visible);
     return {
       privateTmp: realPathOrSelf(tmp),
+      ...(view
+        ? {
+            home: {
+              roots: view.homes,
+              visible: [...view.visible, ...cleanHomeGitConfigs(this.o.env)],
+            },
+          }
+        : {}),
       writable,
       protectedPaths: [
         ...(prot?.existing ?? []),

@@ -1,9 +1,10 @@
 /** The file-system facts a sandbox plan needs, gathered fresh for each process (links resolved). */
 import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { underEmptied } from "./bwrap.ts";
 import { isUnder } from "./deny.ts";
 import { gitlinkPaths } from "./gitlinks.ts";
+import { type HomeView, hiddenInHome } from "./home.ts";
 
 function kindOf(path: string): "dir" | "file" | "missing" {
   try {
@@ -61,7 +62,11 @@ export interface Protected {
  * directory, or — when the checkout is missing — the first missing directory on its path), `.chatcli/`
  * is read-only, and a workspace that is not a repository gets an empty read-only `.git`.
  */
-export function protectedInside(workspace: string, allowGitWrites = false): Protected {
+export function protectedInside(
+  workspace: string,
+  allowGitWrites = false,
+  hooksDirs: readonly string[] = [],
+): Protected {
   const out: Protected = { pinned: [], existing: [], missingDirs: [], missingFiles: [] };
   const gitPath = join(workspace, ".git");
   let kind: "dir" | "file" | "missing" = "missing";
@@ -91,9 +96,32 @@ export function protectedInside(workspace: string, allowGitWrites = false): Prot
     else out.existing.push(commondir);
   }
   if (kind === "dir") gitlinkCheckouts(workspace, join(gitPath, "index"), out);
+  for (const dir of hooksDirs) coverInside(workspace, dir, out);
   const chatcli = join(workspace, ".chatcli");
   (kindOf(chatcli) === "missing" ? out.missingDirs : out.existing).push(chatcli);
   return out;
+}
+
+/**
+ * A directory git runs code from (core.hooksPath) stays read-only: an existing one is bound
+ * read-only; a missing one gets an empty read-only directory at the first missing component of its
+ * path (removed afterwards), so nothing can be created there; a link on the way is not looked
+ * through (git would follow it, but its target outside the workspace is read-only anyway, and one
+ * inside is named by its own path when git resolves it).
+ */
+function coverInside(workspace: string, target: string, out: Protected): void {
+  const rel = relative(workspace, target);
+  if (!rel || rel.startsWith("..")) return;
+  let dir = workspace;
+  for (const part of rel.split("/")) {
+    dir = join(dir, part);
+    const k = lstatKind(dir);
+    if (k === "dir") continue;
+    if (k === "missing") out.missingDirs.push(dir);
+    else out.existing.push(dir);
+    return;
+  }
+  out.existing.push(dir);
 }
 
 /**
@@ -165,11 +193,13 @@ export function protectedHome(home: string, out: Protected): void {
 
 /**
  * Denied paths that exist, split into directories and files, with links resolved (a mount covers
- * the target). Paths that are hidden anyway (under an emptied dir and not re-exposed) are skipped.
+ * the target). Paths that are hidden anyway (under an emptied dir and not re-exposed, or in the
+ * empty HOME and not shown) are skipped.
  */
 export function existingDenied(
   denied: readonly string[],
   visible: readonly string[],
+  home?: Pick<HomeView, "homes" | "visible">,
 ): { dirs: string[]; files: string[] } {
   const dirs = new Set<string>();
   const files = new Set<string>();
@@ -178,6 +208,7 @@ export function existingDenied(
     const kind = kindOf(target);
     if (kind === "missing") continue;
     if (underEmptied(target) && !isUnder(target, visible)) continue;
+    if (home && hiddenInHome(home, target)) continue;
     (kind === "dir" ? dirs : files).add(target);
   }
   return { dirs: [...dirs], files: [...files] };

@@ -35,6 +35,14 @@ import {
 } from "./env.ts";
 import { directFileOps, type FileOps } from "./file-ops.ts";
 import { FileWorkerClient } from "./file-worker.ts";
+import {
+  allowReadHint,
+  allowReadPaths,
+  type HomeView,
+  hiddenInHome,
+  homeView,
+  toolchainSecrets,
+} from "./home.ts";
 import { Layout } from "./layout.ts";
 import type { NetEntry } from "./net-hosts.ts";
 import type { NetLookup } from "./net-proxy.ts";
@@ -81,6 +89,11 @@ export interface SandboxOptions {
   selfArgv?: readonly string[];
   /** `--allow-git-writes`: the workspace's `.git` is writable in edit/auto (hooks, config still not). */
   allowGitWrites?: boolean;
+  /**
+   * `--allow-read PATH` (absolute or `~/…`); the user config's `sandbox.allow_read` is added. HOME
+   * shows only the workspace, the toolchain set and these (home.ts).
+   */
+  allowRead?: readonly string[];
 }
 
 /** One line that tells the model which flag lets a command write `.git` (`git commit` failed). */
@@ -106,6 +119,8 @@ export class Sandbox {
   private readonly workers = new Map<string, FileWorkerClient>();
   /** The file tools' guard, computed once per run (links of the denied paths resolved). */
   private readonly guards = new Map<ProtectedPaths | undefined, FileGuard>();
+  /** What HOME shows this run (undefined: bypass, or the workspace is HOME). */
+  private readonly homeShown: HomeView | undefined;
 
   private constructor(
     private readonly opts: SandboxOptions,
@@ -140,10 +155,23 @@ export class Sandbox {
       !confined && opts.setting === "auto" && opts.permissionMode !== "bypass"
         ? `no sandbox for shell commands: ${this.unavailableReason}; or pass --sandbox off to run them unconfined`
         : undefined;
+    const allowRead = allowReadPaths(opts.allowRead ?? [], opts.env);
     this.denied =
       opts.permissionMode === "bypass"
         ? []
-        : deniedReadPaths(opts.env, denyRead, [opts.workspaceRoot]);
+        : [
+            ...deniedReadPaths(opts.env, denyRead, [opts.workspaceRoot], allowRead),
+            ...toolchainSecrets(opts.env).filter((p) => !allowRead.includes(p)),
+          ];
+    this.homeShown =
+      opts.permissionMode === "bypass"
+        ? undefined
+        : homeView({
+            env: opts.env,
+            allowRead,
+            needed: [opts.workspaceRoot, ...(opts.selfArgv ?? []).filter((a) => a.startsWith("/"))],
+            workspace: opts.workspaceRoot,
+          });
     this.layout = detected
       ? new Layout({
           env: opts.env,
@@ -153,6 +181,7 @@ export class Sandbox {
           network,
           allowUnixSockets,
           allowGitWrites: opts.allowGitWrites === true,
+          allowRead,
           arch: opts.arch,
         })
       : undefined;
@@ -181,8 +210,9 @@ export class Sandbox {
       throw new ConfigError(
         `sandbox.env_policy in ~/.chatcli/config.json must be core or all (got ${JSON.stringify(policy)})`,
       );
+    const allowRead = [...(opts.allowRead ?? []), ...user.allowRead];
     return new Sandbox(
-      { ...opts, allowGitWrites, allowNetworkHosts },
+      { ...opts, allowGitWrites, allowNetworkHosts, allowRead },
       use,
       found,
       user.denyRead,
@@ -208,6 +238,7 @@ export class Sandbox {
    */
   refusesRead(abs: string): boolean {
     if (this.opts.permissionMode === "bypass") return false;
+    if (this.homeRefusal(abs)) return true;
     const target = realPathOrSelf(abs);
     if (isProcEnviron(abs) || isProcEnviron(target)) return true;
     if (isGitConfigFile(target)) {
@@ -218,6 +249,18 @@ export class Sandbox {
       }
     }
     return isUnder(abs, this.denied) || isUnder(target, this.denied);
+  }
+
+  /**
+   * Set when `abs` lies in HOME outside what this run shows (the workspace, the toolchain set,
+   * --allow-read paths): the refusal, naming the flag that opens it. Commands see the same HOME.
+   */
+  homeRefusal(abs: string): string | undefined {
+    const view = this.homeShown;
+    if (!view) return undefined;
+    const target = realPathOrSelf(abs);
+    if (!hiddenInHome(view, abs) && !hiddenInHome(view, target)) return undefined;
+    return allowReadHint(abs, this.opts.env);
   }
 
   /** The permission mode the sandbox was opened for. */
@@ -235,8 +278,17 @@ export class Sandbox {
    * home directory): then chatcli uses its own reader, which skips them.
    */
   exposesDeniedUnder(root: string): boolean {
-    if (this.detected || this.denied.length === 0) return false;
+    if (this.detected) return false;
     const r = realPathOrSelf(root);
+    // a search of (or in) a hidden HOME: chatcli's reader shows only what is visible
+    const view = this.homeShown;
+    if (
+      view &&
+      !isUnder(r, view.visible) &&
+      view.homes.some((h) => isUnder(h, [root, r]) || isUnder(r, [h]))
+    )
+      return true;
+    if (this.denied.length === 0) return false;
     return this.denied.some((d) => isUnder(d, [root, r]) || isUnder(realPathOrSelf(d), [root, r]));
   }
 
@@ -358,6 +410,9 @@ export class Sandbox {
       bypass: this.opts.permissionMode === "bypass" && protect === undefined,
       denied,
       patterns: [...new Set(patterns)],
+      ...(this.homeShown && !(this.opts.permissionMode === "bypass" && protect === undefined)
+        ? { home: { homes: this.homeShown.homes, visible: this.homeShown.visible } }
+        : {}),
     };
   }
 

@@ -13,6 +13,26 @@ export interface SeatbeltPlan {
   /** Credential stores and the user's deny_read (directories and files). */
   denied: string[];
   network: boolean;
+  /**
+   * HOME by allowlist: nothing under `roots` (HOME by each of its names) is read but `visible` (the
+   * workspace, the toolchain set, --allow-read paths); the directories on the way to them answer
+   * metadata only (stat, not a listing).
+   */
+  home?: { roots: string[]; visible: string[] };
+}
+
+/** The directories between a root and each visible path (the root itself included). */
+function ancestorsWithin(roots: readonly string[], visible: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const v of visible)
+    for (const r of roots) {
+      if (v !== r && !v.startsWith(`${r}/`)) continue;
+      for (let p = v; p.length >= r.length; p = p.slice(0, p.lastIndexOf("/")) || "/") {
+        if (p !== v) out.add(p);
+        if (p === r) break;
+      }
+    }
+  return [...out];
 }
 
 /** An SBPL string literal. */
@@ -47,6 +67,19 @@ export function seatbeltProfile(plan: SeatbeltPlan): string {
   lines.push(
     '(deny mach-lookup (global-name "com.apple.SecurityServer") (global-name "com.apple.securityd") (global-name "com.apple.security.agent") (global-name-regex #"^com\\.apple\\.security\\."))',
   );
+  if (plan.home) {
+    lines.push(`(deny file-read* ${pathFilters(plan.home.roots)})`);
+    // its own temp dir and the workspace stay readable wherever they are
+    const shown = [...new Set([...plan.home.visible, plan.privateTmp, ...plan.writable])].filter(
+      (v) => plan.home?.roots.some((r) => v === r || v.startsWith(`${r}/`)),
+    );
+    const up = ancestorsWithin(plan.home.roots, shown);
+    if (up.length)
+      lines.push(
+        `(allow file-read-metadata ${up.map((p) => `(literal ${sbplString(p)})`).join(" ")})`,
+      );
+    if (shown.length) lines.push(`(allow file-read* ${pathFilters(shown)})`);
+  }
   if (plan.protectedPaths.length)
     lines.push(`(deny file-write* ${pathFilters(plan.protectedPaths)})`);
   if (plan.denied.length) {

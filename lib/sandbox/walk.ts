@@ -23,6 +23,7 @@ import {
   type Stats,
 } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { hiddenInHome } from "./home.ts";
 
 /** What the walk enforces (plain data: it crosses the pipe to the sandboxed worker). */
 export interface FileGuard {
@@ -35,6 +36,11 @@ export interface FileGuard {
   denied: string[];
   /** Regex sources of paths no read reaches whatever the pid (`/proc/<pid>/environ`). */
   patterns: string[];
+  /**
+   * HOME by allowlist (home.ts): under `homes` only `visible` (and the directories on the way to
+   * it) is read. Absent when HOME is not hidden (bypass, or the workspace is HOME).
+   */
+  home?: { homes: string[]; visible: string[] };
 }
 
 /** A refusal the model can act on (the tool returns it as its error). */
@@ -114,9 +120,19 @@ function openDirFd(path: string): number | undefined {
 
 const compiled = new Map<string, RegExp>();
 
-/** Whether a read of `path` is refused (credential stores, chatcli's home, another process's env). */
+/** Why a read of `path` is refused, in words the model can act on; undefined when it is not. */
+export function readRefusal(guard: FileGuard, path: string): string | undefined {
+  if (guard.home && !guard.bypass && hiddenInHome(guard.home, path))
+    return `${path} is in your home directory, which this run hides except the workspace, the toolchain set and the paths you allow; pass --allow-read ${path} (or add it to sandbox.allow_read in ~/.chatcli/config.json) to let the run read it`;
+  if (readRefused(guard, path))
+    return `${path} is a protected path; it is not read in any mode but bypass`;
+  return undefined;
+}
+
+/** Whether a read of `path` is refused (credential stores, chatcli's home, another process's env, a hidden HOME). */
 export function readRefused(guard: FileGuard, path: string): boolean {
   if (guard.bypass) return false;
+  if (guard.home && hiddenInHome(guard.home, path)) return true;
   // the walk's paths are absolute and normalised: a prefix test is exact (and cheap per step)
   for (const d of guard.denied)
     if (path === d || path.startsWith(d.endsWith(sep) ? d : d + sep)) return true;
@@ -250,8 +266,8 @@ export function resolveEntry(abs: string, guard: FileGuard, opts: WalkOptions): 
         continue;
       }
       chain.push({ fd, path: here });
-      if (!opts.write && readRefused(guard, here))
-        throw new Refusal(`${here} is a protected path; it is not read in any mode but bypass`);
+      const refused = opts.write ? undefined : readRefusal(guard, here);
+      if (refused) throw new Refusal(refused);
     }
     // the path is a directory the walk stands in (the workspace itself, or it ended in `..`)
     const dir = top();
@@ -267,8 +283,10 @@ function checkFinal(guard: FileGuard, path: string, opts: WalkOptions): void {
   if (opts.write) {
     const refusal = writeRefusal(guard, path);
     if (refusal) throw new Refusal(refusal);
-  } else if (readRefused(guard, path))
-    throw new Refusal(`${path} is a protected path; it is not read in any mode but bypass`);
+  } else {
+    const refused = readRefusal(guard, path);
+    if (refused) throw new Refusal(refused);
+  }
 }
 
 /**

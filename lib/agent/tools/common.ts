@@ -25,6 +25,9 @@ export function resolvePath(
 ): { abs: string; shown: string } | string {
   const abs = toAbsolute(ctx.cwd, path, ctx.env["HOME"]);
   if (isSensitivePath(abs)) return `${path} is a protected system or credentials path`;
+  // HOME by allowlist: the same HOME a command sees (the workspace, the toolchain set, --allow-read)
+  const hidden = ctx.sandbox?.homeRefusal(abs);
+  if (hidden) return hidden;
   const hit = ctx.protectedPaths && protectedMatch(ctx.protectedPaths, abs);
   if (hit)
     return `${path} is a protected path (${hit}: credentials, chatcli's home or a process environment); it is not read in any mode but bypass`;
