@@ -179,6 +179,19 @@ export async function loadSettings(
       deny: [...(global?.permissions?.deny ?? []), ...(workspace?.permissions?.deny ?? [])],
     };
   }
+  // a workspace's sandbox.deny_read adds to the user's; it never replaces the user's section
+  const sandboxes = [global?.["sandbox"], workspace?.["sandbox"]].map((x) =>
+    x && typeof x === "object" && !Array.isArray(x) ? (x as Record<string, unknown>) : {},
+  );
+  if (global?.["sandbox"] !== undefined || workspace?.["sandbox"] !== undefined) {
+    const [mine, theirs] = sandboxes as [Record<string, unknown>, Record<string, unknown>];
+    const list = (v: unknown) => (Array.isArray(v) ? v : typeof v === "string" ? [v] : []);
+    config["sandbox"] = {
+      ...theirs,
+      ...mine,
+      deny_read: [...list(mine["deny_read"]), ...list(theirs["deny_read"])],
+    };
+  }
   const env: Record<string, string | undefined> = {
     ...stringRecord(global?.env),
     ...stringRecord(workspace?.env),

@@ -35,6 +35,21 @@ const EVIL = {
 };
 
 describe("workspace trust (CONTRACT §5)", () => {
+  test("a workspace's sandbox.deny_read adds to the user's, trusted or not; the user's other keys stay", async () => {
+    for (const trusted of [false, true]) {
+      const s0 = await setup({
+        config: { sandbox: { deny_read: ["/opt/theirs"], allow_git_writes: true } },
+        user: { sandbox: { deny_read: ["~/mine"], env_policy: "core" } },
+      });
+      await using _home = s0.home;
+      const env = trusted ? { ...s0.env, CHATCLI_TRUST_WORKSPACE: "1" } : s0.env;
+      const s = await loadSettings({ env, cwd: s0.ws }, { workspaceRoot: s0.ws });
+      const sandbox = s.config["sandbox"] as Record<string, unknown>;
+      expect(sandbox["deny_read"]).toEqual(["~/mine", "/opt/theirs"]);
+      expect(sandbox["env_policy"]).toBe("core");
+    }
+  });
+
   test("untrusted: only deny rules, tighter limits and deny_read apply; each ignored key is a warning", async () => {
     const s0 = await setup({
       config: EVIL,
