@@ -29,6 +29,7 @@ import { jsonDocument, stripControl } from "../lib/output/terminal.ts";
 import type { RunState } from "./_shared.ts";
 import { acceptOutputFormat, closest, FORMAT_CHOICES, parsePositiveInt } from "./_shared.ts";
 import { addMemoryEditCommands } from "./memory-edit.ts";
+import { addMemoryReviewCommand } from "./memory-review.ts";
 
 type Json = { json?: boolean };
 
@@ -207,6 +208,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
       out(opts, stats, () => renderStats(stats));
     });
   addMemoryEditCommands(root, { ctx, mem, out, textArg });
+  addMemoryReviewCommand(root, { ctx, mem, out, textArg });
   root
     .command("path")
     .description("where the memory store lives")

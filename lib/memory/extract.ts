@@ -25,7 +25,9 @@ import {
   readStoreJson,
   writeStoreJson,
 } from "./store.ts";
-import { extractTags } from "./text.ts";
+import { holdFact } from "./review.ts";
+import { classifyFactContent, extractTags } from "./text.ts";
+import { holdReason, supportedBy, unverifiedSource } from "./trust.ts";
 import { neutralize, scanThreat } from "./threatscan.ts";
 import {
   loadProjects,
@@ -142,14 +144,37 @@ export async function applyExtraction(
   messages: readonly ChatMessage[] = [],
 ): Promise<{ facts: number; summary: string }> {
   const { origins, userText } = conversationOrigins(messages);
+  const userTurns = messages.filter((m) => m.role === "user").map((m) => m.content);
   for (const d of parsed.daily) await appendDaily(mem, mem.cfg.threatscan ? neutralize(d) : d);
   const redacted = parsed.facts.map((f) => ({ ...f, content: redact(f.content, mem.cfg.secrets) }));
-  const facts = redacted.filter((f) => !(mem.cfg.threatscan && scanThreat(f.content)));
-  if (facts.length < redacted.length) {
+  // The user's fact only when one of the user's turns supports it (lib/memory/trust.ts); the rest is
+  // unverified: held for review when it asks the agent to act, else stored as an unverified note.
+  const judged = redacted.map((f) => {
+    if (supportedBy(f.content, userTurns)) return { ...f, source: undefined, hold: undefined };
+    const origin = originOf(f.content, origins, userText);
+    const source = unverifiedSource(origin ? `extraction:${origin}` : "extraction");
+    const category = f.category || classifyFactContent(f.content);
+    return { ...f, category, source, hold: holdReason(f.content, category) };
+  });
+  const facts = judged.filter(
+    (f) => f.hold === undefined && !(mem.cfg.threatscan && scanThreat(f.content)),
+  );
+  const dropped = judged.filter((f) => f.hold === undefined).length - facts.length;
+  if (dropped > 0) {
     mem.warn(
-      `memory: dropped ${redacted.length - facts.length} extracted fact(s) that looked like prompt injection or remote execution`,
+      `memory: dropped ${dropped} extracted fact(s) that looked like prompt injection or remote execution`,
     );
   }
+  let held = 0;
+  for (const f of judged) {
+    if (f.hold === undefined || f.source === undefined) continue;
+    await holdFact(mem, { content: f.content, category: f.category, source: f.source, reason: f.hold });
+    held++;
+  }
+  if (held > 0)
+    mem.warn(
+      `memory: held ${held} extracted fact(s) for review: not the user's own words and they ask the agent to act (chatcli memory review)`,
+    );
   let added = 0;
   if (facts.length) {
     added = await mutateFacts(
@@ -166,8 +191,7 @@ export async function applyExtraction(
               sourceProject: mem.workspace,
               confidence: 0.6,
               provenance: "extraction",
-              // a fact lifted from a fetched page or a command's output says so
-              source: originOf(f.content, origins, userText),
+              source: f.source,
             },
             mem.now(),
             mem.cfg.maxFacts,
@@ -179,8 +203,18 @@ export async function applyExtraction(
       { markdown: (n) => n > 0 },
     );
   }
-  const profileChanged = Object.keys(parsed.profile).length
-    ? (await updateProfile(mem, parsed.profile, "extraction")).length > 0
+  // a profile line is injected too: one the user's turns do not support may not ask the agent to act
+  const profile = Object.fromEntries(
+    Object.entries(parsed.profile).filter(
+      ([k, v]) => supportedBy(String(v), userTurns) || !holdReason(`${k} ${v}`, "general"),
+    ),
+  );
+  if (Object.keys(profile).length < Object.keys(parsed.profile).length)
+    mem.warn(
+      `memory: dropped ${Object.keys(parsed.profile).length - Object.keys(profile).length} extracted profile field(s) that ask the agent to act and are not the user's own words`,
+    );
+  const profileChanged = Object.keys(profile).length
+    ? (await updateProfile(mem, profile, "extraction")).length > 0
     : false;
   // topics and projects are injected into prompts too: the same scan drops poisoned ones
   const poisoned = (text: string) => mem.cfg.threatscan && scanThreat(text) !== undefined;

@@ -6,6 +6,7 @@ import type { Profile } from "./profile.ts";
 import { PROFILE_LABELS } from "./profile-format.ts";
 import type { Hit } from "./recall-hit.ts";
 import { dayOf, type Row, usageText } from "./tracking.ts";
+import { isUserSource } from "./trust.ts";
 
 /** Text renderers of `chatcli memory` (reference §2.21, adapted to a one-shot CLI). */
 export const RULE = "─────────────────────────────────────────";
@@ -24,7 +25,7 @@ export function renderFacts(facts: readonly Fact[], category?: string): string {
     return category ? `No facts in category ${category}.\n` : "No facts stored yet.\n";
   const lines = facts.map(
     (f, i) =>
-      `${String(i + 1).padStart(3, "0")}. ${f.content} [${f.category || "general"}] (score: ${n(f.score).toFixed(2)}, accessed: ${f.access_count}, id ${f.id})`,
+      `${String(i + 1).padStart(3, "0")}. ${f.content} [${f.category || "general"}] (score: ${n(f.score).toFixed(2)}, accessed: ${f.access_count}, id ${f.id}${isUserSource(f["source"]) ? "" : `, ${s(f["source"]) || "unverified"}`})`,
   );
   return panel(category ? `Memory Facts [${category}]` : "Memory Facts", [
     ...lines,

@@ -123,6 +123,12 @@ export async function runMemoryTool(options: MemoryOptions, input: unknown): Pro
     });
     if (r.status === "rejected")
       return { text: `@memory remember: refused (${r.reason})`, isError: true, wrote: false };
+    if (r.status === "held")
+      return {
+        text: `Held for the user's review (${r.reason}): not the user's own words, so later runs do not see it unless the user accepts it (chatcli memory review).`,
+        isError: false,
+        wrote: true,
+      };
     return r.status === "added"
       ? { text: `Remembered: ${r.content}`, isError: false, wrote: true }
       : { text: "Already in memory (no change).", isError: false, wrote: true };

@@ -111,7 +111,8 @@ export function createReplMemory(input: {
       return input.command(args, signal);
     },
     backend: {
-      remember: (content, category) => backendCall("remember", { content, category }),
+      remember: (content, category, source) =>
+        backendCall("remember", { content, category, source }),
       profile: (fields) => backendCall("profile", { fields }),
       forget: (match) => backendCall("forget", { match }),
       recall: (query) => backendCall("recall", { query: query ?? "" }),

@@ -196,6 +196,13 @@ async function callTool(name: string, args: Args, o: ServeOptions, client: strin
         source: `mcp:${client}`,
       });
       if (r.status === "rejected") return text(`refused: ${r.reason}`, r, true);
+      if (r.status === "held") {
+        o.note(`held for review (${r.reason}) from ${client}: ${r.content}`);
+        return text(
+          `Held for the user's review (${r.reason}): facts from an MCP client are not the user's own words (chatcli memory review).`,
+          r,
+        );
+      }
       o.note(`remembered (${r.status}) for ${client}: ${r.content}`);
       return text(
         r.status === "added"
