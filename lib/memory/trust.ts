@@ -63,15 +63,14 @@ export function mixedScriptWord(text: string): string | undefined {
  */
 const ACTION_WORDS = new Set(
   (
-    // English
-    "always never must should shall need needs ensure make sure remember first before prior ask asks " +
-    "run runs running execute executes exec launch start invoke install installs reinstall download " +
-    "downloads fetch curl wget pip npx npm send sends post upload email mail contact call ping forward " +
-    "share leak paste disable disables enable turn switch off set change changes configure override " +
-    "bypass skip ignore allow allows grant approve permit widen sudo root chmod chown export source eval " +
-    "pipe bash sh zsh shell powershell script setup.sh token tokens secret secrets password passwords " +
-    "credential credentials key keys ssh sandbox permission permissions agent agents assistant ai llm " +
-    "model you your yourself instead delete remove wipe erase push deploy " +
+    // English (imperative and base forms: "the service runs on 8080" describes, "run X" asks)
+    "always never must should shall need ensure make sure remember first before prior ask " +
+    "run execute exec launch invoke install reinstall download fetch curl wget pip npx send post " +
+    "upload email mail contact call ping forward share leak paste disable enable turn switch set " +
+    "change configure override bypass skip ignore allow grant approve permit widen sudo root chmod " +
+    "chown export source eval pipe bash sh zsh shell powershell script setup.sh token tokens secret " +
+    "secrets password passwords credential credentials key keys ssh sandbox permission permissions " +
+    "agent agents assistant ai llm you your yourself instead delete remove wipe erase push deploy " +
     // Portuguese
     "sempre nunca deve devem precisa precisam garanta lembre execute executar execução rode rodar roda " +
     "instale instalar baixe baixar envie enviar mande mandar desative desativar desabilite desabilitar " +
