@@ -40,7 +40,9 @@ export function addMemoryReviewCommand(root: Command<[string | undefined]>, cli:
         out(opts, list, () => heldLines(list));
         return;
       }
-      const r = opts.accept ? await acceptHeld(m, id, { force: opts.force }) : await rejectHeld(m, id);
+      const r = opts.accept
+        ? await acceptHeld(m, id, { force: opts.force })
+        : await rejectHeld(m, id);
       if (r.status === "not_found")
         throw new UsageError(`review: no held fact has the id ${JSON.stringify(id)}`, {
           reason: "bad_input",

@@ -15,6 +15,7 @@ import { dropSegment, listSegments, queueSegment, readSegment, releaseSegment } 
 import { loadProfile, updateProfile } from "./profile.ts";
 import { profileText } from "./profile-format.ts";
 import { conversationOrigins, originOf } from "./provenance.ts";
+import { holdFact } from "./review.ts";
 import {
   type Clock,
   loadFacts,
@@ -25,9 +26,7 @@ import {
   readStoreJson,
   writeStoreJson,
 } from "./store.ts";
-import { holdFact } from "./review.ts";
 import { classifyFactContent, extractTags } from "./text.ts";
-import { holdReason, supportedBy, unverifiedSource } from "./trust.ts";
 import { neutralize, scanThreat } from "./threatscan.ts";
 import {
   loadProjects,
@@ -38,6 +37,7 @@ import {
   topicsText,
   upsertProject,
 } from "./tracking.ts";
+import { holdReason, supportedBy, unverifiedSource } from "./trust.ts";
 
 /** An LLM call injected by the caller (one per provider of the fallback chain). */
 export type ExtractLlm = (prompt: string, signal: AbortSignal) => Promise<string>;
@@ -168,7 +168,12 @@ export async function applyExtraction(
   let held = 0;
   for (const f of judged) {
     if (f.hold === undefined || f.source === undefined) continue;
-    await holdFact(mem, { content: f.content, category: f.category, source: f.source, reason: f.hold });
+    await holdFact(mem, {
+      content: f.content,
+      category: f.category,
+      source: f.source,
+      reason: f.hold,
+    });
     held++;
   }
   if (held > 0)

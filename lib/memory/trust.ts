@@ -1,6 +1,6 @@
-import { findThreat } from "./threatscan.ts";
 import { stem } from "./stem.ts";
 import { STOP_WORDS } from "./text.ts";
+import { findThreat } from "./threatscan.ts";
 
 /**
  * Whose word a fact is (issue 20, allowlist): a fact is the user's only when it comes from what the
@@ -30,11 +30,42 @@ export function unverifiedSource(origin: string): string {
 
 // Cyrillic and Greek letters that look like Latin ones: folded before any word test.
 const CONFUSABLE: Record<string, string> = {
-  а: "a", в: "b", е: "e", ё: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t",
-  у: "y", х: "x", і: "i", ї: "i", ј: "j", ѕ: "s", ԁ: "d", ԛ: "q", ԝ: "w", ɡ: "g", ո: "n",
-  α: "a", β: "b", ε: "e", ι: "i", κ: "k", ν: "v", ο: "o", ρ: "p", τ: "t", υ: "u", χ: "x",
+  а: "a",
+  в: "b",
+  е: "e",
+  ё: "e",
+  к: "k",
+  м: "m",
+  н: "h",
+  о: "o",
+  р: "p",
+  с: "c",
+  т: "t",
+  у: "y",
+  х: "x",
+  і: "i",
+  ї: "i",
+  ј: "j",
+  ѕ: "s",
+  ԁ: "d",
+  ԛ: "q",
+  ԝ: "w",
+  ɡ: "g",
+  ո: "n",
+  α: "a",
+  β: "b",
+  ε: "e",
+  ι: "i",
+  κ: "k",
+  ν: "v",
+  ο: "o",
+  ρ: "p",
+  τ: "t",
+  υ: "u",
+  χ: "x",
 };
-const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff]/g;
+const INVISIBLE =
+  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff]/g;
 
 /** NFKC, lower case, invisible characters removed. */
 function plain(text: string): string {
@@ -62,8 +93,8 @@ export function mixedScriptWord(text: string): string | undefined {
  * present, so a missing word errs towards the fenced notes block, never towards an instruction.
  */
 const ACTION_WORDS = new Set(
+  // English (imperative and base forms: "the service runs on 8080" describes, "run X" asks)
   (
-    // English (imperative and base forms: "the service runs on 8080" describes, "run X" asks)
     "always never must should shall need ensure make sure remember first before prior ask " +
     "run execute exec launch invoke install reinstall download fetch curl wget pip npx send post " +
     "upload email mail contact call ping forward share leak paste disable enable turn switch set " +
@@ -71,6 +102,7 @@ const ACTION_WORDS = new Set(
     "chown export source eval pipe bash sh zsh shell powershell script setup.sh token tokens secret " +
     "secrets password passwords credential credentials key keys ssh sandbox permission permissions " +
     "agent agents assistant ai llm you your yourself instead delete remove wipe erase push deploy " +
+    "follow obey deny rule rules policy config settings " +
     // Portuguese
     "sempre nunca deve devem precisa precisam garanta lembre execute executar execução rode rodar roda " +
     "instale instalar baixe baixar envie enviar mande mandar desative desativar desabilite desabilitar " +
@@ -99,10 +131,52 @@ const ACTION_WORDS = new Set(
 
 /** Action phrases in scripts without spaces (Chinese, Japanese): matched as substrings. */
 const ACTION_CJK = [
-  "总是", "始终", "一定", "必须", "务必", "应该", "应当", "需要", "运行", "执行", "安装", "下载",
-  "发送", "上传", "转发", "禁用", "关闭", "停用", "打开", "修改", "更改", "设置", "配置", "先", "之前",
-  "请", "你", "代理", "助手", "密码", "令牌", "密钥", "沙箱", "权限", "跳过", "忽略", "删除",
-  "必ず", "常に", "実行", "インストール", "ダウンロード", "送信", "無効", "先に", "してください",
+  "总是",
+  "始终",
+  "一定",
+  "必须",
+  "务必",
+  "应该",
+  "应当",
+  "需要",
+  "运行",
+  "执行",
+  "安装",
+  "下载",
+  "发送",
+  "上传",
+  "转发",
+  "禁用",
+  "关闭",
+  "停用",
+  "打开",
+  "修改",
+  "更改",
+  "设置",
+  "配置",
+  "先",
+  "之前",
+  "请",
+  "你",
+  "代理",
+  "助手",
+  "密码",
+  "令牌",
+  "密钥",
+  "沙箱",
+  "权限",
+  "跳过",
+  "忽略",
+  "删除",
+  "必ず",
+  "常に",
+  "実行",
+  "インストール",
+  "ダウンロード",
+  "送信",
+  "無効",
+  "先に",
+  "してください",
 ];
 
 /** A command, path to run, flag, URL, host or shell syntax inside the text, if any. */
@@ -115,9 +189,13 @@ export function codeShape(text: string): string | undefined {
     [/\$\(|\$\{|\$[a-z_]{2,}/, "shell expansion"],
     [/\|\s*\S|&&|;\s*\w|>\s*>?\s*[\w/(~$]|<\s*\(/, "shell syntax"],
     [/(?:^|\s)--?[a-z][\w-]*/, "a command-line flag"],
-    [/\b[\w-]+\.(?:sh|bash|zsh|ps1|bat|cmd|exe|py|pl|rb|js|mjs|php|bin|run|app|dmg|pkg|msi)\b/, "a script"],
+    [
+      /\b[\w-]+\.(?:sh|bash|zsh|ps1|bat|cmd|exe|py|pl|rb|js|mjs|php|bin|run|app|dmg|pkg|msi)\b/,
+      "a script",
+    ],
     [/\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|sh|xyz|ru|cn|app|cloud|site|co|me|ai)\b/, "a host"],
     [/\b\d{1,3}(?:\.\d{1,3}){3}\b/, "an address"],
+    [/(?:^|[\s("'])\.[a-z][\w.-]*/, "a dotfile"],
   ];
   for (const [re, what] of shapes) if (re.test(t)) return what;
   return undefined;
@@ -207,11 +285,23 @@ const MODALS = new Set(
 );
 
 const acting = (w: string) =>
-  (ACTION_WORDS.has(w) && !MODALS.has(w)) || ACTION_CJK.some((p) => !/^(总是|始终|一定|必须|务必|应该|应当|需要|先|之前|请|你|必ず|常に|先に)$/.test(p) && w.includes(p));
+  (ACTION_WORDS.has(w) && !MODALS.has(w)) ||
+  ACTION_CJK.some(
+    (p) =>
+      !/^(总是|始终|一定|必须|务必|应该|应当|需要|先|之前|请|你|必ず|常に|先に)$/.test(p) &&
+      w.includes(p),
+  );
 
 const NEGATION =
-  /(?:^|[^\p{L}])(?:never|not|no|don't|dont|doesn't|cannot|can't|avoid|nunca|não|nao|nem|jamais|jamás|nie|niemals|nicht|kein|keine|keinen|ne|pas|non|mai|никогда|не|нельзя)(?=$|[^\p{L}])|[不别勿禁]/u;
+  /(?:^|[^\p{L}])(?:never|not|no|don't|dont|doesn't|cannot|can't|avoid|rather|instead|without|nunca|não|nao|nem|jamais|jamás|nie|niemals|nicht|kein|keine|keinen|ne|pas|non|mai|никогда|не|нельзя)(?=$|[^\p{L}])|[不别勿禁]/u;
 const negated = (text: string) => NEGATION.test(plain(text));
+
+/** Two forms of one word: equal, or the same first 3 letters (words up to 5) / 4 letters (longer). */
+function sameHead(a: string, b: string): boolean {
+  if (a === b) return true;
+  const n = Math.min(a.length, b.length) <= 5 ? 3 : 4;
+  return a.length >= 3 && b.length >= 3 && a.slice(0, n) === b.slice(0, n);
+}
 
 function covered(word: string, have: ReadonlySet<string>, list: readonly string[]): boolean {
   if (have.has(word)) return true;
@@ -237,11 +327,13 @@ export function supportedBy(content: string, userTurns: readonly string[]): bool
     const have = new Set(mine);
     const missing = fact.words.filter((w) => !covered(w, have, mine));
     if (fact.words.length > 0 && missing.length / fact.words.length > 0.4) continue;
-    if (missing.some((w) => acting(w))) continue;
+    // an action word may change form ("rode" → "rodar"), never appear from nowhere
+    const said = [...mine, ...(`${flat} ${plain(turn)}`.match(/[\p{L}]+/gu) ?? [])];
+    const saidIt = (w: string) => said.some((u) => sameHead(u, w));
+    if (missing.some((w) => acting(w) && !saidIt(w))) continue;
     // unstemmed action words the fact adds (stemming may have changed "running" → "run")
-    const said = `${flat} ${plain(turn)}`;
     const added = (`${folded(content)} ${plain(content)}`.match(/[\p{L}]+/gu) ?? []).filter(
-      (w) => acting(w) && !said.includes(w),
+      (w) => acting(w) && !saidIt(w),
     );
     if (added.length) continue;
     // "never push to main" must not come back as "push to main"

@@ -55,10 +55,13 @@ describe("memory through ask (spawned binary, mock LLM)", () => {
     const cwd = await project(home.path);
     llm.push({ text: "Use pnpm." }, { text: EXTRACTION });
     // the preference is the user's own words (issue 20: only those are the user's facts)
-    const r = await runChatcli(["ask", "--memory", "write", "I prefer pnpm over npm: which package manager?"], {
-      env: env(llm, home.path),
-      cwd,
-    });
+    const r = await runChatcli(
+      ["ask", "--memory", "write", "I prefer pnpm over npm: which package manager?"],
+      {
+        env: env(llm, home.path),
+        cwd,
+      },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Use pnpm.\n");
     expect(r.stderr).toBe("memory: +2 fact(s), +1 topic(s)\n");
@@ -282,10 +285,13 @@ describe("memory through ask (spawned binary, mock LLM)", () => {
       { text: "done" },
       { text: "NOTHING_NEW" },
     );
-    const r = await runChatcli(["agent", "set up linting: the linter is biome", "--json", "--memory", "write"], {
-      env: e,
-      cwd,
-    });
+    const r = await runChatcli(
+      ["agent", "set up linting: the linter is biome", "--json", "--memory", "write"],
+      {
+        env: e,
+        cwd,
+      },
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).result).toBe("done");
     const bodies = llm.requests.map(

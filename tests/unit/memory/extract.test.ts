@@ -16,7 +16,8 @@ const NOW = new Date("2026-08-02T12:00:00Z");
 const convo = [
   {
     role: "user" as const,
-    content: "I'm Ana, an SRE. Let's fix the deploy script: kubectl rollout status must run before smoke tests.",
+    content:
+      "I'm Ana, an SRE. Let's fix the deploy script: kubectl rollout status must run before smoke tests.",
   },
   { role: "assistant" as const, content: "Fixed scripts/deploy.sh: it now waits for the rollout." },
 ];
