@@ -1,6 +1,6 @@
 import { stem } from "./stem.ts";
 import { STOP_WORDS } from "./text.ts";
-import { findThreat } from "./threatscan.ts";
+import { findThreat, normalizeForScan } from "./threatscan.ts";
 
 /**
  * Whose word a fact is (issue 20, allowlist): a fact is the user's only when it comes from what the
@@ -64,12 +64,9 @@ const CONFUSABLE: Record<string, string> = {
   υ: "u",
   χ: "x",
 };
-const INVISIBLE =
-  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff]/g;
-
 /** NFKC, lower case, invisible characters removed. */
 function plain(text: string): string {
-  return text.normalize("NFKC").replace(INVISIBLE, "").toLowerCase();
+  return normalizeForScan(text).toLowerCase();
 }
 
 /** `plain` with look-alike letters folded to Latin. */
