@@ -1,7 +1,7 @@
 import { asText } from "../../core/as-text.ts";
 import { originOf } from "../../memory/provenance.ts";
 import { MEMORY_TOOL_ALIASES } from "../../memory/tool.ts";
-import { supportedBy, unverifiedSource } from "../../memory/trust.ts";
+import { holdReason, supportedBy, unverifiedSource } from "../../memory/trust.ts";
 import type { Tool } from "../types.ts";
 import { str, toolError } from "./common.ts";
 
@@ -82,6 +82,16 @@ export const memoryTool: Tool = {
         const fields = stringifyFields(args["fields"]);
         if (!fields || Object.keys(fields).length === 0)
           return toolError('memory profile: "fields" object is required');
+        // the profile is injected as the user's: a field the user's words do not support may not
+        // ask the agent to act (lib/memory/trust.ts)
+        const user = ctx.origins ? [ctx.origins.userText] : [];
+        const refused = Object.entries(fields).filter(
+          ([k, v]) => !supportedBy(v, user) && holdReason(`${k} ${v}`, "general") !== undefined,
+        );
+        if (refused.length)
+          return toolError(
+            `memory profile: refused ${refused.map(([k]) => k).join(", ")}: not the user's own words, and it asks the agent to act (the user can set it with chatcli memory profile set)`,
+          );
         return { output: await ctx.memory.profile(fields) };
       }
       case "forget": {

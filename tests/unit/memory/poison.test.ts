@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { readFile } from "node:fs/promises";
-import { applyExtraction } from "../../../lib/memory/extract.ts";
+import { applyExtraction } from "../../../lib/memory/extract-apply.ts";
 import { parseExtraction } from "../../../lib/memory/extract-parse.ts";
 import { listFacts, remember } from "../../../lib/memory/ops.ts";
 import { runMemoryTool } from "../../../lib/memory/tool.ts";
