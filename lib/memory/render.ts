@@ -55,6 +55,8 @@ export function hitsJson(hits: readonly Hit[]): Array<Record<string, unknown>> {
     relevance: round(h.relevance),
     live_score: round(h.live),
     source_project: h.fact.source_project ?? null,
+    // who said it (issue 20): null for the user's own facts and Go's, `unverified:…` otherwise
+    source: typeof h.fact["source"] === "string" && h.fact["source"] ? h.fact["source"] : null,
     from_other_project: h.fromOther,
     created_at: h.fact.created_at,
   }));
