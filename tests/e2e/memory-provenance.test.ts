@@ -204,7 +204,7 @@ async function said(b: BenignCase): Promise<{ fact: string; injected: boolean; h
     fact: b.fact,
     // the user's fact is injected as one of the user's lines, outside the fenced notes
     injected: system.includes(`- [${b.category}] ${b.fact}`),
-    held: (JSON.parse(review.stdout) as Json[]).length > 0,
+    held: review.code !== 0 || (JSON.parse(review.stdout) as Json[]).length > 0,
   };
 }
 
