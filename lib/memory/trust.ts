@@ -111,6 +111,17 @@ function covered(word: string, have: ReadonlySet<string>, list: readonly string[
 }
 
 /**
+ * The words the user typed in a turn: piped stdin given as context (`<stdin bytes="N">…</stdin>`
+ * before the instruction, CONTRACT §4.5) is material to work on, not the user's words. The
+ * instruction follows the last closing tag, so a closing tag inside the material changes nothing.
+ */
+function ownWords(turn: string): string {
+  if (!turn.startsWith('<stdin bytes="')) return turn;
+  const end = turn.lastIndexOf("\n</stdin>\n\n");
+  return end < 0 ? "" : turn.slice(end + "\n</stdin>\n\n".length);
+}
+
+/**
  * Whether one of the user's turns supports the fact: every command, path, flag or host in it appears
  * verbatim in that turn; at least 60% of its words (stemmed, or sharing a 5-letter head — paraphrase,
  * inflection, another tense) appear there; and none of the words it adds is a word that asks an agent
@@ -119,7 +130,8 @@ function covered(word: string, have: ReadonlySet<string>, list: readonly string[
 export function supportedBy(content: string, userTurns: readonly string[]): boolean {
   const fact = tokens(content);
   if (fact.code.length === 0 && fact.words.length === 0) return false;
-  for (const turn of userTurns) {
+  for (const raw of userTurns) {
+    const turn = ownWords(raw);
     if (!turn.trim() || turn.length > MAX_USER_TURN) continue;
     const flat = folded(turn);
     if (!fact.code.every((c) => flat.includes(c))) continue;
