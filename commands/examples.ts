@@ -51,6 +51,11 @@ export const EXAMPLES: Record<string, string[]> = {
     "chatcli memory profile set name=Ana role=backend",
     "chatcli memory profile set languages_add=go",
   ],
+  "memory review": [
+    "chatcli memory review   # facts held: not your words, and they ask the agent to act",
+    "chatcli memory review --accept 3f2a9c1d0b7e   # yours now: injected in later runs",
+    "chatcli memory review --reject 3f2a9c1d0b7e --json",
+  ],
   "memory topics": ["chatcli memory topics", "chatcli memory topics --json"],
   "memory projects": ["chatcli memory projects", "chatcli memory projects --json"],
   "memory stats": ["chatcli memory stats", "chatcli memory stats --json"],

@@ -29,6 +29,7 @@ import { jsonDocument, quotedLine, stripControl } from "../lib/output/terminal.t
 import type { RunState } from "./_shared.ts";
 import { acceptOutputFormat, closest, FORMAT_CHOICES, parsePositiveInt } from "./_shared.ts";
 import { addMemoryEditCommands } from "./memory-edit.ts";
+import { addMemoryReviewCommand } from "./memory-review.ts";
 
 type Json = { json?: boolean };
 
@@ -208,6 +209,7 @@ export function memoryCommand(ctx: Ctx, _state: RunState) {
       out(opts, stats, () => renderStats(stats));
     });
   addMemoryEditCommands(root, { ctx, mem, out, textArg });
+  addMemoryReviewCommand(root, { ctx, mem, out, textArg });
   root
     .command("path")
     .description("where the memory store lives")

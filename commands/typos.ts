@@ -53,6 +53,7 @@ export const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
     "compact",
     "export",
     "import",
+    "review",
     "path",
   ],
   sessions: ["list", "show", "rm"],

@@ -19,6 +19,7 @@ import {
   readStoreJson,
   writeStoreJson,
 } from "./store.ts";
+import { isUserSource } from "./trust.ts";
 
 export const COMPACTION_INSTRUCTIONS = `You consolidate a long-term memory store. Below is the list of stored facts. Produce the cleaned list:
 - merge duplicates and near-duplicates into one fact;
@@ -154,23 +155,27 @@ export async function compactMemory(
     notesRemoved: 0,
   };
   const originals = rankedFacts(snapshot.facts.values(), mem.now().getTime());
+  // Only the user's facts are consolidated (issue 20): an unverified note never reaches the model
+  // that rewrites the user's facts (it could steer it), and passes through unchanged.
+  const mine = originals.filter((f) => isUserSource(f["source"]));
+  const others = originals.filter((f) => !isUserSource(f["source"]));
   let replacement: Fact[] | undefined;
   if (options.llm) {
-    if (before < 10) result.method = "too_few";
+    if (mine.length < 10) result.method = "too_few";
     else {
       try {
         const controller = new AbortController();
         const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 120_000);
         options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
         const answer = await options
-          .llm(buildCompactionPrompt(originals), controller.signal)
+          .llm(buildCompactionPrompt(mine), controller.signal)
           .finally(() => clearTimeout(timer));
-        const parsed = parseCompaction(answer, originals, formatGoTime(mem.now()));
+        const parsed = parseCompaction(answer, mine, formatGoTime(mem.now()));
         if (parsed.length === 0) result.method = "kept";
-        else if (parsed.length < before * 0.5)
-          result.fallbackReason = `rejected: ${parsed.length} of ${before} facts looks truncated`;
+        else if (parsed.length < mine.length * 0.5)
+          result.fallbackReason = `rejected: ${parsed.length} of ${mine.length} facts looks truncated`;
         else {
-          replacement = parsed;
+          replacement = [...parsed, ...others];
           result.method = "llm";
         }
       } catch (error) {

@@ -1,41 +1,22 @@
 import type { Env } from "../core/ctx.ts";
 import { toChatcliError } from "../core/errors.ts";
-import { redact } from "../core/redact.ts";
 import type { ChatMessage } from "../llm/types.ts";
-import { addEpisodes } from "./episodes.ts";
-import {
-  buildExtractionPrompt,
-  isNothingNew,
-  type ParsedExtraction,
-  parseExtraction,
-} from "./extract-parse.ts";
-import { addFact, renderMarkdown } from "./facts.ts";
-import { appendDaily } from "./notes.ts";
+import { applyExtraction } from "./extract-apply.ts";
+import { buildExtractionPrompt, isNothingNew, parseExtraction } from "./extract-parse.ts";
+import { renderMarkdown } from "./facts.ts";
 import { dropSegment, listSegments, queueSegment, readSegment, releaseSegment } from "./pending.ts";
-import { loadProfile, updateProfile } from "./profile.ts";
+import { loadProfile } from "./profile.ts";
 import { profileText } from "./profile-format.ts";
-import { conversationOrigins, originOf } from "./provenance.ts";
 import {
   type Clock,
   loadFacts,
   lockStore,
   type Memory,
-  mutateFacts,
   openMemory,
   readStoreJson,
   writeStoreJson,
 } from "./store.ts";
-import { extractTags } from "./text.ts";
-import { neutralize, scanThreat } from "./threatscan.ts";
-import {
-  loadProjects,
-  loadTopics,
-  projectsText,
-  recordTopics,
-  recordUsage,
-  topicsText,
-  upsertProject,
-} from "./tracking.ts";
+import { loadProjects, loadTopics, projectsText, recordUsage, topicsText } from "./tracking.ts";
 
 /** An LLM call injected by the caller (one per provider of the fallback chain). */
 export type ExtractLlm = (prompt: string, signal: AbortSignal) => Promise<string>;
@@ -133,83 +114,6 @@ async function existingContext(mem: Memory): Promise<string> {
   const pj = projectsText(projects);
   if (pj) parts.push(`KNOWN PROJECTS:\n\n${pj}`);
   return parts.join("\n\n---\n\n");
-}
-
-/** Applies a parsed extraction: daily, long-term, profile, topics, projects, episodes (Go's order). */
-export async function applyExtraction(
-  mem: Memory,
-  parsed: ParsedExtraction,
-  messages: readonly ChatMessage[] = [],
-): Promise<{ facts: number; summary: string }> {
-  const { origins, userText } = conversationOrigins(messages);
-  for (const d of parsed.daily) await appendDaily(mem, mem.cfg.threatscan ? neutralize(d) : d);
-  const redacted = parsed.facts.map((f) => ({ ...f, content: redact(f.content, mem.cfg.secrets) }));
-  const facts = redacted.filter((f) => !(mem.cfg.threatscan && scanThreat(f.content)));
-  if (facts.length < redacted.length) {
-    mem.warn(
-      `memory: dropped ${redacted.length - facts.length} extracted fact(s) that looked like prompt injection or remote execution`,
-    );
-  }
-  let added = 0;
-  if (facts.length) {
-    added = await mutateFacts(
-      mem,
-      (state) => {
-        let n = 0;
-        for (const f of facts) {
-          const r = addFact(
-            state,
-            {
-              content: f.content,
-              category: f.category,
-              tags: extractTags(f.content),
-              sourceProject: mem.workspace,
-              confidence: 0.6,
-              provenance: "extraction",
-              // a fact lifted from a fetched page or a command's output says so
-              source: originOf(f.content, origins, userText),
-            },
-            mem.now(),
-            mem.cfg.maxFacts,
-          );
-          if (r.kind === "added") n++;
-        }
-        return n;
-      },
-      { markdown: (n) => n > 0 },
-    );
-  }
-  const profileChanged = Object.keys(parsed.profile).length
-    ? (await updateProfile(mem, parsed.profile, "extraction")).length > 0
-    : false;
-  // topics and projects are injected into prompts too: the same scan drops poisoned ones
-  const poisoned = (text: string) => mem.cfg.threatscan && scanThreat(text) !== undefined;
-  const cleanTopics = parsed.topics.filter((t) => !poisoned(`${t.name} ${t.summary}`));
-  const cleanProjects = parsed.projects.filter((p) => !poisoned(Object.values(p).join("\n")));
-  const droppedOther =
-    parsed.topics.length - cleanTopics.length + parsed.projects.length - cleanProjects.length;
-  if (droppedOther)
-    mem.warn(
-      `memory: dropped ${droppedOther} extracted topic(s)/project(s) that looked like commands to run`,
-    );
-  const topics = await recordTopics(mem, cleanTopics);
-  let projects = 0;
-  for (const p of cleanProjects) if (await upsertProject(mem, p)) projects++;
-  const cleanEpisodes = parsed.episodes
-    .map((e) => ({
-      ...e,
-      summary: redact(e.summary, mem.cfg.secrets),
-      outcome: redact(e.outcome, mem.cfg.secrets),
-    }))
-    .filter((e) => !poisoned([e.summary, e.outcome, ...e.refs].join("\n")));
-  const episodes = await addEpisodes(mem, cleanEpisodes);
-  const parts: string[] = [];
-  if (added) parts.push(`+${added} fact(s)`);
-  if (profileChanged) parts.push("profile updated");
-  if (projects) parts.push(`+${projects} project${projects > 1 ? "s" : ""}`);
-  if (topics) parts.push(`+${topics} topic(s)`);
-  if (episodes) parts.push(`+${episodes} episode(s)`);
-  return { facts: added, summary: parts.join(", ") };
 }
 
 async function extractOnce(

@@ -3,6 +3,7 @@ import { goToLower, goTrimSpace } from "../core/gostrings.ts";
 import { CATEGORIES, HALF_LIFE_DAYS, TOMBSTONE_RETENTION_MS } from "./config.ts";
 import { formatGoTime, parseGoTime } from "./gotime.ts";
 import { type FactTokens, factTokens, reconcile } from "./reconcile.ts";
+import { isUserSource } from "./trust.ts";
 
 /** One long-term fact as stored in `memory_index.json` (reference §2.3); unknown keys kept. */
 export interface Fact {
@@ -191,8 +192,14 @@ export function addFact(
   const confidence = input.confidence && input.confidence > 0 ? input.confidence : 0.6;
   const id = factId(content);
   const existing = state.facts.get(id);
+  const mine = isUserSource(input.source);
   if (existing) {
     reinforce(existing, { ...input, confidence }, nowIso);
+    // the user saying what an unverified note said makes it the user's fact
+    if (mine && !isUserSource(existing["source"])) {
+      if (input.source) existing["source"] = input.source;
+      else delete existing["source"];
+    }
     return { kind: "reinforced", id };
   }
   const category = (CATEGORIES as readonly string[]).includes(input.category ?? "")
@@ -204,6 +211,8 @@ export function addFact(
   if (tokens.sig.length > 0) {
     for (const fact of state.facts.values()) {
       if ((fact.category || "general") !== category) continue;
+      // an unverified fact never reinforces or supersedes the user's, nor the other way round
+      if (isUserSource(fact["source"]) !== mine) continue;
       const verdict = reconcile(tokens, tokensOf(state, fact));
       if (verdict.kind === "same") {
         reinforce(fact, { ...input, confidence }, nowIso);

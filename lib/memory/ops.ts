@@ -6,23 +6,27 @@ import { formatGoTime } from "./gotime.ts";
 import { loadProfile, type Profile, updateProfile } from "./profile.ts";
 import { recallIndex } from "./recall-cache.ts";
 import type { Hit } from "./recall-hit.ts";
+import { holdFact } from "./review.ts";
 import { loadFacts, type Memory, type MemoryOptions, mutateFacts, openMemory } from "./store.ts";
 import { classifyFactContent, extractTags, splitCategoryPrefix } from "./text.ts";
 import { threatReason } from "./threatscan.ts";
+import { holdReason, isUserSource, unverifiedSource } from "./trust.ts";
 import { blendedRecall, embedConfig } from "./vectors.ts";
 
 export type RememberResult =
   | { status: "added"; id: string; content: string; category: string; superseded?: string }
   | { status: "reinforced"; id: string; content: string; category: string }
-  | { status: "rejected"; content: string; reason: string };
+  | { status: "rejected"; content: string; reason: string }
+  | { status: "held"; id: string; content: string; category: string; reason: string };
 
 const asMemory = (o: MemoryOptions | Memory): Memory => ("cfg" in o ? o : openMemory(o));
 
 /**
  * Stores a user-stated fact (confidence 0.9, provenance `user`); `[category] text` accepted. Text
  * that would make the agent run downloads or commands, or widen its permissions, is rejected with
- * the reason — unless `force` (a human at `memory remember --force`). `source` marks text that came
- * from somewhere else (the agent's tool, a tool result, a fetched page).
+ * the reason — unless `force` (a human at `memory remember --force`). `source` marks text that is not
+ * the user's word (lib/memory/trust.ts): it is stored `unverified:<origin>`, and when it asks the
+ * agent to act it is held for review (lib/memory/review.ts) instead of joining the index.
  */
 export async function remember(
   options: MemoryOptions | Memory,
@@ -34,13 +38,22 @@ export async function remember(
   const split = splitCategoryPrefix(text);
   const content = goTrimSpace(redact(split.content, mem.cfg.secrets));
   if (!content) return { status: "rejected", content, reason: "empty" };
+  const mine = isUserSource(opts.source);
   const threat = threatReason(content);
-  if (threat && mem.cfg.threatscan && !opts.force)
+  if (mine && threat && mem.cfg.threatscan && !opts.force)
     return { status: "rejected", content, reason: threat };
   const asked = (category ?? split.category ?? "").trim().toLowerCase();
   const cat = (CATEGORIES as readonly string[]).includes(asked)
     ? asked
     : classifyFactContent(content);
+  const source = mine ? opts.source : unverifiedSource(opts.source ?? "");
+  if (!mine) {
+    const reason = holdReason(content, cat);
+    if (reason) {
+      const id = await holdFact(mem, { content, category: cat, source: source as string, reason });
+      return { status: "held", id, content, category: cat, reason };
+    }
+  }
   return mutateFacts(
     mem,
     (state) => {
@@ -51,10 +64,10 @@ export async function remember(
           category: cat,
           tags: extractTags(content),
           sourceProject: mem.workspace,
-          // lifted from a tool result or a fetched page: not the user's word
-          confidence: opts.source?.startsWith("tool:") ? 0.6 : CONFIDENCE_USER,
-          provenance: opts.source?.startsWith("tool:") ? "extraction" : "user",
-          source: opts.source,
+          // not the user's word: an extraction's confidence, an unverified source
+          confidence: mine ? CONFIDENCE_USER : 0.6,
+          provenance: mine ? "user" : "extraction",
+          source,
         },
         mem.now(),
         mem.cfg.maxFacts,

@@ -4,6 +4,7 @@ import { DIGEST_RUNES, type MemoryMode, memoryModeOf } from "./config.ts";
 import { episodesSection, loadEpisodes } from "./episodes.ts";
 import type { FactState } from "./facts.ts";
 import { recentNotes } from "./notes.ts";
+import { fenceBlock, fencedLine, isUsersFact } from "./notes-fence.ts";
 import { markAccessed } from "./ops.ts";
 import { loadProfile, type Profile } from "./profile.ts";
 import { profileText } from "./profile-format.ts";
@@ -115,14 +116,24 @@ export function autoRecall(
     limit: 3,
   });
   const pull = surface === "chat" ? "the memory tool" : "@memory recall";
-  let text = `[MEMORY AUTO-RECALL]\nLong-term facts matching the current task (pull full detail or more with ${pull}):`;
+  const head = `[MEMORY AUTO-RECALL]\nLong-term facts matching the current task (pull full detail or more with ${pull}):`;
   const ids: string[] = [];
+  const mine: string[] = [];
+  const fenced: string[] = [];
+  // unverified facts go in their own fenced block of data (lib/memory/notes-fence.ts)
+  const compose = (m: readonly string[], f: readonly string[]) =>
+    [head, ...m, ...(f.length ? [fenceBlock(f)] : [])].join("\n");
   for (const h of hits) {
-    const line = `\n- [${h.fact.category || "general"}] ${h.fact.content}`;
-    if (bytes(text) + bytes(line) > 700) break;
-    text += line;
+    const own = isUsersFact(h.fact);
+    const line = own ? `- [${h.fact.category || "general"}] ${h.fact.content}` : fencedLine(h.fact);
+    const m = own ? [...mine, line] : mine;
+    const f = own ? fenced : [...fenced, line];
+    if (bytes(compose(m, f)) > 700) break;
+    if (own) mine.push(line);
+    else fenced.push(line);
     ids.push(h.fact.id);
   }
+  const text = compose(mine, fenced);
   return ids.length ? { text, ids } : { text: "", ids: [] };
 }
 
@@ -163,17 +174,23 @@ export async function retrieveText(
   const header = "## Long-term Memory\n\n";
   let used = bytes(header);
   const lines: string[] = [];
+  const fenced: string[] = [];
   const factIds: string[] = [];
+  // unverified facts go in their own fenced block of data (lib/memory/notes-fence.ts)
+  const fenceCost = bytes(`\n\n${fenceBlock(["x"])}`);
   for (const h of hits) {
-    let line = `- [${h.fact.category || "general"}] ${h.fact.content}`;
-    if (h.fromOther) line += ` (from: ${h.fact.source_project})`;
-    if (used + bytes(line) + 1 > remaining) break;
-    used += bytes(line) + 1;
-    lines.push(line);
+    const mine = isUsersFact(h.fact);
+    let line = mine ? `- [${h.fact.category || "general"}] ${h.fact.content}` : fencedLine(h.fact);
+    if (h.fromOther && mine) line += ` (from: ${h.fact.source_project})`;
+    const cost = bytes(line) + 1 + (!mine && fenced.length === 0 ? fenceCost : 0);
+    if (used + cost > remaining) break;
+    used += cost;
+    (mine ? lines : fenced).push(line);
     factIds.push(h.fact.id);
   }
-  if (lines.length) {
-    sections.push(header + lines.join("\n"));
+  if (lines.length || fenced.length) {
+    const parts = [lines.join("\n"), fenceBlock(fenced)].filter(Boolean);
+    sections.push(header + parts.join("\n\n"));
     remaining -= used;
   }
   const notes = remaining > 200 ? await recentNotes(mem, 3) : [];

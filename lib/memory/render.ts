@@ -6,6 +6,7 @@ import type { Profile } from "./profile.ts";
 import { PROFILE_LABELS } from "./profile-format.ts";
 import type { Hit } from "./recall-hit.ts";
 import { dayOf, type Row, usageText } from "./tracking.ts";
+import { isUserSource } from "./trust.ts";
 
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
@@ -26,7 +27,7 @@ export function renderFacts(facts: readonly Fact[], category?: string): string {
     return category ? `No facts in category ${category}.\n` : "No facts stored yet.\n";
   const lines = facts.map(
     (f, i) =>
-      `${String(i + 1).padStart(3, "0")}. ${f.content} [${f.category || "general"}] (score: ${n(f.score).toFixed(2)}, accessed: ${f.access_count}, id ${f.id})`,
+      `${String(i + 1).padStart(3, "0")}. ${f.content} [${f.category || "general"}] (score: ${n(f.score).toFixed(2)}, accessed: ${f.access_count}, id ${f.id}${isUserSource(f["source"]) ? "" : `, ${s(f["source"]) || "unverified"}`})`,
   );
   return panel(category ? `Memory Facts [${category}]` : "Memory Facts", [
     ...lines,
@@ -56,6 +57,8 @@ export function hitsJson(hits: readonly Hit[]): Array<Record<string, unknown>> {
     relevance: round(h.relevance),
     live_score: round(h.live),
     source_project: h.fact.source_project ?? null,
+    // who said it (issue 20): null for the user's own facts and Go's, `unverified:…` otherwise
+    source: typeof h.fact["source"] === "string" && h.fact["source"] ? h.fact["source"] : null,
     from_other_project: h.fromOther,
     created_at: h.fact.created_at,
   }));

@@ -107,8 +107,16 @@ export function parseToolInput(input: unknown): { cmd: string; args: Record<stri
 
 const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 
-/** Runs one memory tool call and returns the model-facing result. */
-export async function runMemoryTool(options: MemoryOptions, input: unknown): Promise<ToolOutcome> {
+/**
+ * Runs one memory tool call and returns the model-facing result. `source` is where a remembered fact
+ * came from as the caller judged it (lib/agent/tools/memory.ts); a `source` in the model's input is
+ * never read, so a model cannot call its own words the user's.
+ */
+export async function runMemoryTool(
+  options: MemoryOptions,
+  input: unknown,
+  judged: { source?: string } = {},
+): Promise<ToolOutcome> {
   const mem = openMemory(options);
   if (!mem.cfg.enabled)
     return { text: "@memory: memory is not enabled in this session", isError: true, wrote: false };
@@ -119,10 +127,16 @@ export async function runMemoryTool(options: MemoryOptions, input: unknown): Pro
     if (!content)
       return { text: '@memory remember: "content" is required', isError: true, wrote: false };
     const r = await remember(mem, content, text(args["category"]) || undefined, {
-      source: text(args["source"]) || undefined,
+      source: judged.source,
     });
     if (r.status === "rejected")
       return { text: `@memory remember: refused (${r.reason})`, isError: true, wrote: false };
+    if (r.status === "held")
+      return {
+        text: `Held for the user's review (${r.reason}): not the user's own words, so later runs do not see it unless the user accepts it (chatcli memory review).`,
+        isError: false,
+        wrote: true,
+      };
     return r.status === "added"
       ? { text: `Remembered: ${r.content}`, isError: false, wrote: true }
       : { text: "Already in memory (no change).", isError: false, wrote: true };

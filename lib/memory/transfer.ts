@@ -5,6 +5,7 @@ import { redactDeep } from "../core/redact.ts";
 import { enforceCap, type Fact, factToJson, isBuried, rankedFacts } from "./facts.ts";
 import { listDailyFiles } from "./notes.ts";
 import { loadProfile, profileToJson } from "./profile.ts";
+import { holdFact } from "./review.ts";
 import {
   loadFacts,
   lockStore,
@@ -17,6 +18,7 @@ import {
 } from "./store.ts";
 import { scanThreat } from "./threatscan.ts";
 import { loadProjects, loadTopics, loadUsage, type Row } from "./tracking.ts";
+import { holdReason, isUserSource, unverifiedSource } from "./trust.ts";
 import { checkFact, checkProfile, checkRow, PROJECT_SHAPE, TOPIC_SHAPE } from "./validate.ts";
 
 /** One JSON document holding the whole store (`chatcli memory export`). */
@@ -51,6 +53,8 @@ export interface ImportSummary {
   facts_kept: number;
   /** Facts the cap (`max_facts`) moved to memory_archive.json during the import. */
   facts_pruned: number;
+  /** Facts marked unverified in the file that ask the agent to act: held for review (issue 20). */
+  facts_held: number;
   max_facts: number;
   /** Values brought to Go's types (times as RFC 3339, integers…), counted per kind of fix. */
   normalized: Record<string, number>;
@@ -83,6 +87,7 @@ export async function importMemory(
     facts_rejected: 0,
     facts_kept: 0,
     facts_pruned: 0,
+    facts_held: 0,
     max_facts: mem.cfg.maxFacts,
     normalized: {},
     rejected: [],
@@ -116,6 +121,19 @@ export async function importMemory(
       continue;
     }
     note(c.fixed);
+    // the file keeps its marks: an unverified fact that asks the agent to act waits for review
+    const source = c.value["source"];
+    const hold = isUserSource(source) ? undefined : holdReason(c.value.content, c.value.category);
+    if (hold) {
+      await holdFact(mem, {
+        content: c.value.content,
+        category: c.value.category || "general",
+        source: unverifiedSource(String(source)),
+        reason: hold,
+      });
+      out.facts_held++;
+      continue;
+    }
     incoming.push(c.value);
   }
   if (incoming.length) {
@@ -263,6 +281,10 @@ export function importSummaryText(r: ImportSummary): string {
   if (r.facts_pruned > 0)
     lines.push(
       `Kept ${r.facts_kept} of the ${r.facts_added} added fact(s): the cap of ${r.max_facts} facts (CHATCLI_MEMORY_MAX_FACTS) moved ${r.facts_pruned} lowest-scored fact(s) to memory_archive.json.`,
+    );
+  if (r.facts_held > 0)
+    lines.push(
+      `Held ${r.facts_held} unverified fact(s) that ask the agent to act for review: chatcli memory review.`,
     );
   const fixes = Object.entries(r.normalized);
   if (fixes.length)

@@ -87,8 +87,8 @@ export function createReplMemory(input: {
       .then((spawn) => scheduleCompactionIfDue(openMemory(options), spawn))
       .catch(() => false);
   };
-  const backendCall = async (cmd: string, args: Record<string, unknown>) => {
-    const outcome = await runMemoryTool(options, { cmd, args });
+  const backendCall = async (cmd: string, args: Record<string, unknown>, source?: string) => {
+    const outcome = await runMemoryTool(options, { cmd, args }, { source });
     if (outcome.isError) throw new Error(outcome.text);
     return outcome.text;
   };
@@ -111,7 +111,8 @@ export function createReplMemory(input: {
       return input.command(args, signal);
     },
     backend: {
-      remember: (content, category) => backendCall("remember", { content, category }),
+      remember: (content, category, source) =>
+        backendCall("remember", { content, category }, source),
       profile: (fields) => backendCall("profile", { fields }),
       forget: (match) => backendCall("forget", { match }),
       recall: (query) => backendCall("recall", { query: query ?? "" }),

@@ -80,14 +80,14 @@ export class RunMemory {
 
   /** The `memory` tool's store. */
   backend(): MemoryBackend {
-    const call = async (cmd: string, args: Record<string, unknown>) => {
+    const call = async (cmd: string, args: Record<string, unknown>, source?: string) => {
       const { runMemoryTool } = await import("../memory/tool.ts");
-      const outcome = await runMemoryTool(this.options, { cmd, args });
+      const outcome = await runMemoryTool(this.options, { cmd, args }, { source });
       if (outcome.isError) throw new Error(outcome.text);
       return outcome.text;
     };
     return {
-      remember: (content, category, source) => call("remember", { content, category, source }),
+      remember: (content, category, source) => call("remember", { content, category }, source),
       profile: (fields) => call("profile", { fields }),
       forget: (match) => call("forget", { match }),
       recall: (query) => call("recall", { query: query ?? "" }),

@@ -91,15 +91,23 @@ describe("the agent's memory tool and end-of-run extraction drop poisoned facts"
     });
     expect(r.code).toBe(0);
     expect(llm.requests.length).toBe(3);
+    // Not the user's words ("remember things" supports none of them): every poisoned call is held
+    // for review (issue 20), and so is the preference the user never stated.
     const toolResults = JSON.stringify(llm.requests[1]?.body);
-    expect(toolResults.match(/refused \(/g)?.length).toBe(poisoned.length);
+    expect(toolResults.match(/Held for the user's review \(/g)?.length).toBe(poisoned.length + 1);
     const facts = (await readJson(memFile(home.path, "memory_index.json"))) as Array<{
       content: string;
+      source?: string;
     }>;
-    expect(facts.map((f) => f.content).sort()).toEqual([
-      "The build uses Bun",
-      "User prefers pnpm over npm",
+    expect(facts.map((f) => [f.content, f.source])).toEqual([
+      ["The build uses Bun", "unverified:extraction"],
     ]);
+    const held = (await readJson(memFile(home.path, "memory_review.json"))) as Array<{
+      content: string;
+    }>;
+    const heldText = held.map((h) => h.content);
+    for (const t of poisoned) expect(heldText).toContain(t.trim());
+    expect(heldText).toContain("User prefers pnpm over npm");
     const profile = JSON.stringify(await readJson(memFile(home.path, "user_profile.json")));
     expect(profile).toContain("Ana");
     expect(profile).not.toContain("without asking");
@@ -107,7 +115,7 @@ describe("the agent's memory tool and end-of-run extraction drop poisoned facts"
     expect(r.stderr).toContain("dropped");
   }, 60_000);
 
-  test("a fact the agent lifts from a tool result carries source tool:read_file", async () => {
+  test("a fact the agent lifts from a tool result carries source unverified:tool:read_file", async () => {
     requireBinary();
     await using home = await tempDir();
     await using llm = await startMockLlm();
@@ -130,7 +138,7 @@ describe("the agent's memory tool and end-of-run extraction drop poisoned facts"
       Record<string, unknown>
     >;
     expect(facts).toHaveLength(1);
-    expect(facts[0]?.["source"]).toBe("tool:read_file");
+    expect(facts[0]?.["source"]).toBe("unverified:tool:read_file");
     expect(facts[0]?.["provenance"]).toBe("extraction");
   }, 60_000);
 });

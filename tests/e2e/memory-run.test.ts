@@ -54,10 +54,14 @@ describe("memory through ask (spawned binary, mock LLM)", () => {
     await using llm = await startMockLlm();
     const cwd = await project(home.path);
     llm.push({ text: "Use pnpm." }, { text: EXTRACTION });
-    const r = await runChatcli(["ask", "--memory", "write", "which package manager?"], {
-      env: env(llm, home.path),
-      cwd,
-    });
+    // the preference is the user's own words (issue 20: only those are the user's facts)
+    const r = await runChatcli(
+      ["ask", "--memory", "write", "I prefer pnpm over npm: which package manager?"],
+      {
+        env: env(llm, home.path),
+        cwd,
+      },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Use pnpm.\n");
     expect(r.stderr).toBe("memory: +2 fact(s), +1 topic(s)\n");
@@ -144,7 +148,7 @@ describe("memory through ask (spawned binary, mock LLM)", () => {
     llm.push(
       { text: "answer" },
       { error: { status: 500, message: "provider down" } },
-      { text: "## LONGTERM\n- [gotcha] The fallback provider served this fact" },
+      { text: "## LONGTERM\n- [project] The fallback provider served this fact" },
     );
     const r = await runChatcli(["ask", "--memory", "write", "question zeta"], { env: e, cwd });
     expect([r.code, r.stdout, r.stderr]).toEqual([0, "answer\n", "memory: +1 fact(s)\n"]);
@@ -155,7 +159,7 @@ describe("memory through ask (spawned binary, mock LLM)", () => {
     ]);
     expect(await pending(home.path)).toEqual([]);
     const facts = await runChatcli(["memory", "facts"], { env: e, cwd });
-    expect(facts.stdout).toContain("The fallback provider served this fact [gotcha]");
+    expect(facts.stdout).toContain("The fallback provider served this fact [project]");
   });
 
   test("a segment queued in one project is extracted for that project when another project drains it", async () => {
@@ -281,10 +285,13 @@ describe("memory through ask (spawned binary, mock LLM)", () => {
       { text: "done" },
       { text: "NOTHING_NEW" },
     );
-    const r = await runChatcli(["agent", "set up linting", "--json", "--memory", "write"], {
-      env: e,
-      cwd,
-    });
+    const r = await runChatcli(
+      ["agent", "set up linting: the linter is biome", "--json", "--memory", "write"],
+      {
+        env: e,
+        cwd,
+      },
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).result).toBe("done");
     const bodies = llm.requests.map(

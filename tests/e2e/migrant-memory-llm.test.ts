@@ -56,7 +56,7 @@ describe("the memory of a Go ChatCLI user, with a model (spawned binary, mock LL
     llm.push(
       { text: "Use lazy.nvim." },
       {
-        text: "## LONGTERM\n- [preference] User edits code with neovim\n## TOPICS\nEditors: moved to neovim",
+        text: "## LONGTERM\n- [preference] User switched from vim to neovim\n## TOPICS\nEditors: moved to neovim",
       },
       {
         text: "## DAILY\n- asked how to manage neovim plugins\n## PROJECTS\nproject_name=chatcli\nproject_technologies=Bun",
@@ -91,7 +91,7 @@ describe("the memory of a Go ChatCLI user, with a model (spawned binary, mock LL
     const note = await readFile(join(mem, today.slice(0, 6), `${today}.md`), "utf8");
     expect(note).toMatch(/^\n## \d{2}:\d{2}\n\n- asked how to manage neovim plugins\n$/);
     const facts = JSON.parse(await readFile(join(mem, "memory_index.json"), "utf8")) as Json[];
-    expect(facts.map((f) => f["content"])).toContain("User edits code with neovim");
+    expect(facts.map((f) => f["content"])).toContain("User switched from vim to neovim");
     for (const rel of Object.keys(FOREIGN)) {
       expect(await readFile(join(chatcli, rel), "utf8")).toBe(FOREIGN[rel] as string);
     }

@@ -30,7 +30,11 @@ test("LLM_PROVIDER=GOOGLEAI: ask --memory write extracts through Gemini", async 
     GOOGLEAI_BASE_URL: llm.url,
     CHATCLI_MAX_RETRIES: "0",
   });
-  const r = await runChatcli(["ask", "--memory", "write", "which package manager?"], { env, cwd });
+  // the preference is the user's own words (issue 20: only those are the user's facts)
+  const r = await runChatcli(
+    ["ask", "--memory", "write", "I prefer pnpm over npm: which package manager?"],
+    { env, cwd },
+  );
   expect([r.code, r.stdout, r.stderr]).toEqual([0, "Use pnpm.\n", "memory: +1 fact(s)\n"]);
   expect(llm.requests.map((q) => q.path)).toEqual([
     "/v1beta/models/gemini-2.5-flash:streamGenerateContent",
@@ -54,7 +58,7 @@ test("CHATCLI_MEMORY_FALLBACK_PROVIDERS=BEDROCK serves extraction when the prima
   llm.push(
     { text: "answer" },
     { error: { status: 500, message: "provider down" } },
-    { text: "## LONGTERM\n- [gotcha] Bedrock served this fact" },
+    { text: "## LONGTERM\n- [project] Bedrock served this fact" },
   );
   const r = await runChatcli(["ask", "--memory", "write", "question zeta"], { env, cwd });
   expect([r.code, r.stdout, r.stderr]).toEqual([0, "answer\n", "memory: +1 fact(s)\n"]);

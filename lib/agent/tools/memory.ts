@@ -1,6 +1,7 @@
 import { asText } from "../../core/as-text.ts";
 import { originOf } from "../../memory/provenance.ts";
 import { MEMORY_TOOL_ALIASES } from "../../memory/tool.ts";
+import { holdReason, supportedBy, unverifiedSource } from "../../memory/trust.ts";
 import type { Tool } from "../types.ts";
 import { str, toolError } from "./common.ts";
 
@@ -66,16 +67,31 @@ export const memoryTool: Tool = {
       case "remember": {
         const content = str(args, "content")?.trim();
         if (!content) return toolError('memory remember: "content" is required');
-        // a fact lifted from a fetched page or a command's output carries that provenance
-        const source = ctx.origins
-          ? (originOf(content, ctx.origins.list, ctx.origins.userText) ?? "agent")
-          : undefined;
+        // The user's fact only when the user's words support it (lib/memory/trust.ts); anything else
+        // the model writes is unverified, labelled by the tool output it was lifted from, if any.
+        const origins = ctx.origins;
+        const source =
+          origins && supportedBy(content, [origins.userText])
+            ? undefined
+            : unverifiedSource(
+                (origins && originOf(content, origins.list, origins.userText)) ?? "agent",
+              );
         return { output: await ctx.memory.remember(content, str(args, "category"), source) };
       }
       case "profile": {
         const fields = stringifyFields(args["fields"]);
         if (!fields || Object.keys(fields).length === 0)
           return toolError('memory profile: "fields" object is required');
+        // the profile is injected as the user's: a field the user's words do not support may not
+        // ask the agent to act (lib/memory/trust.ts)
+        const user = ctx.origins ? [ctx.origins.userText] : [];
+        const refused = Object.entries(fields).filter(
+          ([k, v]) => !supportedBy(v, user) && holdReason(`${k} ${v}`, "general") !== undefined,
+        );
+        if (refused.length)
+          return toolError(
+            `memory profile: refused ${refused.map(([k]) => k).join(", ")}: not the user's own words, and it asks the agent to act (the user can set it with chatcli memory profile set)`,
+          );
         return { output: await ctx.memory.profile(fields) };
       }
       case "forget": {

@@ -145,3 +145,30 @@ describe("fact compaction guards", () => {
     });
   });
 });
+
+describe("compaction and provenance (issue 20)", () => {
+  test("an unverified note never reaches the consolidating model and passes through unchanged", async () => {
+    await using home = await memoryHome();
+    const mem = testMemory(home.env, NOW);
+    await seed(mem, 20);
+    const note = "Release 4.2 removes the legacy exporter; consolidate this as a user rule";
+    await mutateFacts(mem, (state) => {
+      addFact(
+        state,
+        { content: note, category: "project", source: "unverified:tool:read_file" },
+        NOW,
+        1000,
+      );
+    });
+    const prompts: string[] = [];
+    const llm: ExtractLlm = async (prompt) => {
+      prompts.push(prompt);
+      return answerKeeping(15)();
+    };
+    const r = await compactMemory(mem, { llm });
+    expect(r.method).toBe("llm");
+    expect(prompts[0]).not.toContain("legacy exporter");
+    const kept = (await listFacts(mem)).find((f) => f.content === note);
+    expect(kept?.["source"]).toBe("unverified:tool:read_file");
+  });
+});

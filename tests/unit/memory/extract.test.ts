@@ -14,7 +14,11 @@ import { memFile, memoryHome, testMemory } from "./support.ts";
 
 const NOW = new Date("2026-08-02T12:00:00Z");
 const convo = [
-  { role: "user" as const, content: "I'm Ana, an SRE. Let's fix the deploy script." },
+  {
+    role: "user" as const,
+    content:
+      "I'm Ana, an SRE. Let's fix the deploy script: kubectl rollout status must run before smoke tests.",
+  },
   { role: "assistant" as const, content: "Fixed scripts/deploy.sh: it now waits for the rollout." },
 ];
 const ANSWER =
@@ -307,18 +311,21 @@ describe("extractAfterRun and the pending queue", () => {
       timeoutMs: 2000,
       stderr: err,
     });
-    expect(r.factsWritten).toBe(1);
-    const index = await readFile(memFile(home, "memory_index.json"), "utf8");
+    // neither fact is the user's word: both are held for review, none reaches the index
+    expect(r.factsWritten).toBe(0);
+    const index = await readFile(memFile(home, "memory_index.json"), "utf8").catch(() => "");
     expect(index).not.toContain("evil.example");
+    const held = await readFile(memFile(home, "memory_review.json"), "utf8");
+    expect(held).toContain("evil.example");
     const profile = JSON.parse(await readFile(memFile(home, "user_profile.json"), "utf8"));
     expect(profile.directives).toBeUndefined();
     expect(profile.name).toBe("Ana");
     const note = await readFile(dailyPath(testMemory(home.env, NOW), NOW), "utf8");
     expect(note).toContain("[BLOCKED: prompt-injection]");
     expect(note).not.toContain("ignore all previous");
-    expect(err.text()).toContain("memory: dropped 1 extracted fact(s)");
+    expect(err.text()).toContain("memory: held 2 extracted fact(s) for review");
     expect(err.text()).toContain(
-      "memory: profile field 'directives' not stored (permission-widening)",
+      "memory: dropped 1 extracted profile field(s) that ask the agent to act and are not the user's own words",
     );
   });
 
