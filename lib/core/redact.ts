@@ -131,8 +131,9 @@ export function* redactPieces(
 
 /**
  * `redact` over text that arrives in pieces (an answer's deltas): a configured secret split across
- * two pieces is still replaced. Holds back at most the longest secret's length less one character;
- * `flush` gives the rest. With no configured secrets it passes pieces through (patterns only).
+ * two pieces is still replaced. Holds back only a tail that could be the start of a secret (so an
+ * answer streams as it comes, and a stalled stream still shows what it sent); `flush` gives the rest.
+ * With no configured secrets it passes pieces through (patterns only).
  */
 export function createStreamRedactor(secrets: () => readonly string[]): {
   push(piece: string): string;
@@ -142,19 +143,14 @@ export function createStreamRedactor(secrets: () => readonly string[]): {
   let held = "";
   return {
     push(piece: string): string {
-      const list = secrets();
-      const longest = list.reduce((n, s) => Math.max(n, s.length), 0);
-      if (longest === 0) return redact(piece, list);
+      const list = secrets().filter((x) => x.length > 0);
+      if (list.length === 0) return redact(piece, list);
       const text = held + piece;
-      let end = text.length - (longest - 1);
-      if (end <= 0) {
-        held = text;
-        return "";
-      }
-      // a secret that starts before the cut ends inside `text`: cut after it
-      for (const s of list) {
-        for (let at = text.indexOf(s); at >= 0 && at < end; at = text.indexOf(s, at + 1))
-          if (at + s.length > end) end = at + s.length;
+      let end = text.length - secretPrefixTail(text, list);
+      // a secret that starts before the cut and ends after it: cut after it
+      for (const x of list) {
+        for (let at = text.indexOf(x); at >= 0 && at < end; at = text.indexOf(x, at + 1))
+          if (at + x.length > end) end = at + x.length;
       }
       held = text.slice(end);
       return redact(text.slice(0, end), list);
@@ -166,4 +162,20 @@ export function createStreamRedactor(secrets: () => readonly string[]): {
     },
     pending: () => held !== "",
   };
+}
+
+/** The length of the longest tail of `text` that is a proper prefix of one of `secrets`. */
+function secretPrefixTail(text: string, secrets: readonly string[]): number {
+  let best = 0;
+  for (const x of secrets) {
+    const from = Math.max(0, text.length - (x.length - 1));
+    for (let at = from; at < text.length && text.length - at > best; at++) {
+      if (text.charCodeAt(at) !== x.charCodeAt(0)) continue;
+      if (x.startsWith(text.slice(at))) {
+        best = text.length - at;
+        break;
+      }
+    }
+  }
+  return best;
 }
