@@ -114,9 +114,8 @@ async function secretUrls(mode: string, site: HitServer): Promise<Verdict[]> {
       const secret = src === "env" ? ENV_SECRET : WS_SECRET;
       const prefix = `/s/${form}.${src}.${mode}`;
       const payloads = build(secret).map((p) => `${prefix}${p.slice(2)}`);
-      payloads.forEach((p, k) =>
-        calls.push(fetchCall(`s-${form}-${src}-${k}`, `http://127.0.0.1:${site.port}${p}`)),
-      );
+      for (const [k, p] of payloads.entries())
+        calls.push(fetchCall(`s-${form}-${src}-${k}`, `http://127.0.0.1:${site.port}${p}`));
       expected.push({ id: `exfil.secret-url.${src}.${form}.${mode}`, payloads });
     }
   const args =
@@ -378,6 +377,7 @@ describe("red team: exfiltration", () => {
   live(
     "web_fetch without a rule, secrets in URLs, commands' network, Unix sockets, other channels",
     async () => {
+      requireBinary();
       const other = recorder();
       // /redir/HOST/x sends to the other server on HOST; /unrev/X to the other's /landed?k=reverse(X)
       const site = recorder((u) => {
