@@ -56,4 +56,200 @@ export const KNOWN_BROKEN: Record<string, string> = {
     "a repository a command creates in the work tree is only named (warning nested_git_repository); the user's `git add -A` registers it and the next `git status` runs its fsmonitor (documented)",
   "git.register-gitlink.edit":
     "a repository a command creates in the work tree is only named (warning nested_git_repository); the user's `git add -A` registers it and the next `git status` runs its fsmonitor (documented)",
+  "home.bash-history.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.bash-history.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.bash-history.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.bash-history.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.bash-history.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.boto.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.boto.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.boto.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.boto.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.boto.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.composer-auth-json.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.composer-auth-json.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.composer-auth-json.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.composer-auth-json.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.composer-auth-json.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-chromium-default.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-chromium-default.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-chromium-default.list_directory.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-containers-auth-json.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-containers-auth-json.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-containers-auth-json.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-containers-auth-json.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-containers-auth-json.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-doctl-config-yaml.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-doctl-config-yaml.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-doctl-config-yaml.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-doctl-config-yaml.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-doctl-config-yaml.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-google-chrome-default-login-data.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-google-chrome-default-login-data.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-google-chrome-default-login-data.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-google-chrome-default-login-data.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-google-chrome-default-login-data.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-pip-pip-conf.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-pip-pip-conf.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-pip-pip-conf.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-pip-pip-conf.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-pip-pip-conf.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-rclone-rclone-conf.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-rclone-rclone-conf.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-rclone-rclone-conf.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-rclone-rclone-conf.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-rclone-rclone-conf.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-sometool-token.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-sometool-token.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-sometool-token.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-sometool-token.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.config-sometool-token.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.fly-config-yml.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.fly-config-yml.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.fly-config-yml.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.fly-config-yml.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.fly-config-yml.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.gradle-gradle-properties.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.gradle-gradle-properties.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.gradle-gradle-properties.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.gradle-gradle-properties.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.gradle-gradle-properties.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.m2-settings-xml.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.m2-settings-xml.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.m2-settings-xml.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.m2-settings-xml.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.m2-settings-xml.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.mozilla-firefox-abc-default-logins-json.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.mozilla-firefox-abc-default-logins-json.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.mozilla-firefox-abc-default-logins-json.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.mozilla-firefox-abc-default-logins-json.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.mozilla-firefox-abc-default-logins-json.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.oci-config.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.oci-config.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.oci-config.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.oci-config.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.oci-config.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.psql-history.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.psql-history.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.psql-history.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.psql-history.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.psql-history.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.python-history.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.python-history.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.python-history.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.python-history.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.python-history.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.s3cfg.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.s3cfg.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.s3cfg.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.s3cfg.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.s3cfg.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.yarnrc-yml.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.yarnrc-yml.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.yarnrc-yml.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.yarnrc-yml.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.yarnrc-yml.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.zsh-history.cat.auto":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.zsh-history.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.zsh-history.link.cat.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.zsh-history.read_file.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "home.zsh-history.search_files.readonly":
+    "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
 };
