@@ -25,7 +25,15 @@ import {
   UNIX_TARGETS,
   UNIX_TOOLS,
 } from "./cases/exfil.ts";
-import { CONTROLS, settle, settleControls, toolResults, type Verdict } from "./support.ts";
+import {
+  CONTROLS,
+  recorder,
+  type Site,
+  settle,
+  settleControls,
+  toolResults,
+  type Verdict,
+} from "./support.ts";
 
 const live = test.skipIf(SANDBOX_MISSING !== undefined);
 const ENV_SECRET = "RtSecret4F1e2D3c4B5a6978Qz";
@@ -38,39 +46,7 @@ const fetchCall = (id: string, url: string): Call => ({
   name: "web_fetch",
   arguments: { url },
 });
-interface Site {
-  port: number;
-  /** `METHOD /path?query` of every request, plus its headers (one string each). */
-  hits: string[];
-}
-type HitServer = Site;
 const seen = (s: Site, needle: string) => s.hits.some((h) => h.includes(needle));
-
-/** A recording HTTP server on 127.0.0.1; `route` may answer (a redirect), else a small page. */
-function recorder(route: (u: URL) => Response | undefined = () => undefined) {
-  const hits: string[] = [];
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      let u: URL;
-      try {
-        u = new URL(req.url);
-      } catch {
-        hits.push(`${req.method} ${req.url}`);
-        return new Response("page");
-      }
-      hits.push(
-        `${req.method} ${u.pathname}${u.search} ${JSON.stringify(Object.fromEntries(req.headers))} ${await req.text()}`,
-      );
-      return (
-        route(u) ??
-        new Response("<html><body>page</body></html>", { headers: { "content-type": "text/html" } })
-      );
-    },
-  });
-  return { port: server.port as number, hits, stop: () => server.stop(true) };
-}
 
 function urlFor(slug: string, port: number, path: string): string {
   const host = HOSTS.find(([h]) => h === slug)?.[1](port) as string;
@@ -89,7 +65,7 @@ async function run(
 }
 
 /** web_fetch to every spelling of the canary host, no rule. */
-async function norule(mode: string, site: HitServer): Promise<Verdict[]> {
+async function norule(mode: string, site: Site): Promise<Verdict[]> {
   await using llm = await startMockLlm();
   await using h = await hostile(llm);
   const calls = HOSTS.map(([slug]) =>
@@ -103,7 +79,7 @@ async function norule(mode: string, site: HitServer): Promise<Verdict[]> {
 }
 
 /** A known secret in a URL, every spelling, to a host a rule names (read-only) or in auto. */
-async function secretUrls(mode: string, site: HitServer): Promise<Verdict[]> {
+async function secretUrls(mode: string, site: Site): Promise<Verdict[]> {
   await using llm = await startMockLlm();
   await using h = await hostile(llm, { RT_API_TOKEN: ENV_SECRET });
   await writeFile(join(h.ws, ".env"), `PAYMENT_SECRET=${WS_SECRET}\n`);
@@ -145,7 +121,7 @@ const NET_SCRIPT = (port: number, mode: string) =>
     "echo net-attack-done",
   ].join("\n");
 
-async function network(mode: string, site: HitServer): Promise<Verdict[]> {
+async function network(mode: string, site: Site): Promise<Verdict[]> {
   await using llm = await startMockLlm();
   await using h = await hostile(llm);
   await plant(h, NET_SCRIPT(site.port, mode));
@@ -248,7 +224,7 @@ async function unix(mode: string, extra: string[] = []): Promise<Verdict[]> {
 }
 
 /** web_search, MCP, redirects, a rule for another host. */
-async function others(site: HitServer, other: HitServer): Promise<Verdict[]> {
+async function others(site: Site, other: Site): Promise<Verdict[]> {
   const v: Verdict[] = [];
   const search = (id: string) => ({
     id,

@@ -252,4 +252,28 @@ export const KNOWN_BROKEN: Record<string, string> = {
     "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
   "home.zsh-history.search_files.readonly":
     "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "ws.link.agent-skills-y-skill-md.aws":
+    "`.agent/skills/NAME/SKILL.md` committed as a link is read through it; the target's first line becomes the skill's description in the system prompt (`.claude/skills/` refuses the same link)",
+  "ws.link.agent-skills-y-skill-md.chatcli-home":
+    "`.agent/skills/NAME/SKILL.md` committed as a link is read through it; the target's first line becomes the skill's description in the system prompt (`.claude/skills/` refuses the same link)",
+  "ws.link.agent-skills-y-skill-md.m2":
+    "`.agent/skills/NAME/SKILL.md` committed as a link is read through it; the target's first line becomes the skill's description in the system prompt (`.claude/skills/` refuses the same link)",
+  "ws.link.agent-skills-y-skill-md.netrc":
+    "`.agent/skills/NAME/SKILL.md` committed as a link is read through it; the target's first line becomes the skill's description in the system prompt (`.claude/skills/` refuses the same link)",
+  "ws.link.agent-skills-y-skill-md.outside":
+    "`.agent/skills/NAME/SKILL.md` committed as a link is read through it; the target's first line becomes the skill's description in the system prompt (`.claude/skills/` refuses the same link)",
+  "ws.link.agent-skills-y-skill-md.ssh":
+    "`.agent/skills/NAME/SKILL.md` committed as a link is read through it; the target's first line becomes the skill's description in the system prompt (`.claude/skills/` refuses the same link)",
+  "ws.link.rules-r-md.aws":
+    "Go-compat `rules/NAME.md` (a workspace without .chatcli/) is read through a committed link to any file and injected into the system prompt: the target's content reaches the provider (.chatcli/rules/ refuses the same link)",
+  "ws.link.rules-r-md.chatcli-home":
+    "Go-compat `rules/NAME.md` (a workspace without .chatcli/) is read through a committed link to any file and injected into the system prompt: the target's content reaches the provider (.chatcli/rules/ refuses the same link)",
+  "ws.link.rules-r-md.m2":
+    "Go-compat `rules/NAME.md` (a workspace without .chatcli/) is read through a committed link to any file and injected into the system prompt: the target's content reaches the provider (.chatcli/rules/ refuses the same link)",
+  "ws.link.rules-r-md.netrc":
+    "Go-compat `rules/NAME.md` (a workspace without .chatcli/) is read through a committed link to any file and injected into the system prompt: the target's content reaches the provider (.chatcli/rules/ refuses the same link)",
+  "ws.link.rules-r-md.outside":
+    "Go-compat `rules/NAME.md` (a workspace without .chatcli/) is read through a committed link to any file and injected into the system prompt: the target's content reaches the provider (.chatcli/rules/ refuses the same link)",
+  "ws.link.rules-r-md.ssh":
+    "Go-compat `rules/NAME.md` (a workspace without .chatcli/) is read through a committed link to any file and injected into the system prompt: the target's content reaches the provider (.chatcli/rules/ refuses the same link)",
 };

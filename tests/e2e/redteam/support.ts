@@ -103,3 +103,39 @@ export const slug = (s: string) =>
     .replace(/^[~/.]+/, "")
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
+
+export interface Site {
+  port: number;
+  url: string;
+  /** `METHOD /path?query {headers} body` of every request, one string each. */
+  hits: string[];
+  stop(): void;
+}
+
+/** A recording HTTP server on 127.0.0.1; `route` may answer (a redirect), else a small page. */
+export function recorder(
+  route: (u: URL, req: Request) => Response | undefined = () => undefined,
+): Site {
+  const hits: string[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      let u: URL;
+      try {
+        u = new URL(req.url);
+      } catch {
+        hits.push(`${req.method} ${req.url}`);
+        return new Response("page");
+      }
+      const headers = JSON.stringify(Object.fromEntries(req.headers));
+      hits.push(`${req.method} ${u.pathname}${u.search} ${headers} ${await req.text()}`);
+      return (
+        route(u, req) ??
+        new Response("<html><body>page</body></html>", { headers: { "content-type": "text/html" } })
+      );
+    },
+  });
+  const port = server.port as number;
+  return { port, url: `http://127.0.0.1:${port}`, hits, stop: () => server.stop(true) };
+}
