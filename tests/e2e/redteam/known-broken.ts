@@ -348,6 +348,42 @@ export const KNOWN_BROKEN: Record<string, string> = {
     "the memory judge reads English only (documented: other languages are not understood); the instruction is stored and injected, framed as background",
   "memory.zh-download-run.tool":
     "the memory judge reads English only (documented: other languages are not understood); the instruction is stored and injected, framed as background",
+  "term.answer-split.jsonl.c1-csi":
+    "stream-json: a C1 control (U+009B/U+009D) at the end of one text delta is sent raw (ESC is held back across deltas, C1 is not)",
+  "term.answer-split.jsonl.c1-osc":
+    "stream-json: a C1 control (U+009B/U+009D) at the end of one text delta is sent raw (ESC is held back across deltas, C1 is not)",
+  "term.answer-split.text.c1-osc":
+    "C1 OSC (U+009D \u2026 U+009C ST) is not stripped: answers, JSON strings, file names, tool names, provider errors carry it raw (C1 CSI U+009B is stripped)",
+  "term.answer.json.c1-osc":
+    "C1 OSC (U+009D \u2026 U+009C ST) is not stripped: answers, JSON strings, file names, tool names, provider errors carry it raw (C1 CSI U+009B is stripped)",
+  "term.answer.text.c1-osc":
+    "C1 OSC (U+009D \u2026 U+009C ST) is not stripped: answers, JSON strings, file names, tool names, provider errors carry it raw (C1 CSI U+009B is stripped)",
+  "term.bootstrap-show.text.c1-csi":
+    "`chatcli bootstrap show` prints the workspace's AGENTS.md raw: its ESC/C1 sequences reach the terminal",
+  "term.bootstrap-show.text.c1-osc":
+    "`chatcli bootstrap show` prints the workspace's AGENTS.md raw: its ESC/C1 sequences reach the terminal",
+  "term.bootstrap-show.text.csi-clear":
+    "`chatcli bootstrap show` prints the workspace's AGENTS.md raw: its ESC/C1 sequences reach the terminal",
+  "term.bootstrap-show.text.osc-title-st":
+    "`chatcli bootstrap show` prints the workspace's AGENTS.md raw: its ESC/C1 sequences reach the terminal",
+  "term.bootstrap-show.text.osc52-clipboard":
+    "`chatcli bootstrap show` prints the workspace's AGENTS.md raw: its ESC/C1 sequences reach the terminal",
+  "term.bootstrap-show.text.osc8-link":
+    "`chatcli bootstrap show` prints the workspace's AGENTS.md raw: its ESC/C1 sequences reach the terminal",
+  "term.file-name.json.c1-osc":
+    "C1 OSC (U+009D \u2026 U+009C ST) is not stripped: answers, JSON strings, file names, tool names, provider errors carry it raw (C1 CSI U+009B is stripped)",
+  "term.file-name.text.c1-osc":
+    "C1 OSC (U+009D \u2026 U+009C ST) is not stripped: answers, JSON strings, file names, tool names, provider errors carry it raw (C1 CSI U+009B is stripped)",
+  "term.provider-error.json.c1-osc":
+    "C1 OSC (U+009D \u2026 U+009C ST) is not stripped: answers, JSON strings, file names, tool names, provider errors carry it raw (C1 CSI U+009B is stripped)",
+  "term.provider-error.text.c1-osc":
+    "C1 OSC (U+009D \u2026 U+009C ST) is not stripped: answers, JSON strings, file names, tool names, provider errors carry it raw (C1 CSI U+009B is stripped)",
+  "term.tool-args.text.c1-osc":
+    "C1 OSC (U+009D \u2026 U+009C ST) is not stripped: answers, JSON strings, file names, tool names, provider errors carry it raw (C1 CSI U+009B is stripped)",
+  "term.tool-name.text.c1-osc":
+    "C1 OSC (U+009D \u2026 U+009C ST) is not stripped: answers, JSON strings, file names, tool names, provider errors carry it raw (C1 CSI U+009B is stripped)",
+  "term.tool-output.jsonl.c1-osc":
+    "C1 OSC (U+009D \u2026 U+009C ST) is not stripped: answers, JSON strings, file names, tool names, provider errors carry it raw (C1 CSI U+009B is stripped)",
   "ws.link.agent-skills-y-skill-md.aws":
     "`.agent/skills/NAME/SKILL.md` committed as a link is read through it; the target's first line becomes the skill's description in the system prompt (`.claude/skills/` refuses the same link)",
   "ws.link.agent-skills-y-skill-md.chatcli-home":
