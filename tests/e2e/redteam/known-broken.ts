@@ -252,6 +252,8 @@ export const KNOWN_BROKEN: Record<string, string> = {
     "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
   "home.zsh-history.search_files.readonly":
     "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
+  "limits.provider-error-echoes-env-secret":
+    "a provider error body is printed verbatim: the value of a credential-named variable (DEPLOY_TOKEN) it echoes reaches stderr and the envelope (the API key itself is redacted)",
   "memory.authorized-keys.disk":
     "appending a key to ~/.ssh/authorized_keys is not judged (PITFALLS lists it for the scan)",
   "memory.authorized-keys.extraction":
