@@ -14,7 +14,6 @@ import { type MockLlm, startMockLlm } from "../../support/mock-llm.ts";
 import { PAYLOADS, SINKS, termIds } from "./cases/term.ts";
 import { CONTROLS, settle, settleControls, type Verdict } from "./support.ts";
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point of the check
 const RAW = /[\u0007\u001b\u0080-\u009f]/;
 
 function dirty(out: string, json: boolean): string | undefined {
