@@ -44,6 +44,14 @@ export const KNOWN_BROKEN: Record<string, string> = {
     "secret check knows raw/URL/base64/hex/lower-case spellings only; a transformed secret leaves (documented for auto)",
   "exfil.secret-url.workspace-dotenv.query-split-two-requests.readonly-rule":
     "secret check knows raw/URL/base64/hex/lower-case spellings only; a transformed secret leaves (documented for auto)",
+  "files.cat.hardlink-to-ssh-key.edit":
+    "a hard link in the workspace to a file in HOME (one a tar/zip checkout or an earlier unsandboxed process left; a sandboxed command cannot make one) is read like any file: the key reaches the provider",
+  "files.race.search_files.sandboxed":
+    "[intermittent] search_files under a link-swapping race (edit mode, sandboxed) returned the content of files outside the workspace (x:1:hello outside CANARY\u2026): about 1 run in 6 with 15 searches",
+  "files.read_file.hardlink-to-m2-settings.edit":
+    "a hard link in the workspace to a file in HOME (one a tar/zip checkout or an earlier unsandboxed process left; a sandboxed command cannot make one) is read like any file: the key reaches the provider",
+  "files.read_file.hardlink-to-ssh-key.edit":
+    "a hard link in the workspace to a file in HOME (one a tar/zip checkout or an earlier unsandboxed process left; a sandboxed command cannot make one) is read like any file: the key reaches the provider",
   "git.husky-hook.auto":
     "the work tree is writable in edit/auto: a hook under the repo's own core.hooksPath (.husky/) runs on the user's next commit (documented: review the diff)",
   "git.husky-hook.edit":
