@@ -197,14 +197,25 @@ describe("red team: credential files", () => {
 
   if (CONTROLS)
     live(
-      "controls: bypass mode (no sandbox, protected reads allowed) hands the stores over",
+      "controls: bypass mode (no sandbox) lets cat read ~/.ssh; read_file and search_files read an unlisted store",
       async () => {
         const { results, sh } = await attack(["--permission-mode", "bypass"], "readonly");
         const ssh = STORES.findIndex(([p]) => p === ".ssh/id_rsa");
+        const m2 = STORES.findIndex(([p]) => p === ".m2/settings.xml");
         settleControls([
           judge(sh.get("home.ssh-id-rsa.cat.readonly"), mark(ssh), "control.home.cat.bypass"),
-          judge(results.get(`c-rf-${ssh}`), mark(ssh), "control.home.read_file.bypass"),
-          judge(results.get(`c-lk-${ssh}`), mark(ssh), "control.home.link.read_file.bypass"),
+          // read_file refuses protected paths and links out even in bypass: its control is a store
+          // not on the list, read the same way
+          judge(
+            results.get(`c-rf-${m2}`),
+            mark(m2),
+            "control.home.read_file.unlisted-store.bypass",
+          ),
+          judge(
+            results.get(`c-sf-${m2}`),
+            mark(m2),
+            "control.home.search_files.unlisted-store.bypass",
+          ),
         ]);
       },
       120_000,
