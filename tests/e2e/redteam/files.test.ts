@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { link, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { requireBinary, runChatcli } from "../../support/binary.ts";
-import { type MockLlm, startMockLlm } from "../../support/mock-llm.ts";
+import { startMockLlm } from "../../support/mock-llm.ts";
 import { SANDBOX_MISSING } from "../../support/sandbox.ts";
 import { agent, CANARY, type Hostile, hostile, plant } from "../sandbox-support.ts";
 import { CMD_LINKS, filesIds, RACE_MODES, RACE_TOOLS, REWIND, STATIC } from "./cases/files.ts";
