@@ -394,6 +394,18 @@ export const KNOWN_BROKEN: Record<string, string> = {
     "C1 OSC (U+009D \u2026 U+009C ST) is not stripped: answers, JSON strings, file names, tool names, provider errors carry it raw (C1 CSI U+009B is stripped)",
   "term.tool-output.jsonl.c1-osc":
     "C1 OSC (U+009D \u2026 U+009C ST) is not stripped: answers, JSON strings, file names, tool names, provider errors carry it raw (C1 CSI U+009B is stripped)",
+  "transcript.process-env-token.progress.stderr":
+    "the progress line on stderr prints a tool call's arguments unredacted (\u25b8 read_file notes-<secret>.txt): the API key or any known secret the model echoes reaches stderr/CI logs",
+  "transcript.provider-api-key.progress.stderr":
+    "the progress line on stderr prints a tool call's arguments unredacted (\u25b8 read_file notes-<secret>.txt): the API key or any known secret the model echoes reaches stderr/CI logs",
+  "transcript.user-config-env-secret.progress.stderr":
+    "the progress line on stderr prints a tool call's arguments unredacted (\u25b8 read_file notes-<secret>.txt): the API key or any known secret the model echoes reaches stderr/CI logs",
+  "transcript.workspace-dotenv-ignored.memory-file":
+    "the value of an ignored key from an untrusted .env is not redacted in the saved session and the memory files (security.md: 'Values of ignored keys are still redacted from everything chatcli writes'); stdout is redacted",
+  "transcript.workspace-dotenv-ignored.progress.stderr":
+    "the progress line on stderr prints a tool call's arguments unredacted (\u25b8 read_file notes-<secret>.txt): the API key or any known secret the model echoes reaches stderr/CI logs",
+  "transcript.workspace-dotenv-ignored.session-file":
+    "the value of an ignored key from an untrusted .env is not redacted in the saved session and the memory files (security.md: 'Values of ignored keys are still redacted from everything chatcli writes'); stdout is redacted",
   "ws.link.agent-skills-y-skill-md.aws":
     "`.agent/skills/NAME/SKILL.md` committed as a link is read through it; the target's first line becomes the skill's description in the system prompt (`.claude/skills/` refuses the same link)",
   "ws.link.agent-skills-y-skill-md.chatcli-home":

@@ -15,6 +15,7 @@ import { limitsIds } from "./cases/limits.ts";
 import { memoryIds } from "./cases/memory.ts";
 import { redosIds } from "./cases/redos.ts";
 import { termIds } from "./cases/term.ts";
+import { transcriptIds } from "./cases/transcript.ts";
 import { workspaceIds } from "./cases/workspace.ts";
 import { KNOWN_BROKEN } from "./known-broken.ts";
 
@@ -29,6 +30,7 @@ const CLASSES: Record<string, () => string[]> = {
   limits: limitsIds,
   files: filesIds,
   redos: redosIds,
+  transcript: transcriptIds,
 };
 
 describe("the red-team suite", () => {
