@@ -13,6 +13,7 @@ import { gitIds } from "./cases/git.ts";
 import { homeIds } from "./cases/home.ts";
 import { limitsIds } from "./cases/limits.ts";
 import { memoryIds } from "./cases/memory.ts";
+import { persistIds } from "./cases/persist.ts";
 import { redosIds } from "./cases/redos.ts";
 import { termIds } from "./cases/term.ts";
 import { transcriptIds } from "./cases/transcript.ts";
@@ -31,6 +32,7 @@ const CLASSES: Record<string, () => string[]> = {
   files: filesIds,
   redos: redosIds,
   transcript: transcriptIds,
+  persist: persistIds,
 };
 
 describe("the red-team suite", () => {

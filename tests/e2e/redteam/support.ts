@@ -58,6 +58,7 @@ export function settle(expected: readonly string[], verdicts: Verdict[]): void {
 /** Controls: each must be broken (the harness can see a break of this kind). */
 export function settleControls(verdicts: Verdict[]): void {
   record(verdicts, "control");
+  expect(verdicts.length).toBeGreaterThan(0);
   const held = verdicts.filter((v) => !v.broken).map((v) => v.id);
   expect({ controlsThatSawNothing: held }).toEqual({ controlsThatSawNothing: [] });
 }
