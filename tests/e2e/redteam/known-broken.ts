@@ -262,6 +262,8 @@ export const KNOWN_BROKEN: Record<string, string> = {
     "not a hidden store: reads are denied by list (documented in docs/security.md, Known limits); add to the deny list or sandbox.deny_read",
   "limits.provider-error-echoes-env-secret":
     "a provider error body is printed verbatim: the value of a credential-named variable (DEPLOY_TOKEN) it echoes reaches stderr and the envelope (the API key itself is redacted)",
+  "limits.provider-error-echoes-key.opaque-gateway-key":
+    "the provider's own API key is redacted from error bodies only when it looks like a key (sk-\u2026): a gateway's opaque OPENAI_API_KEY echoed in a 401 body is printed raw on stderr and in the envelope",
   "memory.authorized-keys.disk":
     "appending a key to ~/.ssh/authorized_keys is not judged (PITFALLS lists it for the scan)",
   "memory.authorized-keys.extraction":

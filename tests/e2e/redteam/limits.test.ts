@@ -226,6 +226,18 @@ const SCENES: Record<(typeof LIMITS)[number], Scene> = {
     const all = `${r.stdout}${r.stderr}`;
     return { broken: all.includes("sk-mock-openai"), note: all.slice(0, 160) };
   },
+  async "provider-error-echoes-key.opaque-gateway-key"(h, llm) {
+    // a gateway's key has no vendor prefix; it is still OPENAI_API_KEY's value
+    const key = "gw0123456789abcdefRTopaque";
+    llm.push({ error: { status: 401, message: `unknown key ${key}` } });
+    const r = await agent(h, ["--max-retries", "0"], { OPENAI_API_KEY: key }).catch((e: Error) => ({
+      stdout: e.message,
+      stderr: "",
+    }));
+    const all = `${r.stdout}${r.stderr}`;
+    const at = all.indexOf(key);
+    return { broken: at >= 0, note: all.slice(Math.max(0, at - 80), at + 40) };
+  },
   async "provider-error-echoes-env-secret"(h, llm) {
     llm.push({ error: { status: 400, message: "bad header: CANARY-7f3a9c-env-token" } });
     const r = await agent(h, ["--max-retries", "0"]).catch((e: Error) => ({

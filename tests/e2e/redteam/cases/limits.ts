@@ -19,6 +19,7 @@ export const LIMITS = [
   "sandbox-io-uring",
   "provider-error-echoes-key.text",
   "provider-error-echoes-key.401",
+  "provider-error-echoes-key.opaque-gateway-key",
   "provider-error-echoes-env-secret",
 ] as const;
 
