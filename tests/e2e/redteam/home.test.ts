@@ -2,7 +2,8 @@
  * Red team, credential files: every store in cases/home.ts gets its own canary; one read-only run
  * tries them all through a committed script, read_file, search_files, list_directory and committed
  * links, one auto run through the script. A case is broken when its canary is in the tool result the
- * provider got for it. A plain file in HOME must be readable every way (else the probe is blind).
+ * provider got for it. A plain file in a HOME directory the user names (`--allow-read`) must be readable
+ * every way (else the probe is blind).
  */
 import { describe, expect, test } from "bun:test";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
@@ -130,7 +131,14 @@ async function attack(args: string[], mode: string) {
   });
   if (mode === "readonly") llm.push({ tool_calls: fileCalls(h) as never });
   llm.push({ text: "done" });
-  const r = await agent(h, [...args, "--allow-tool", "run_command(sh attack.sh)"]);
+  // the probe's own directory is one the user names (HOME is otherwise empty in the sandbox)
+  const r = await agent(h, [
+    ...args,
+    "--allow-tool",
+    "run_command(sh attack.sh)",
+    "--allow-read",
+    join(h.home, "notes"),
+  ]);
   const results = toolResults(llm.requests);
   const sh = sections(results.get("c-sh") ?? "");
   // the probe is not blind: the plain file in HOME came through, and the script ran to its end
