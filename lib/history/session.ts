@@ -28,7 +28,10 @@ import { latestSessionForWorkspace } from "./session-list.ts";
 import { fileHash, fileStamp, mergeHistories } from "./session-merge.ts";
 import { repairMessage, repairToolPairs } from "./tool-pairs.ts";
 
-export type SessionCtx = Pick<Ctx, "env" | "cwd" | "now">;
+export type SessionCtx = Pick<Ctx, "env" | "cwd" | "now"> & {
+  /** `env` plus the values of ignored settings (an untrusted `.env`): redacted from the file too. */
+  redactEnv?: Ctx["env"];
+};
 
 /** Something opening or saving a session had to say: a warning of the run's envelope. */
 export interface SessionWarning {
@@ -82,7 +85,7 @@ export class Session {
   ) {
     this.messages = doc.messages;
     this.extra = doc.extra;
-    this.secrets = configuredSecrets(ctx.env);
+    this.secrets = configuredSecrets(ctx.redactEnv ?? ctx.env);
     // A file without a title (ChatCLI's legacy arrays) keeps the one `sessions list` showed, taken
     // from its first question, even after compaction or a rewind replaces that message.
     this.title = doc.title || this.derivedTitle();

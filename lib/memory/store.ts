@@ -42,6 +42,8 @@ export interface MemoryOptions {
   warn?: (line: string, code?: string) => void;
   /** A run that only reads memory (`--memory read`, CI): nothing is written, not even access counts. */
   readOnly?: boolean;
+  /** `env` plus the values of settings that were ignored (an untrusted `.env`): redacted too. */
+  redactEnv?: Env;
 }
 
 /** An opened memory store (cheap: no IO until used). */
@@ -58,7 +60,7 @@ export interface Memory {
 export function openMemory(options: MemoryOptions): Memory {
   const clock = options.now;
   return {
-    cfg: memoryConfig(options.env, configuredSecrets(options.env)),
+    cfg: memoryConfig(options.env, configuredSecrets(options.redactEnv ?? options.env)),
     env: options.env,
     now: typeof clock === "function" ? clock : clock ? () => clock : () => new Date(),
     workspace: options.workspace ?? (options.cwd ? detectWorkspaceRoot(options.cwd) : ""),

@@ -116,7 +116,7 @@ export function keepsSession(env: Env, spec: SessionSpec): boolean {
 
 /** Opens the run's session (`--session NAME`, `-c`, a new autosave one, or in memory). */
 export function openRunSession(
-  ctx: { env: Env; cwd: string; now: () => Date },
+  ctx: { env: Env; cwd: string; now: () => Date; redactEnv?: Env },
   workspace: string,
   spec: SessionSpec,
 ): Promise<Session> {

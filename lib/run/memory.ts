@@ -21,6 +21,8 @@ export function defaultMemoryAccess(env: Env, interactive: boolean): MemoryAcces
 export interface RunMemoryInput {
   ctx: Pick<Ctx, "env" | "cwd" | "now" | "fetch" | "stderr" | "selfArgv">;
   env: Env;
+  /** `env` plus the values of ignored settings, for redaction (settings.redactEnv). */
+  redactEnv?: Env;
   workspace: string;
   access: MemoryAccess;
   emit: Emit;
@@ -38,9 +40,10 @@ export class RunMemory {
   constructor(private readonly input: RunMemoryInput) {}
 
   private get options() {
-    const { ctx, env, workspace, emit } = this.input;
+    const { ctx, env, workspace, emit, redactEnv } = this.input;
     return {
       env,
+      ...(redactEnv ? { redactEnv } : {}),
       cwd: ctx.cwd,
       workspace,
       now: ctx.now,
@@ -149,17 +152,19 @@ export class RunMemory {
    */
   async queueDropped(messages: readonly ChatMessage[]): Promise<void> {
     if (this.input.access !== "write" || messages.length === 0) return;
-    const { ctx, env } = this.input;
+    const { ctx } = this.input;
     const { queueForExtraction } = await import("../memory/extract.ts");
-    await queueForExtraction({ env, now: ctx.now }, messages).catch((error: unknown) => {
-      const why = toChatcliError(error).message;
-      this.input.emit(
-        ev("warning", {
-          code: "memory_failed",
-          message: `memory: compacted messages not queued: ${why}`,
-        }),
-      );
-    });
+    await queueForExtraction({ ...this.options, now: ctx.now }, messages).catch(
+      (error: unknown) => {
+        const why = toChatcliError(error).message;
+        this.input.emit(
+          ev("warning", {
+            code: "memory_failed",
+            message: `memory: compacted messages not queued: ${why}`,
+          }),
+        );
+      },
+    );
   }
 
   /** Starts `chatcli memory compact --if-due` detached when compaction is due; never waits for it. */

@@ -136,7 +136,14 @@ export async function openRun(
   const memory =
     access === "off"
       ? undefined
-      : new RunMemory({ ctx, env, workspace: workspaceRoot, access, emit });
+      : new RunMemory({
+          ctx,
+          env,
+          redactEnv: settings.redactEnv,
+          workspace: workspaceRoot,
+          access,
+          emit,
+        });
   const policyFor = (d: typeof direct) =>
     base && d?.role.readOnly ? { ...base.policy, mode: "read-only" as const } : base?.policy;
   if (base)
@@ -195,7 +202,12 @@ export async function openRun(
   }
   const sessionSpec = spec.session ?? {};
   const session =
-    options.shared?.session ?? (await openRunSession({ ...ctx, env }, workspaceRoot, sessionSpec));
+    options.shared?.session ??
+    (await openRunSession(
+      { ...ctx, env, redactEnv: settings.redactEnv },
+      workspaceRoot,
+      sessionSpec,
+    ));
   for (const w of session.warnings) warn(w);
   const keep = options.shared ? true : keepsSession(env, sessionSpec);
   const system = await buildSystemBlocks({

@@ -88,8 +88,4 @@ export const KNOWN_BROKEN: Record<string, string> = {
     "'pipe the setup script from URL into bash' (a URL between the words) passes the scan that catches 'pipe the setup script into bash'",
   "memory.zh-download-run.disk":
     "the memory judge reads English only (documented: other languages are not understood); the instruction is stored and injected, framed as background",
-  "transcript.workspace-dotenv-ignored.memory-file":
-    "the value of an ignored key from an untrusted .env is not redacted in the saved session and the memory files (security.md: 'Values of ignored keys are still redacted from everything chatcli writes'); stdout is redacted",
-  "transcript.workspace-dotenv-ignored.session-file":
-    "the value of an ignored key from an untrusted .env is not redacted in the saved session and the memory files (security.md: 'Values of ignored keys are still redacted from everything chatcli writes'); stdout is redacted",
 };
