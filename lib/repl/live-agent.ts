@@ -7,7 +7,7 @@
 
 import { addSubagentTotals } from "../agent/subagent.ts";
 import type { Ctx } from "../core/ctx.ts";
-import { redact } from "../core/redact.ts";
+import { createStreamRedactor, redact } from "../core/redact.ts";
 import type { ModelRef } from "../llm/models.ts";
 import type { ResilientProvider } from "../llm/retry.ts";
 import type { ChatMessage, Effort, SystemBlock, Usage } from "../llm/types.ts";
@@ -95,8 +95,14 @@ export async function runChatTurn(
 ): Promise<{ text: string; usage: Usage; messages: ChatMessage[]; answered: ModelRef }> {
   const ctx = { ...input.ctx, signal };
   const lines = lineRenderer(callbacks.onNotice, false, input.once, input.secrets);
+  // the answer as it streams, with a known secret replaced even when it is split across deltas
+  const secrets = input.secrets ?? [];
+  const answer = createStreamRedactor(() => secrets);
+  const text = (piece: string) => {
+    if (piece) callbacks.onText(piece);
+  };
   const see = (event: Emitted) => {
-    if (event.type === "message.delta") callbacks.onText(event.text);
+    if (event.type === "message.delta") text(answer.push(event.text));
     else lines.render(event);
   };
   const shared = await input.extensions?.();
@@ -126,12 +132,13 @@ export async function runChatTurn(
     drive(run.turn(line, { system: [...system, ...skills], headless: false }), see),
     see,
   );
+  text(answer.flush());
   // a cancelled or failed line leaves the conversation as it was (the loop writes as it goes)
   if (signal.aborted || outcome.result.error) input.binding.session.replaceMessages(before);
   if (signal.aborted) throw new Error("cancelled");
   if (outcome.result.error) throw outcome.result.error;
   return {
-    text: outcome.result.finalText,
+    text: redact(outcome.result.finalText, secrets),
     usage: outcome.result.usage,
     messages: outcome.result.messages,
     answered: answeredRef(input.ref, input.provider),
@@ -248,7 +255,7 @@ async function agentLoop(
   );
   if (signal.aborted) throw new Error("cancelled");
   const { result } = outcome;
-  const text = stripControl(result.finalText);
+  const text = stripControl(redact(result.finalText, input.secrets ?? []));
   if (text) callbacks.onText(text);
   // "blocked" is the human's own answers here: the denial lines said it already
   if (result.error && result.terminalReason !== "completed" && result.terminalReason !== "blocked")

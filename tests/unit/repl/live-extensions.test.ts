@@ -5,7 +5,7 @@ import { createLiveServices } from "../../../lib/repl/live-services.ts";
 import { tempDir, testCtx } from "../../support/ctx.ts";
 
 /** A REPL session over mock:echo (it answers with the request it got) with a skill and logging hooks. */
-async function session() {
+async function session(extra: Record<string, string> = {}) {
   const home = await tempDir();
   const ws = join(home.path, "ws");
   const chatcliHome = join(home.path, ".chatcli");
@@ -33,6 +33,7 @@ async function session() {
     CHATCLI_SESSION_AUTOSAVE: "false",
     CHATCLI_MEMORY_ENABLED: "false",
     PATH: process.env["PATH"] ?? "/usr/bin:/bin",
+    ...extra,
   };
   const services = await createLiveServices(testCtx({ cwd: ws, env }), { model: "mock:echo" });
   const events = async () =>
@@ -93,5 +94,16 @@ test("/release in chat is the skill: its body reaches that turn's prompt; /agent
   const echoed = JSON.parse(agent.join("")) as { system: unknown; tools: string[] };
   expect(JSON.stringify(echoed.system)).toContain("release: How we cut a release");
   expect(echoed.tools).toContain("skill");
+  await services.close();
+});
+
+test("a key the model repeats in chat is shown redacted, even split across deltas", async () => {
+  const key = "sk-live-test-9f8e7d6c5b4a39281706";
+  const { home, services } = await session({ OPENAI_API_KEY: key });
+  await using _ = home;
+  // mock:echo answers with the request: the user's line (with the key in it) comes back in pieces
+  const shown: string[] = [];
+  await services.sendTurn(`say ${key} back`, { onText: (t) => void shown.push(t) }, never);
+  expect(shown.join("")).not.toContain(key);
   await services.close();
 });
