@@ -35,9 +35,8 @@ const NAMES = String.raw`(?:bash|zsh|sh|shell|interpreter|python\d*|node|nodejs|
 /** Running what it is given (not the plain "run", which every build fact says). */
 const RUNS = new RegExp(
   [
-    word(
-      "exec|interpret|ejecut|ausführ|ausfuhr|exécut|esegu|запуск|запуст|выполн|rode|rodar",
-    ).source,
+    word("exec|interpret|ejecut|ausführ|ausfuhr|exécut|esegu|запуск|запуст|выполн|rode|rodar")
+      .source,
     String.raw`(?<![\p{L}])run\s+(?:it|them|that|whatever|what)\b`,
     String.raw`(?<![\p{L}])(?:with|into|to|through|via|using|через|com|con|mit|avec|用)\s+(?:a\s+|an\s+|the\s+)?${NAMES}`,
     // an interpreter used as a command: "step two: sh setup.txt"

@@ -7,7 +7,8 @@ import type { Fact } from "./facts.ts";
  * older chatcli or any other program wrote it. Its origin is unknown, so neither the missing source
  * nor provenance `user` proves the user said it. At injection such a fact is held when it asks the
  * agent to act in a way a memory never should (lib/memory/danger.ts) — alone, or joined with the
- * fact next to it in the file or in its category (a split instruction). A held fact stays on disk
+ * fact next to it in the file or in its category when both name the same file, path or URL (a split
+ * instruction: "curl … -o setup.txt", then "sh setup.txt"). A held fact stays on disk
  * untouched (Go still reads it); `chatcli memory review` lists it, `--accept` marks it the user's
  * (`source: "user:reviewed"`), `--reject` removes it.
  */
@@ -32,7 +33,7 @@ export function otherToolHolds(facts: Iterable<Fact>): Map<string, string> {
     if (why) held.set(f.id, why);
   }
   const pair = (a: Fact | undefined, b: Fact | undefined) => {
-    if (!a || !b || held.has(a.id) || held.has(b.id)) return;
+    if (!a || !b || held.has(a.id) || held.has(b.id) || !sharesArtifact(a, b)) return;
     const why = judge(`${a.content}\n${b.content}`);
     if (!why) return;
     held.set(a.id, `split across two facts: ${why}`);
@@ -48,6 +49,15 @@ export function otherToolHolds(facts: Iterable<Fact>): Map<string, string> {
   for (const list of byCategory.values())
     for (let i = 0; i + 1 < list.length; i++) pair(list[i], list[i + 1]);
   return held;
+}
+
+/** A file, path or URL named in both (`-o setup.txt` … `sh setup.txt`): one fact refers to the other. */
+function sharesArtifact(a: Fact, b: Fact): boolean {
+  const names = (t: string) =>
+    new Set((t.toLowerCase().match(/[\w~-]*[./][\w./~:-]*\w/g) ?? []).filter((n) => n.length >= 4));
+  const mine = names(a.content);
+  for (const n of names(b.content)) if (mine.has(n)) return true;
+  return false;
 }
 
 /** The stderr line for `n` held facts (once per run). */

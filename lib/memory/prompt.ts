@@ -3,8 +3,8 @@ import { readTextIfExists } from "../core/fs.ts";
 import { DIGEST_RUNES, type MemoryMode, memoryModeOf } from "./config.ts";
 import { episodesSection, loadEpisodes } from "./episodes.ts";
 import type { FactState } from "./facts.ts";
-import { recentNotes } from "./notes.ts";
 import { otherToolHolds } from "./foreign.ts";
+import { recentNotes } from "./notes.ts";
 import { fenceBlock, fencedLine, isUsersFact } from "./notes-fence.ts";
 import { markAccessed } from "./ops.ts";
 import { loadProfile, type Profile } from "./profile.ts";
@@ -228,7 +228,9 @@ export async function retrieveText(
 
 /** The facts a prompt may carry: all but the held ones another tool wrote. */
 function heldOut(state: FactState, held: ReadonlyMap<string, string>) {
-  return held.size ? [...state.facts.values()].filter((f) => !held.has(f.id)) : state.facts.values();
+  return held.size
+    ? [...state.facts.values()].filter((f) => !held.has(f.id))
+    : state.facts.values();
 }
 
 function cutTo(text: string, max: number): string {
