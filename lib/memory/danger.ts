@@ -23,7 +23,7 @@ const word = (heads: string) => new RegExp(String.raw`(?<![\p{L}])(?:${heads})${
 const FETCH = new RegExp(
   [
     word(
-      "download|fetch|grab|retriev|curl|wget|baix|descarg|herunterl|télécharg|telecharg|scaric|скач|загруз",
+      "download|fetch|grab|obtain|retriev|curl|wget|baix|descarg|herunterl|télécharg|telecharg|scaric|скач|загруз",
     ).source,
     String.raw`(?<![\p{L}])lade${W}\s(?:[^.]{0,60}\s)?herunter`,
     "下载|ダウンロード|获取|拉取",
@@ -41,6 +41,7 @@ const RUNS = new RegExp(
     String.raw`(?<![\p{L}])(?:with|into|to|through|via|using|через|com|con|mit|avec|用)\s+(?:a\s+|an\s+|the\s+)?${NAMES}`,
     // an interpreter used as a command: "step two: sh setup.txt"
     String.raw`(?:^|[;&|:])\s*(?:sudo\s+)?${NAMES}\s+[\w~-]*[./]\w`,
+    String.raw`(?:\bthen\s+|\x60)(?:sudo\s+)?${NAMES}\s+[\w./~-]`,
     "执行|运行|実行",
   ].join("|"),
   "u",
@@ -54,7 +55,8 @@ const NO_ASK = new RegExp(
   [
     String.raw`\bwithout\s+(?:first\s+)?(?:asking|ask|confirm\w*|approv\w*|permission|prompt\w*|checking|review\w*)`,
     String.raw`\bno\s+need\s+to\s+(?:ask|show|confirm|check|request|prompt|wait)`,
-    String.raw`\b(?:don'?t|do\s+not|never)\s+(?:ask|confirm|prompt|wait\s+for)`,
+    String.raw`\b(?:don'?t|do\s+not|never)\s+(?:ask|confirm|prompt|wait\w*\s+for)(?!\s+(?:me\s+)?about)`,
+    String.raw`\b(?:nada|não|nao)\s+precisa\s+de\s+(?:confirma\w*|aprova\w*|permiss\w*)`,
     String.raw`\bsem\s+(?:pedir|perguntar|confirm\w*|autoriza\w*)`,
     String.raw`\bsin\s+(?:preguntar|pedir|confirm\w*|permiso)`,
     String.raw`\bohne\s+(?:nachfrage|rückfrage|ruckfrage|bestätigung|bestatigung|zu\s+fragen|frage|erlaubnis)`,
@@ -86,7 +88,19 @@ const OFF = new RegExp(
   ].join("|"),
   "u",
 );
-const LOGIN_FILE = /authorized_keys|sudoers|crontab|\bcron\s+(?:line|job|entry)/;
+const LOGIN_FILE = /authorized_keys|sudoers|crontab|\bcron\s+line/;
+/** What "without asking" must be about: running things (a merge "without approval" is a description). */
+const ACTS = new RegExp(
+  [
+    word(
+      "run|exec|command|comando|befehl|commande|команд|shell|script|install|tool|ausführ|ejecut|exécut|esegu|запуск|выполн|rode|rodar|corr",
+    ).source,
+    "执行|运行|命令",
+  ].join("|"),
+  "u",
+);
+const ANY_COMMAND =
+  /any\s+(?:shell\s+)?commands?|qualquer\s+comando|cualquier\s+comando|jeden\s+befehl|alle\s+befehle|toutes\s+les\s+commandes|n'importe\s+quelle\s+commande|qualsiasi\s+comando|любую\s+команду|任何命令|所有命令/u;
 
 /** Why a fact of unknown origin asks the agent to act in a way it never should, or undefined. */
 export function dangerReason(content: string): string | undefined {
@@ -101,7 +115,12 @@ export function dangerReason(content: string): string | undefined {
   if (FETCH.test(text) && RUNS.test(text)) return "remote-exec: fetches something and runs it";
   if (URL.test(text) && RUNS.test(text)) return "remote-exec: runs what a URL serves";
   if (PIPE.test(shell)) return "remote-exec: pipes something into a shell";
-  if (NO_ASK.test(text)) return "permission-widening: acting without asking";
+  if (NO_ASK.test(text) && ACTS.test(text)) return "permission-widening: acting without asking";
+  if (
+    (ANY_COMMAND.test(text) && RUNS.test(text)) ||
+    (ANY_COMMAND.test(text) && ACTS.test(text.replace(ANY_COMMAND, "")))
+  )
+    return "permission-widening: any command";
   if (GRANTED.test(text)) return "permission-widening: treats approval as given";
   if (SAFEGUARD.test(text) && OFF.test(text)) return "permission-widening: turns a safeguard off";
   if (LOGIN_FILE.test(text)) return "permission-widening: writes a login key or a scheduled job";
