@@ -81,7 +81,7 @@ export async function memoryForPrompt(input: MemoryPromptInput): Promise<MemoryP
     const held = otherToolHolds(state.facts.values());
     if (held.size) out.heldOtherTool = held.size;
     if (autoRecallOn(input.env)) {
-      const auto = autoRecall(mem, state, extractKeywords([input.query]), input.surface);
+      const auto = autoRecall(mem, state, extractKeywords([input.query]), input.surface, held);
       if (auto.ids.length) {
         if (input.track !== false) await markAccessed(mem, auto.ids);
         out.volatile = neutralize(auto.text);
@@ -115,9 +115,9 @@ export function autoRecall(
   state: FactState,
   hints: readonly string[],
   surface: MemoryPromptInput["surface"],
+  held = otherToolHolds(state.facts.values()),
 ): { text: string; ids: string[] } {
   if (hints.length === 0) return { text: "", ids: [] };
-  const held = otherToolHolds(state.facts.values());
   const hits = new FactIndex(heldOut(state, held)).search(hints.join(" "), {
     nowMs: mem.now().getTime(),
     workspace: mem.workspace,
