@@ -1,6 +1,12 @@
 import { type Command, Option } from "@commander-js/extra-typings";
 import { UsageError } from "../lib/core/errors.ts";
 import { acceptHeld, type HeldFact, loadHeld, rejectHeld } from "../lib/memory/review.ts";
+import {
+  acceptOtherTool,
+  loadOtherToolHeld,
+  OTHER_TOOL,
+  rejectOtherTool,
+} from "../lib/memory/review-other.ts";
 import type { MemoryCli } from "./memory-edit.ts";
 
 /** `- <id> [category] text` + where it came from and why it is held. */
@@ -8,9 +14,9 @@ function heldLines(list: readonly HeldFact[]): string {
   if (list.length === 0) return "No facts are held for review.\n";
   const rows = list.map(
     (h) =>
-      `- ${h.id} [${h.category}] ${h.content.replace(/\s+/g, " ")}\n    from ${h.source.replace(/^unverified:/, "")}, held ${h.held_at.slice(0, 10)}: ${h.reason}`,
+      `- ${h.id} [${h.category}] ${h.content.replace(/\s+/g, " ")}\n    ${h.source === OTHER_TOOL ? `written by another tool, ${h.held_at.slice(0, 10)}` : `from ${h.source.replace(/^unverified:/, "")}, held ${h.held_at.slice(0, 10)}`}: ${h.reason}`,
   );
-  return `Held for review (not the user's own words; never shown to a run until accepted):\n${rows.join("\n")}\n\nAccept: chatcli memory review --accept ID · reject: chatcli memory review --reject ID\n`;
+  return `Held for review (not known to be the user's own words; never shown to a run until accepted):\n${rows.join("\n")}\n\nAccept: chatcli memory review --accept ID · reject: chatcli memory review --reject ID\n`;
 }
 
 /**
@@ -22,7 +28,7 @@ export function addMemoryReviewCommand(root: Command<[string | undefined]>, cli:
   root
     .command("review")
     .description(
-      "facts held for review (written by the agent or extracted from tool output, and asking it to act): list, --accept ID, --reject ID",
+      "facts held for review (written by the agent, extracted from tool output or written by another tool, and asking it to act): list, --accept ID, --reject ID",
     )
     .option("--accept <id>", "store the held fact as your own (source user:reviewed)")
     .option("--reject <id>", "drop the held fact")
@@ -36,13 +42,18 @@ export function addMemoryReviewCommand(root: Command<[string | undefined]>, cli:
       const m = await mem();
       const id = opts.accept ?? opts.reject;
       if (!id) {
-        const list = await loadHeld(m);
+        // the queue, then the facts another tool wrote in the index (lib/memory/foreign.ts)
+        const list = [...(await loadHeld(m)), ...(await loadOtherToolHeld(m))];
         out(opts, list, () => heldLines(list));
         return;
       }
-      const r = opts.accept
+      let r = opts.accept
         ? await acceptHeld(m, id, { force: opts.force })
         : await rejectHeld(m, id);
+      if (r.status === "not_found")
+        r = opts.accept
+          ? await acceptOtherTool(m, id, { force: opts.force })
+          : await rejectOtherTool(m, id);
       if (r.status === "not_found")
         throw new UsageError(`review: no held fact has the id ${JSON.stringify(id)}`, {
           reason: "bad_input",

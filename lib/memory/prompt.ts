@@ -3,6 +3,7 @@ import { readTextIfExists } from "../core/fs.ts";
 import { DIGEST_RUNES, type MemoryMode, memoryModeOf } from "./config.ts";
 import { episodesSection, loadEpisodes } from "./episodes.ts";
 import type { FactState } from "./facts.ts";
+import { otherToolHolds } from "./foreign.ts";
 import { recentNotes } from "./notes.ts";
 import { fenceBlock, fencedLine, isUsersFact } from "./notes-fence.ts";
 import { markAccessed } from "./ops.ts";
@@ -61,6 +62,8 @@ export interface MemoryPrompt {
   volatile?: string;
   factsLoaded: number;
   mode: MemoryMode;
+  /** Facts another tool wrote that ask the agent to act: kept out of the prompt (lib/memory/foreign.ts). */
+  heldOtherTool?: number;
 }
 
 /** The memory part of a system prompt for one turn (reference §1.5, §2.14, §2.15). */
@@ -75,8 +78,10 @@ export async function memoryForPrompt(input: MemoryPromptInput): Promise<MemoryP
     const hint = input.surface === "chat" ? RECALL_HINT_CHAT : RECALL_HINT_AGENT;
     // Go's exact index layout; the agent's core prompt frames memory as notes, not instructions
     const out: MemoryPrompt = { stable: `${neutralize(digest)}\n\n${hint}`, factsLoaded: 0, mode };
+    const held = otherToolHolds(state.facts.values());
+    if (held.size) out.heldOtherTool = held.size;
     if (autoRecallOn(input.env)) {
-      const auto = autoRecall(mem, state, extractKeywords([input.query]), input.surface);
+      const auto = autoRecall(mem, state, extractKeywords([input.query]), input.surface, held);
       if (auto.ids.length) {
         if (input.track !== false) await markAccessed(mem, auto.ids);
         out.volatile = neutralize(auto.text);
@@ -85,13 +90,15 @@ export async function memoryForPrompt(input: MemoryPromptInput): Promise<MemoryP
     }
     return out;
   }
-  const { text, factIds } = await retrieveText(mem, extractKeywords([input.query]));
+  const { text, factIds, held } = await retrieveText(mem, extractKeywords([input.query]));
   if (input.track !== false) await markAccessed(mem, factIds);
-  if (!text) return { factsLoaded: 0, mode };
+  const counted = held ? { heldOtherTool: held } : {};
+  if (!text) return { factsLoaded: 0, mode, ...counted };
   return {
     volatile: `# Memory\n\n${neutralize(text)}\n\n${MEMORY_FRAMING}`,
     factsLoaded: factIds.length,
     mode,
+    ...counted,
   };
 }
 
@@ -108,9 +115,10 @@ export function autoRecall(
   state: FactState,
   hints: readonly string[],
   surface: MemoryPromptInput["surface"],
+  held = otherToolHolds(state.facts.values()),
 ): { text: string; ids: string[] } {
   if (hints.length === 0) return { text: "", ids: [] };
-  const hits = new FactIndex(state.facts.values()).search(hints.join(" "), {
+  const hits = new FactIndex(heldOut(state, held)).search(hints.join(" "), {
     nowMs: mem.now().getTime(),
     workspace: mem.workspace,
     limit: 3,
@@ -142,7 +150,7 @@ export async function retrieveText(
   mem: Memory,
   hints: readonly string[],
   preloaded?: FactState,
-): Promise<{ text: string; factIds: string[] }> {
+): Promise<{ text: string; factIds: string[]; held: number }> {
   const nowMs = mem.now().getTime();
   let remaining = mem.cfg.retrievalBudget;
   const sections: string[] = [];
@@ -165,7 +173,8 @@ export async function retrieveText(
   const tp = topicsText(topics, nowMs, 10);
   if (tp) offer(`## Topics\n\n${tp}`);
   const state = preloaded ?? (await loadFacts(mem));
-  const hits = new FactIndex(state.facts.values()).search(hints.join(" "), {
+  const held = otherToolHolds(state.facts.values());
+  const hits = new FactIndex(heldOut(state, held)).search(hints.join(" "), {
     nowMs,
     workspace: mem.workspace,
     // The budget holds a few dozen lines at most; more candidates only cost time.
@@ -214,7 +223,14 @@ export async function retrieveText(
     const ut = usageText(usage);
     if (ut) offer(`## Usage Patterns\n\n${ut}`);
   }
-  return { text: sections.join("\n\n"), factIds };
+  return { text: sections.join("\n\n"), factIds, held: held.size };
+}
+
+/** The facts a prompt may carry: all but the held ones another tool wrote. */
+function heldOut(state: FactState, held: ReadonlyMap<string, string>) {
+  return held.size
+    ? [...state.facts.values()].filter((f) => !held.has(f.id))
+    : state.facts.values();
 }
 
 function cutTo(text: string, max: number): string {

@@ -84,7 +84,7 @@ export type ReviewOutcome =
   | { status: "needs_force"; fact: HeldFact; reason: string };
 
 /** The held fact with this id (or a unique id prefix of at least 6 characters). */
-function find(list: readonly HeldFact[], id: string): HeldFact | undefined {
+export function findHeld(list: readonly HeldFact[], id: string): HeldFact | undefined {
   const needle = id.trim().toLowerCase();
   if (needle.length < 6) return undefined;
   const hits = list.filter((h) => h.id === needle || h.id.startsWith(needle));
@@ -100,7 +100,7 @@ export async function acceptHeld(
   id: string,
   opts: { force?: boolean } = {},
 ): Promise<ReviewOutcome> {
-  const held = find(await loadHeld(mem), id);
+  const held = findHeld(await loadHeld(mem), id);
   if (!held) return { status: "not_found", id };
   const threat = findThreat(held.content);
   if (threat && mem.cfg.threatscan && !opts.force)
@@ -133,7 +133,7 @@ export async function acceptHeld(
 
 /** Rejects (drops) a held fact. */
 export async function rejectHeld(mem: Memory, id: string): Promise<ReviewOutcome> {
-  const held = find(await loadHeld(mem), id);
+  const held = findHeld(await loadHeld(mem), id);
   if (!held) return { status: "not_found", id };
   await mutateHeld(mem, (list) => {
     const i = list.findIndex((h) => h.id === held.id);

@@ -1,6 +1,6 @@
+import { dangerReason } from "./danger.ts";
 import { stem } from "./stem.ts";
 import { STOP_WORDS } from "./text.ts";
-import { findThreat } from "./threatscan.ts";
 import {
   acting,
   actionWord,
@@ -42,12 +42,13 @@ const ACTING_CATEGORIES = new Set(["gotcha", "pattern", "preference"]);
 
 /**
  * Why an unverified fact is held for review instead of injected, or undefined when it reads as a
- * plain description: the threat scan and intent judge, the category, a disguised word, a command
+ * plain description: the threat scan and intent judge, the multilingual danger concepts of
+ * lib/memory/danger.ts, the category, a disguised word, a command
  * shape, a word that asks an agent to act (any of them holds it).
  */
 export function holdReason(content: string, category: string): string | undefined {
-  const threat = findThreat(content);
-  if (threat) return `${threat.kind}: ${threat.why}`;
+  const danger = dangerReason(content);
+  if (danger) return danger;
   if (ACTING_CATEGORIES.has(category)) return `instruction: category ${category}`;
   const mixed = mixedScriptWord(content);
   if (mixed) return `disguised: "${mixed}" mixes scripts`;

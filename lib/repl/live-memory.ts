@@ -4,6 +4,7 @@ import type { ChatMessage } from "../llm/types.ts";
 import { scheduleCompactionIfDue } from "../memory/compact.ts";
 import { memoryModeOf } from "../memory/config.ts";
 import { extractAfterRun } from "../memory/extract.ts";
+import { otherToolNotice } from "../memory/foreign.ts";
 import { extractionChain } from "../memory/llm-chain.ts";
 import { memoryForPrompt } from "../memory/prompt.ts";
 import { openMemory } from "../memory/store.ts";
@@ -87,6 +88,9 @@ export function createReplMemory(input: {
       .then((spawn) => scheduleCompactionIfDue(openMemory(options), spawn))
       .catch(() => false);
   };
+  // the held other-tool facts are told once per session (lib/memory/foreign.ts)
+  const notices: string[] = [];
+  let heldTold = false;
   const backendCall = async (cmd: string, args: Record<string, unknown>, source?: string) => {
     const outcome = await runMemoryTool(options, { cmd, args }, { source });
     if (outcome.isError) throw new Error(outcome.text);
@@ -104,6 +108,10 @@ export function createReplMemory(input: {
         query: `${recent}\n${turnInput}`,
         surface: "chat",
       });
+      if (result.heldOtherTool && !heldTold) {
+        heldTold = true;
+        notices.push(otherToolNotice(result.heldOtherTool));
+      }
       return { stable: result.stable, volatile: result.volatile };
     },
     command: async (args, signal) => {
@@ -123,7 +131,7 @@ export function createReplMemory(input: {
     },
     baseline: (history) => worker.baseline(history.length),
     startTicker: (history) => worker.startTicker(history),
-    drainNotices: () => worker.drainNotices(),
+    drainNotices: () => [...notices.splice(0), ...worker.drainNotices()],
     stop: async () => {
       await worker.stop();
       await scheduling;

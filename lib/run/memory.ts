@@ -37,6 +37,8 @@ export class RunMemory {
   factsLoaded = 0;
   /** The prompt mode used (index, full, off), once prompt() ran. */
   mode: string = "off";
+  /** The held other-tool facts were told once this run (lib/memory/foreign.ts). */
+  private heldTold = false;
   constructor(private readonly input: RunMemoryInput) {}
 
   private get options() {
@@ -76,6 +78,13 @@ export class RunMemory {
       return undefined;
     });
     if (!result) return undefined;
+    if (result.heldOtherTool && !this.heldTold) {
+      this.heldTold = true;
+      const { otherToolNotice } = await import("../memory/foreign.ts");
+      this.input.emit(
+        ev("warning", { code: "memory_held", message: otherToolNotice(result.heldOtherTool) }),
+      );
+    }
     this.factsLoaded = result.factsLoaded;
     this.mode = result.mode;
     return { stable: result.stable, volatile: result.volatile };
