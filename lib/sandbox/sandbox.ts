@@ -35,6 +35,7 @@ import {
 } from "./env.ts";
 import { directFileOps, type FileOps } from "./file-ops.ts";
 import { FileWorkerClient } from "./file-worker.ts";
+import { linkedProtected } from "./hardlinks.ts";
 import {
   allowReadHint,
   allowReadPaths,
@@ -404,12 +405,15 @@ export class Sandbox {
     const all = [...this.denied, ...(protect?.paths ?? [])];
     const denied = [...new Set(all.flatMap((d) => [d, realPathOrSelf(d)]))];
     const patterns = [PROC_ENVIRON.source, ...(protect?.patterns.map((p) => p.source) ?? [])];
+    const bypass = this.opts.permissionMode === "bypass" && protect === undefined;
+    const linked = bypass ? [] : linkedProtected(denied, this.homeShown).keys;
     return {
       workspace: this.opts.workspaceRoot,
       workspaceReal: realPathOrSelf(this.opts.workspaceRoot),
-      bypass: this.opts.permissionMode === "bypass" && protect === undefined,
+      bypass,
       denied,
       patterns: [...new Set(patterns)],
+      ...(linked.length ? { linked } : {}),
       ...(this.homeShown && !(this.opts.permissionMode === "bypass" && protect === undefined)
         ? { home: { homes: this.homeShown.homes, visible: this.homeShown.visible } }
         : {}),

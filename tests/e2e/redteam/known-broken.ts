@@ -4,14 +4,8 @@
  * REDTEAM_STRICT=1 requires none at all.
  */
 export const KNOWN_BROKEN: Record<string, string> = {
-  "files.cat.hardlink-to-ssh-key.edit":
-    "a hard link in the workspace to a file in HOME (one a tar/zip checkout or an earlier unsandboxed process left; a sandboxed command cannot make one) is read like any file: the key reaches the provider",
   "files.race.search_files.sandboxed":
     "[intermittent] search_files under a link-swapping race (edit mode, sandboxed) returned the content of files outside the workspace (x:1:hello outside CANARY\u2026): about 1 run in 6 with 15 searches",
-  "files.read_file.hardlink-to-m2-settings.edit":
-    "a hard link in the workspace to a file in HOME (one a tar/zip checkout or an earlier unsandboxed process left; a sandboxed command cannot make one) is read like any file: the key reaches the provider",
-  "files.read_file.hardlink-to-ssh-key.edit":
-    "a hard link in the workspace to a file in HOME (one a tar/zip checkout or an earlier unsandboxed process left; a sandboxed command cannot make one) is read like any file: the key reaches the provider",
   "git.nested-repo-fsmonitor.auto":
     "a repository a command creates in the work tree is only named (warning nested_git_repository); the user's `git add -A` registers it and the next `git status` runs its fsmonitor (documented)",
   "git.nested-repo-fsmonitor.edit":
