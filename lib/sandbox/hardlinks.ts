@@ -9,7 +9,7 @@
  * node_modules and .venv come from there and stay readable). The file tools refuse such a file;
  * the OS sandbox covers each of its links in the workspace with /dev/null (layout.ts).
  */
-import { type Dirent, lstatSync, readdirSync, type Stats } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import { hiddenInHome } from "./home.ts";
 
@@ -58,6 +58,14 @@ function entries(dir: string): Dirent[] {
   }
 }
 
+function statOr(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 function lstatOr(path: string): Stats | undefined {
   try {
     return lstatSync(path);
@@ -83,7 +91,8 @@ export function linkedProtected(
   for (const root of new Set(denied)) {
     let budget = DENIED_MAX_ENTRIES;
     const walk = (path: string, depth: number) => {
-      const st = lstatOr(path);
+      // a deny-listed entry that is itself a link (~/.ssh -> /secure/ssh) is followed; nothing inside is
+      const st = depth === 0 ? statOr(path) : lstatOr(path);
       scanned++;
       if (--budget <= 0 || !st) return;
       if (!st.isDirectory()) return consider(st);

@@ -41,6 +41,8 @@ export interface LayoutOptions {
   /** `--allow-read` + `sandbox.allow_read`, absolute: shown in the otherwise empty HOME. */
   allowRead?: readonly string[];
   arch?: string;
+  /** `dev:ino` of the protected files with other links (hardlinks.ts), when the caller has them. */
+  protectedLinks?: () => readonly string[];
 }
 
 /** A wrapped command line: what to start on the host, with which env and seccomp program. */
@@ -66,7 +68,7 @@ export class Layout {
   private linksToProtected(view: HomeView | undefined): string[] {
     this.hardLinks ??= linksInside(
       realPathOrSelf(this.o.workspaceRoot),
-      linkedProtected(this.o.denied, view).keys,
+      this.o.protectedLinks?.() ?? linkedProtected(this.o.denied, view).keys,
     );
     return this.hardLinks;
   }

@@ -122,6 +122,7 @@ export class Sandbox {
   private readonly guards = new Map<ProtectedPaths | undefined, FileGuard>();
   /** What HOME shows this run (undefined: bypass, or the workspace is HOME). */
   private readonly homeShown: HomeView | undefined;
+  private linkedKeys: string[] | undefined;
 
   private constructor(
     private readonly opts: SandboxOptions,
@@ -184,8 +185,16 @@ export class Sandbox {
           allowGitWrites: opts.allowGitWrites === true,
           allowRead,
           arch: opts.arch,
+          protectedLinks: () => this.protectedLinks(),
         })
       : undefined;
+  }
+
+  /** The protected and hidden files with other links (hardlinks.ts), scanned once per run. */
+  private protectedLinks(extra: readonly string[] = []): string[] {
+    this.linkedKeys ??= linkedProtected(this.denied, this.homeShown).keys;
+    const more = extra.filter((p) => !this.denied.includes(p));
+    return more.length ? [...this.linkedKeys, ...linkedProtected(more).keys] : this.linkedKeys;
   }
 
   /** Detects the OS sandbox and applies `--sandbox`: `required` without one is exit 3. */
@@ -406,7 +415,7 @@ export class Sandbox {
     const denied = [...new Set(all.flatMap((d) => [d, realPathOrSelf(d)]))];
     const patterns = [PROC_ENVIRON.source, ...(protect?.patterns.map((p) => p.source) ?? [])];
     const bypass = this.opts.permissionMode === "bypass" && protect === undefined;
-    const linked = bypass ? [] : linkedProtected(denied, this.homeShown).keys;
+    const linked = bypass ? [] : this.protectedLinks(protect?.paths);
     return {
       workspace: this.opts.workspaceRoot,
       workspaceReal: realPathOrSelf(this.opts.workspaceRoot),
