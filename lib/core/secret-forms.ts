@@ -4,10 +4,10 @@
  * ROT-n of its letters), hex after the separators are stripped, in any case, and any combination of
  * these. The text is brought to canonical forms — every non-alphanumeric character removed,
  * lower-cased, and hex runs decoded — and each window is compared with the secret's own canonical
- * form by a rotation-invariant key, forwards and backwards. What is looked for: the whole value
- * (its letters and digits, 8 or more), and for values of 16 or more every random-looking
- * 8-character piece (a letter, a digit, six distinct characters), as lib/core/secrets.ts does for
- * the raw spellings. Used for web_fetch URLs and web_search queries (lib/policy/outbound.ts).
+ * form by a rotation-invariant key, forwards and backwards. What is looked for: for values of 16
+ * or more every random-looking 8-character piece (a letter, a digit, six distinct characters), as
+ * lib/core/secrets.ts does for the raw spellings; for shorter ones the whole value (its letters and
+ * digits, 8 or more) when it looks random too. Words alone are left to the raw checks. Used for web_fetch URLs and web_search queries (lib/policy/outbound.ts).
  */
 import { decodedForms, type KnownSecret, SECRET_PART } from "./secrets.ts";
 
@@ -69,8 +69,10 @@ function indexOf(secrets: readonly KnownSecret[]): Index {
         const w = c.slice(i, i + SECRET_PART);
         if (randomLooking(w)) pieces.push(w);
       }
-    // with pieces, any window of the whole contains one; without, the whole value is the key
-    if (pieces.length === 0) add(c, { secret, piece: false });
+    // with pieces, any window of the whole contains one; without, the whole value is the key —
+    // when it looks random too: words (`localhost-dev`, `correct horse battery`) joined across
+    // separators or shifted are too easily met in an ordinary URL
+    if (pieces.length === 0 && randomLooking(c)) add(c, { secret, piece: false });
     for (const w of pieces) add(w, { secret, piece: true });
   }
   indexes.set(secrets, index);

@@ -12,6 +12,11 @@ import { secretShapes } from "../../scripts/secret-shapes.ts";
 
 const KEY: KnownSecret = { name: "RT_API_TOKEN", value: "RtSecret4F1e2D3c4B5a6978Qz" };
 const SHORT: KnownSecret = { name: "DB_PASSWORD", value: "hunter2-Zq9" }; // under 16: the whole only
+// values of words: only their raw spellings count (lib/core/secrets.ts)
+const WORDY: KnownSecret[] = [
+  { name: "SESSION_NAME", value: "localhost-dev" },
+  { name: "APP_PASSWORD", value: "change me" },
+];
 const rot = (s: string, n: number) =>
   s.replace(/[a-z]/gi, (c) => {
     const base = c <= "Z" ? 65 : 97;
@@ -70,8 +75,9 @@ describe("ordinary URLs are not refused", () => {
       "https://registry.npmjs.org/typescript/-/typescript-5.6.3.tgz",
       "https://x.test/v2.1/install?id=a1b2",
       "https://www.google.com/search?q=how+to+reverse+a+string+in+rust",
+      "http://localhost/dev/changeme",
     ])
-      expect(carriedTransformedSecret(url, [openai, KEY, SHORT])).toBeUndefined();
+      expect(carriedTransformedSecret(url, [openai, KEY, SHORT, ...WORDY])).toBeUndefined();
   });
 
   test("real URLs (lockfile and node_modules READMEs) against generated secrets: none refused", () => {
