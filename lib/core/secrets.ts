@@ -121,7 +121,7 @@ export function secretSpellings(value: string): string[] {
 }
 
 /** `text` and its percent-decoded forms (up to three rounds, `+` as a space too). */
-function decodedForms(text: string): string[] {
+export function decodedForms(text: string): string[] {
   const forms = [text];
   let current = text;
   for (let i = 0; i < 3; i++) {

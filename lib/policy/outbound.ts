@@ -6,6 +6,7 @@
  * and say so (`outbound` in the envelope). Whatever the mode, a request that carries a value chatcli
  * knows to be secret is refused.
  */
+import { carriedTransformedSecret } from "../core/secret-forms.ts";
 import {
   carriedSecret,
   carriedSecretPart,
@@ -118,13 +119,17 @@ export function secretRefusal(
   const carried =
     carriedSecret(action.subject, secrets) ??
     (action.payload ? carriedSecret(action.payload, secrets) : undefined);
-  // a piece of one (a secret split over several requests), in what a web tool's request names
-  const part =
-    carried || !WEB_TOOLS.has(action.tool) ? undefined : carriedSecretPart(action.subject, secrets);
-  if (!carried && !part) return undefined;
+  // a piece of one (a secret split over several requests), or one transformed (separated,
+  // reversed, ROT-n, hex after stripping), in what a web tool's request names
+  const web = !carried && WEB_TOOLS.has(action.tool);
+  const part = web ? carriedSecretPart(action.subject, secrets) : undefined;
+  const transformed = web && !part ? carriedTransformedSecret(action.subject, secrets) : undefined;
+  if (!carried && !part && !transformed) return undefined;
   const reason = carried
     ? `the request carries the value of ${carried.name}, a secret; it is never sent, in any mode`
-    : `the request carries ${SECRET_PART} or more characters of the value of ${part?.name}, a secret (a piece of it is a secret too); it is never sent, in any mode`;
+    : part
+      ? `the request carries ${SECRET_PART} or more characters of the value of ${part.name}, a secret (a piece of it is a secret too); it is never sent, in any mode`
+      : `the request carries ${transformed?.piece ? `${SECRET_PART} or more characters of ` : ""}the value of ${transformed?.secret.name}, a secret, transformed (separators, reversed, a letter shift or hex); it is never sent, in any mode`;
   return {
     verdict: "deny",
     reason,

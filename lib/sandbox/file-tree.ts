@@ -20,6 +20,7 @@ import {
   type Dir,
   type Entry,
   type FileGuard,
+  linkedRefused,
   Refusal,
   readRefused,
   resolveEntry,
@@ -124,7 +125,12 @@ function searchableFiles(guard: FileGuard, root: Dir, req: SearchRequest): strin
 }
 
 /** Reads `rel` under `root` with no link followed on the way; undefined for anything but a small file. */
-function readBeneath(root: Dir, rel: string, max: number): Uint8Array | undefined {
+function readBeneath(
+  guard: FileGuard,
+  root: Dir,
+  rel: string,
+  max: number,
+): Uint8Array | undefined {
   const parts = rel.split("/");
   const name = parts.pop() as string;
   const opened: number[] = [];
@@ -140,7 +146,7 @@ function readBeneath(root: Dir, rel: string, max: number): Uint8Array | undefine
     if (fd === undefined) return undefined;
     try {
       const st = fstatSync(fd);
-      if (!st.isFile() || st.size > max) return undefined;
+      if (!st.isFile() || st.size > max || linkedRefused(guard, st)) return undefined;
       return readAll(fd, st.size);
     } finally {
       closeSync(fd);
@@ -166,7 +172,7 @@ export async function searchEntry(
       const files = searchableFiles(guard, root.dir, req);
       async function* texts() {
         for (const rel of files) {
-          const buf = readBeneath(root?.dir as Dir, rel, req.maxFileBytes);
+          const buf = readBeneath(guard, root?.dir as Dir, rel, req.maxFileBytes);
           if (!buf || buf.subarray(0, 8000).includes(0)) continue;
           yield { rel, text: Buffer.from(buf).toString("utf8") };
         }

@@ -21,6 +21,7 @@ import { userHome } from "../core/paths.ts";
 import { bwrapArgv, splitLoaderEnv, toolDirsUnderEmptied, underEmptied } from "./bwrap.ts";
 import { gitConfigFiles, gitConfigSecrets, isUnder } from "./deny.ts";
 import type { Detected } from "./detect.ts";
+import { linkedProtected, linksInside } from "./hardlinks.ts";
 import { type HomeView, homeView, within } from "./home.ts";
 import { cleanHomeGitConfigs, homeGitBinds } from "./home-git.ts";
 import { hooksPathConfigs, hooksPathDirs } from "./hooks-path.ts";
@@ -40,6 +41,8 @@ export interface LayoutOptions {
   /** `--allow-read` + `sandbox.allow_read`, absolute: shown in the otherwise empty HOME. */
   allowRead?: readonly string[];
   arch?: string;
+  /** `dev:ino` of the protected files with other links (hardlinks.ts), when the caller has them. */
+  protectedLinks?: () => readonly string[];
 }
 
 /** A wrapped command line: what to start on the host, with which env and seccomp program. */
@@ -56,7 +59,19 @@ export class Layout {
   /** Files chatcli created as mount points (`.git/commondir`), removed when idle if unchanged. */
   private readonly createdFiles = new Map<string, string>();
 
+  /** Workspace files that are hard links to protected or hidden files (covered by /dev/null). */
+  private hardLinks: string[] | undefined;
+
   constructor(private readonly o: LayoutOptions) {}
+
+  /** Found once per run: a stat walk of the workspace, only when such a file lies on its device. */
+  private linksToProtected(view: HomeView | undefined): string[] {
+    this.hardLinks ??= linksInside(
+      realPathOrSelf(this.o.workspaceRoot),
+      this.o.protectedLinks?.() ?? linkedProtected(this.o.denied, view).keys,
+    );
+    return this.hardLinks;
+  }
 
   /**
    * The host command line that runs argv in the sandbox, with `writable` writable (and, inside it,
@@ -242,7 +257,7 @@ export class Layout {
         protectedPaths: [...(prot?.existing ?? []), ...createdFiles],
         protectedMissingDirs: prot?.missingDirs ?? [],
         deniedDirs: denied.dirs,
-        deniedFiles: denied.files,
+        deniedFiles: [...denied.files, ...this.linksToProtected(view)],
         overlays: masked.overlays,
         reexpose: [...new Set(reexpose)],
         ...(view ? { homeTmpfs: view.home, homeBinds: [...view.binds, ...homeGit.binds] } : {}),
@@ -261,8 +276,13 @@ export class Layout {
     const prot = writable.length ? this.protectedIn(ws) : undefined;
     const home = realPathOrSelf(userHome(this.o.env));
     if (prot && isUnder(home, writable)) protectedHome(home, prot);
-    const denied = [...new Set(this.o.denied.flatMap((d) => [d, realPathOrSelf(d)]))];
     const view = this.home(visible);
+    const denied = [
+      ...new Set([
+        ...this.o.denied.flatMap((d) => [d, realPathOrSelf(d)]),
+        ...this.linksToProtected(view),
+      ]),
+    ];
     return {
       privateTmp: realPathOrSelf(tmp),
       ...(view

@@ -35,6 +35,7 @@ import {
 } from "./env.ts";
 import { directFileOps, type FileOps } from "./file-ops.ts";
 import { FileWorkerClient } from "./file-worker.ts";
+import { linkedProtected } from "./hardlinks.ts";
 import {
   allowReadHint,
   allowReadPaths,
@@ -121,6 +122,7 @@ export class Sandbox {
   private readonly guards = new Map<ProtectedPaths | undefined, FileGuard>();
   /** What HOME shows this run (undefined: bypass, or the workspace is HOME). */
   private readonly homeShown: HomeView | undefined;
+  private linkedKeys: string[] | undefined;
 
   private constructor(
     private readonly opts: SandboxOptions,
@@ -183,8 +185,16 @@ export class Sandbox {
           allowGitWrites: opts.allowGitWrites === true,
           allowRead,
           arch: opts.arch,
+          protectedLinks: () => this.protectedLinks(),
         })
       : undefined;
+  }
+
+  /** The protected and hidden files with other links (hardlinks.ts), scanned once per run. */
+  private protectedLinks(extra: readonly string[] = []): string[] {
+    this.linkedKeys ??= linkedProtected(this.denied, this.homeShown).keys;
+    const more = extra.filter((p) => !this.denied.includes(p));
+    return more.length ? [...this.linkedKeys, ...linkedProtected(more).keys] : this.linkedKeys;
   }
 
   /** Detects the OS sandbox and applies `--sandbox`: `required` without one is exit 3. */
@@ -404,12 +414,15 @@ export class Sandbox {
     const all = [...this.denied, ...(protect?.paths ?? [])];
     const denied = [...new Set(all.flatMap((d) => [d, realPathOrSelf(d)]))];
     const patterns = [PROC_ENVIRON.source, ...(protect?.patterns.map((p) => p.source) ?? [])];
+    const bypass = this.opts.permissionMode === "bypass" && protect === undefined;
+    const linked = bypass ? [] : this.protectedLinks(protect?.paths);
     return {
       workspace: this.opts.workspaceRoot,
       workspaceReal: realPathOrSelf(this.opts.workspaceRoot),
-      bypass: this.opts.permissionMode === "bypass" && protect === undefined,
+      bypass,
       denied,
       patterns: [...new Set(patterns)],
+      ...(linked.length ? { linked } : {}),
       ...(this.homeShown && !(this.opts.permissionMode === "bypass" && protect === undefined)
         ? { home: { homes: this.homeShown.homes, visible: this.homeShown.visible } }
         : {}),

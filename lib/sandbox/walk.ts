@@ -41,6 +41,11 @@ export interface FileGuard {
    * it) is read. Absent when HOME is not hidden (bypass, or the workspace is HOME).
    */
   home?: { homes: string[]; visible: string[] };
+  /**
+   * `dev:ino` of the protected and hidden files that have other links (hardlinks.ts): a file in the
+   * workspace that is one of them is refused, read or written.
+   */
+  linked?: string[];
 }
 
 /** A refusal the model can act on (the tool returns it as its error). */
@@ -146,6 +151,26 @@ export function readRefused(guard: FileGuard, path: string): boolean {
   });
 }
 
+const linkedSets = new WeakMap<FileGuard, Set<string>>();
+
+/** Whether `st` is a hard link to a protected or hidden file (the guard's `linked`). */
+export function linkedRefused(guard: FileGuard, st: Stats | undefined): boolean {
+  if (guard.bypass || !guard.linked?.length || !st?.isFile() || st.nlink < 2) return false;
+  let set = linkedSets.get(guard);
+  if (!set) {
+    set = new Set(guard.linked);
+    linkedSets.set(guard, set);
+  }
+  return set.has(`${st.dev}:${st.ino}`);
+}
+
+/** The refusal of a hard link to a protected file (the same words for every tool). */
+export function linkedRefusal(path: string): Refusal {
+  return new Refusal(
+    `${path} is a hard link to a protected file (a credential store, or a file in your home directory this run hides); it is not read or written in any mode but bypass`,
+  );
+}
+
 /** Why a write to `path` is refused: git internals, the project's chatcli config, a protected path. */
 function writeRefusal(guard: FileGuard, path: string): string | undefined {
   if (guard.bypass) return undefined;
@@ -238,6 +263,7 @@ export function resolveEntry(abs: string, guard: FileGuard, opts: WalkOptions): 
       }
       if (queue.length === 0) {
         checkFinal(guard, here, opts);
+        if (linkedRefused(guard, st)) throw linkedRefusal(here);
         return finish(name, st);
       }
       if (!st) {
