@@ -44,14 +44,6 @@ export const KNOWN_BROKEN: Record<string, string> = {
     "a hard link in the workspace to a file in HOME (one a tar/zip checkout or an earlier unsandboxed process left; a sandboxed command cannot make one) is read like any file: the key reaches the provider",
   "files.read_file.hardlink-to-ssh-key.edit":
     "a hard link in the workspace to a file in HOME (one a tar/zip checkout or an earlier unsandboxed process left; a sandboxed command cannot make one) is read like any file: the key reaches the provider",
-  "git.nested-repo-fsmonitor.auto":
-    "a repository a command creates in the work tree is only named (warning nested_git_repository); the user's `git add -A` registers it and the next `git status` runs its fsmonitor (documented)",
-  "git.nested-repo-fsmonitor.edit":
-    "a repository a command creates in the work tree is only named (warning nested_git_repository); the user's `git add -A` registers it and the next `git status` runs its fsmonitor (documented)",
-  "git.register-gitlink.auto":
-    "a repository a command creates in the work tree is only named (warning nested_git_repository); the user's `git add -A` registers it and the next `git status` runs its fsmonitor (documented)",
-  "git.register-gitlink.edit":
-    "a repository a command creates in the work tree is only named (warning nested_git_repository); the user's `git add -A` registers it and the next `git status` runs its fsmonitor (documented)",
   "memory.authorized-keys.disk":
     "appending a key to ~/.ssh/authorized_keys is not judged (PITFALLS lists it for the scan)",
   "memory.de-download-run.disk":
