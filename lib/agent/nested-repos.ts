@@ -10,12 +10,25 @@
  */
 import { join, relative } from "node:path";
 import type { DisableReply } from "../sandbox/repo-disable.ts";
-import { filesOf } from "./tools/common.ts";
+import { filesOf, sandboxOf } from "./tools/common.ts";
 import type { ToolContext, ToolOutcome } from "./types.ts";
 
 interface Contained {
   repo: string;
   reply: DisableReply;
+}
+
+/**
+ * With --allow-git-writes a command can register the repository it made (`git add sub`); a worker
+ * started after that would see `sub/.git` as a registered submodule's, mounted read-only, and could
+ * not rename it. So the worker the rename uses is started before the command, with its mounts.
+ */
+export async function prepareContainment(ctx: ToolContext): Promise<void> {
+  const sandbox = sandboxOf(ctx);
+  if (!sandbox.gitWritesAllowed) return;
+  await filesOf(ctx, ctx.humanApproved === true)
+    .read({ path: ctx.workspaceRoot, wholeMax: 0, window: 0, statOnly: true })
+    .catch(() => undefined);
 }
 
 /** Renames the `.git` of each new repository (where there is one) and says what was done. */

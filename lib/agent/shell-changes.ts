@@ -2,7 +2,7 @@ import { lstatSync } from "node:fs";
 import { lstat, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { gitSafeArgs } from "../sandbox/env.ts";
-import { containRepositories } from "./nested-repos.ts";
+import { containRepositories, prepareContainment } from "./nested-repos.ts";
 import { sandboxOf } from "./tools/common.ts";
 import type { FileChange, ToolContext, ToolOutcome } from "./types.ts";
 
@@ -155,6 +155,7 @@ export async function withTreeChanges(
 ): Promise<ToolOutcome> {
   const before = await snapshotTree(ctx);
   const named = await snapshotPaths(targets);
+  if (before) await prepareContainment(ctx);
   const outcome = await run();
   const after = before && (await snapshotTree(ctx));
   const repos = before && after ? newRepositories(before, after) : [];

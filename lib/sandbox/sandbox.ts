@@ -416,6 +416,11 @@ export class Sandbox {
     };
   }
 
+  /** Whether commands may write the workspace's `.git` this run (--allow-git-writes, user config). */
+  get gitWritesAllowed(): boolean {
+    return this.opts.allowGitWrites === true;
+  }
+
   /** Stops the file workers and removes the run's private temp dir. */
   dispose(): void {
     for (const w of this.workers.values()) w.close();
