@@ -8,6 +8,7 @@
  * and the user are told exactly that and how to undo it. A repository that was there before the
  * command is never touched; nor is a bare-shaped directory (no `.git` to rename: it is only named).
  */
+import { realpathSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { DisableReply } from "../sandbox/repo-disable.ts";
 import { filesOf, sandboxOf } from "./tools/common.ts";
@@ -18,13 +19,30 @@ interface Contained {
   reply: DisableReply;
 }
 
+function realWorkspace(ctx: ToolContext): string {
+  try {
+    return realpathSync(ctx.workspaceRoot);
+  } catch {
+    return ctx.workspaceRoot;
+  }
+}
+
 /**
  * With --allow-git-writes a command can register the repository it made (`git add sub`); a worker
  * started after that would see `sub/.git` as a registered submodule's, mounted read-only, and could
  * not rename it. So the worker the rename uses is started before the command, with its mounts.
+ * Also: the nested repositories already in the work tree are kept read-only for the command.
  */
-export async function prepareContainment(ctx: ToolContext): Promise<void> {
+export async function prepareContainment(
+  ctx: ToolContext,
+  before: { top: string; entries: Map<string, { code: string }> },
+): Promise<void> {
   const sandbox = sandboxOf(ctx);
+  // repositories already there (`?? sub/`): the command gets their `.git` read-only
+  const here = [...before.entries]
+    .filter(([path, e]) => e.code === "??" && path.endsWith("/"))
+    .map(([path]) => relative(realWorkspace(ctx), join(before.top, path.slice(0, -1))));
+  if (here.length) sandbox.keepRepositories(here.filter((r) => r && !r.startsWith("..")));
   if (!sandbox.gitWritesAllowed) return;
   await filesOf(ctx, ctx.humanApproved === true)
     .read({ path: ctx.workspaceRoot, wholeMax: 0, window: 0, statOnly: true })

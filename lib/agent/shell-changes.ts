@@ -155,7 +155,7 @@ export async function withTreeChanges(
 ): Promise<ToolOutcome> {
   const before = await snapshotTree(ctx);
   const named = await snapshotPaths(targets);
-  if (before) await prepareContainment(ctx);
+  if (before) await prepareContainment(ctx, before);
   const outcome = await run();
   const after = before && (await snapshotTree(ctx));
   const repos = before && after ? newRepositories(before, after) : [];

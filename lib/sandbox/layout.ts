@@ -24,7 +24,13 @@ import type { Detected } from "./detect.ts";
 import { type HomeView, homeView, within } from "./home.ts";
 import { cleanHomeGitConfigs, homeGitBinds } from "./home-git.ts";
 import { hooksPathConfigs, hooksPathDirs } from "./hooks-path.ts";
-import { existingDenied, protectedHome, protectedInside, realPathOrSelf } from "./plan.ts";
+import {
+  existingDenied,
+  nestedGitDirs,
+  protectedHome,
+  protectedInside,
+  realPathOrSelf,
+} from "./plan.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
 import { sandboxFilter } from "./seccomp.ts";
 
@@ -55,6 +61,9 @@ export class Layout {
   private readonly createdMountPoints = new Set<string>();
   /** Files chatcli created as mount points (`.git/commondir`), removed when idle if unchanged. */
   private readonly createdFiles = new Map<string, string>();
+
+  /** Nested repositories (relative paths) that were in the work tree before a command: `.git` read-only. */
+  readonly nestedRepos = new Set<string>();
 
   constructor(private readonly o: LayoutOptions) {}
 
@@ -149,7 +158,9 @@ export class Layout {
   /** What stays read-only in the writable workspace (plan.ts), core.hooksPath's directory included. */
   private protectedIn(ws: string) {
     const hooks = hooksPathDirs(ws, hooksPathConfigs(ws, this.o.env), this.o.env);
-    return protectedInside(ws, this.o.allowGitWrites, hooks);
+    const out = protectedInside(ws, this.o.allowGitWrites, hooks);
+    out.existing.push(...nestedGitDirs(ws, this.nestedRepos));
+    return out;
   }
 
   /** HOME as this run shows it (undefined: the workspace is HOME or holds it). */

@@ -157,6 +157,32 @@ function gitlinkCheckouts(workspace: string, index: string, out: Protected): voi
   }
 }
 
+/**
+ * The `.git` (a directory or a gitfile, never a link; no link on the way) of each nested repository
+ * that was in the work tree before a command (`rels`, relative to `workspace`): kept read-only, so a
+ * command cannot give a repository the user already had a config or hook that their next git obeys.
+ */
+export function nestedGitDirs(workspace: string, rels: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const rel of rels) {
+    const parts = rel.split("/");
+    if (parts.some((c) => c === ".." || c === "." || c === "" || c === ".git")) continue;
+    let dir = workspace;
+    let ok = true;
+    for (const part of parts) {
+      dir = join(dir, part);
+      if (lstatKind(dir) !== "dir") {
+        ok = false;
+        break;
+      }
+    }
+    const dotGit = join(dir, ".git");
+    const k = ok ? lstatKind(dotGit) : "missing";
+    if (k === "dir" || k === "file") out.push(dotGit);
+  }
+  return out;
+}
+
 /** Files under HOME that later run code outside the sandbox (shell start-up, user config, PATH dirs). */
 const HOME_STARTUP = [
   ".bashrc",

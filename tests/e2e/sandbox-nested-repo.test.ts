@@ -143,7 +143,7 @@ describe("red team: a nested repository planted by a sandboxed command", () => {
     );
 
   live(
-    "a repository that was there before the command is left as it is; only the one the command created is renamed",
+    "a repository that was there before the command is left as it is (and its .git is read-only to the command); only the one the command created is renamed",
     async () => {
       requireBinary();
       await using llm = await startMockLlm();
@@ -152,7 +152,13 @@ describe("red team: a nested repository planted by a sandboxed command", () => {
       git("init", "-q", "mine");
       git("-C", "mine", "config", "user.name", "the user");
       const config = await readFile(join(h.ws, "mine", ".git", "config"), "utf8");
-      await plant(h, "echo work > mine/notes.txt; git init -q new; echo done");
+      const marker = join(h.outside, "fsmonitor-ran");
+      await plant(
+        h,
+        `echo work > mine/notes.txt; git init -q new
+         git -C mine config core.fsmonitor "sh -c 'echo pwned > ${marker}'" 2>/dev/null; echo "config=$?"
+         printf '#!/bin/sh\\necho pwned > ${marker}\\n' > mine/.git/hooks/pre-commit 2>/dev/null; echo "hook=$?"`,
+      );
       llm.push(runScript, { text: "done" });
       const r = await agent(h, [
         "--permission-mode",
@@ -165,7 +171,18 @@ describe("red team: a nested repository planted by a sandboxed command", () => {
       expect(existsSync(join(h.ws, "mine", ".git.chatcli-disabled"))).toBe(false);
       expect(existsSync(join(h.ws, "new", ".git"))).toBe(false);
       expect(existsSync(join(h.ws, "new", ".git.chatcli-disabled", "HEAD"))).toBe(true);
-      expect(sentToProvider(llm)).not.toContain("mine/");
+      const sent = sentToProvider(llm);
+      expect(sent).not.toMatch(/repository (at )?\(?mine\//);
+      // its .git is read-only to the command: it cannot be given a config or hook the user's git obeys
+      expect(sent).toMatch(/config=[1-9]/);
+      expect(sent).toMatch(/hook=[1-9]/);
+      expect(await readFile(join(h.ws, "mine", "notes.txt"), "utf8")).toBe("work\n");
+      for (const args of [["add", "-A"], ["status"], ["commit", "-qm", "x"]])
+        Bun.spawnSync(["git", "-c", "user.email=u@u", "-c", "user.name=u", ...args], {
+          cwd: h.ws,
+          env: { ...h.env },
+        });
+      expect(existsSync(marker)).toBe(false);
     },
     60_000,
   );

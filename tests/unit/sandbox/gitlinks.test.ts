@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gitlinkPaths } from "../../../lib/sandbox/gitlinks.ts";
-import { protectedInside } from "../../../lib/sandbox/plan.ts";
+import { nestedGitDirs, protectedInside } from "../../../lib/sandbox/plan.ts";
 import { tempDir } from "../../support/ctx.ts";
 
 function git(cwd: string, ...args: string[]) {
@@ -84,5 +84,20 @@ describe("protectedInside: what stays read-only in a writable workspace", () => 
     expect([...p.existing, ...p.missingDirs].some((x) => x.startsWith(join(ws, "linked")))).toBe(
       false,
     );
+  });
+
+  test("nested repositories already there: their .git (dir or gitfile), never through a link or a link itself", async () => {
+    await using d = await tempDir();
+    const ws = d.path;
+    await mkdir(join(ws, "a", ".git"), { recursive: true });
+    await mkdir(join(ws, "b"));
+    await writeFile(join(ws, "b", ".git"), "gitdir: ../x\n");
+    await mkdir(join(ws, "c"));
+    await symlink(join(ws, "a", ".git"), join(ws, "c", ".git"));
+    await symlink(join(ws, "a"), join(ws, "l"));
+    expect(nestedGitDirs(ws, ["a", "b", "c", "l", "gone", "../a", "a/.git"])).toEqual([
+      join(ws, "a", ".git"),
+      join(ws, "b", ".git"),
+    ]);
   });
 });
