@@ -2,6 +2,7 @@ import { lstatSync } from "node:fs";
 import { lstat, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { gitSafeArgs } from "../sandbox/env.ts";
+import { containRepositories, prepareContainment } from "./nested-repos.ts";
 import { sandboxOf } from "./tools/common.ts";
 import type { FileChange, ToolContext, ToolOutcome } from "./types.ts";
 
@@ -78,7 +79,7 @@ export function treeChanges(before: TreeSnapshot, after: TreeSnapshot): FileChan
  * gained `HEAD` beside `objects/` and `refs/` (a bare repository), and — with `--allow-git-writes` —
  * a submodule it registered (`A  sub` with a `.git`). Git at the workspace root never enters an
  * unregistered one, but git run inside it obeys its config (core.fsmonitor, hooks), and `git add -A`
- * would register it as a submodule that the next `git status` enters. Only looked at, never touched.
+ * would register it as a submodule that the next `git status` enters: nested-repos.ts makes it inert.
  */
 export function newRepositories(before: TreeSnapshot, after: TreeSnapshot): string[] {
   const out = new Set<string>();
@@ -100,15 +101,6 @@ export function newRepositories(before: TreeSnapshot, after: TreeSnapshot): stri
     }
   }
   return [...out].sort();
-}
-
-/** What the model and the user are told about repositories a command created. */
-export function repositoryNotes(repos: readonly string[]): { note: string; warning: string } {
-  const list = repos.map((r) => `${r}/`).join(", ");
-  return {
-    note: `chatcli: this command created a git repository at ${list}; its config can run programs when git runs inside it, and \`git add\` would make it a submodule that the next \`git status\` enters. It was left as it is: remove it unless the task needs it.`,
-    warning: `a command created the git repository ${list} in the workspace: git at the workspace root does not enter it, but \`git add -A\` would register it as a submodule whose config (core.fsmonitor, hooks) your next git status runs — inspect it (git -C ${repos[0]} config --list --show-origin) or remove it first`,
-  };
 }
 
 /**
@@ -163,10 +155,12 @@ export async function withTreeChanges(
 ): Promise<ToolOutcome> {
   const before = await snapshotTree(ctx);
   const named = await snapshotPaths(targets);
+  if (before) await prepareContainment(ctx, before);
   const outcome = await run();
   const after = before && (await snapshotTree(ctx));
   const repos = before && after ? newRepositories(before, after) : [];
-  const flagged = repos.length ? flagRepositories(outcome, repos) : outcome;
+  const flagged =
+    before && repos.length ? await containRepositories(ctx, before.top, outcome, repos) : outcome;
   const changes = [
     ...(before && after ? treeChanges(before, after) : []),
     ...pathChanges(named, await snapshotPaths(targets)),
@@ -175,13 +169,4 @@ export async function withTreeChanges(
   const seen = new Set((flagged.filesChanged ?? []).map((c) => c.path));
   const fresh = changes.filter((c) => !seen.has(c.path) && seen.add(c.path));
   return { ...flagged, filesChanged: [...(flagged.filesChanged ?? []), ...fresh] };
-}
-
-function flagRepositories(outcome: ToolOutcome, repos: readonly string[]): ToolOutcome {
-  const { note, warning } = repositoryNotes(repos);
-  return {
-    ...outcome,
-    output: `${outcome.output.replace(/\n?$/, "\n")}${note}`,
-    warnings: [...(outcome.warnings ?? []), { code: "nested_git_repository", message: warning }],
-  };
 }

@@ -3,6 +3,7 @@
  * wire) and the two low-level reads both walks share: open without following a link, read it all.
  */
 import { constants, openSync, readSync } from "node:fs";
+import type { DisableReply, DisableRequest } from "./repo-disable.ts";
 import type { WorkerSearchResult } from "./search-worker.ts";
 import { at, type Dir } from "./walk.ts";
 
@@ -75,6 +76,8 @@ export interface FileOps {
   write(req: WriteRequest): Promise<WriteReply>;
   list(req: ListRequest): Promise<ListReply>;
   search(req: SearchRequest, signal: AbortSignal): Promise<WorkerSearchResult>;
+  /** Renames a new nested repository's `.git` out of git's way (repo-disable.ts). */
+  disableRepository(req: DisableRequest): Promise<DisableReply>;
 }
 
 export const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;

@@ -31,6 +31,7 @@ import {
   type WriteRequest,
 } from "./file-io.ts";
 import { listEntry, searchEntry } from "./file-tree.ts";
+import { disableRepository } from "./repo-disable.ts";
 import { at, type Dir, type Entry, type FileGuard, Refusal, withEntry } from "./walk.ts";
 
 export type {
@@ -168,5 +169,6 @@ export function directFileOps(guard: FileGuard): FileOps {
     write: async (req) => writeEntry(guard, req),
     list: async (req) => listEntry(guard, req),
     search: (req, signal) => searchEntry(guard, req, signal),
+    disableRepository: async (req) => disableRepository(guard, req),
   };
 }

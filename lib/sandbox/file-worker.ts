@@ -14,6 +14,7 @@ import {
   type ReadReply,
   type WriteReply,
 } from "./file-ops.ts";
+import type { DisableReply, DisableRequest } from "./repo-disable.ts";
 import type { WorkerSearchResult } from "./search-worker.ts";
 import { type FileGuard, Refusal } from "./walk.ts";
 
@@ -126,6 +127,9 @@ export async function serveFileWorker(
         case "list":
           out(encodeFrame({ id, ok: true, result: await ops.list(args) }));
           return;
+        case "disable-repo":
+          out(encodeFrame({ id, ok: true, result: await ops.disableRepository(args) }));
+          return;
         case "search": {
           const controller = new AbortController();
           searches.set(id, controller);
@@ -198,6 +202,10 @@ export class FileWorkerClient implements FileOps {
 
   async list(req: Parameters<FileOps["list"]>[0]): Promise<ListReply> {
     return (await this.call("list", req)).header["result"] as ListReply;
+  }
+
+  async disableRepository(req: DisableRequest): Promise<DisableReply> {
+    return (await this.call("disable-repo", req)).header["result"] as DisableReply;
   }
 
   async search(

@@ -25,7 +25,13 @@ import { linkedProtected, linksInside } from "./hardlinks.ts";
 import { type HomeView, homeView, within } from "./home.ts";
 import { cleanHomeGitConfigs, homeGitBinds } from "./home-git.ts";
 import { hooksPathConfigs, hooksPathDirs } from "./hooks-path.ts";
-import { existingDenied, protectedHome, protectedInside, realPathOrSelf } from "./plan.ts";
+import {
+  existingDenied,
+  nestedGitDirs,
+  protectedHome,
+  protectedInside,
+  realPathOrSelf,
+} from "./plan.ts";
 import { seatbeltProfile } from "./seatbelt.ts";
 import { sandboxFilter } from "./seccomp.ts";
 
@@ -61,6 +67,8 @@ export class Layout {
 
   /** Workspace files that are hard links to protected or hidden files (covered by /dev/null). */
   private hardLinks: string[] | undefined;
+  /** Nested repositories (relative paths) that were in the work tree before a command: `.git` read-only. */
+  readonly nestedRepos = new Set<string>();
 
   constructor(private readonly o: LayoutOptions) {}
 
@@ -164,7 +172,9 @@ export class Layout {
   /** What stays read-only in the writable workspace (plan.ts), core.hooksPath's directory included. */
   private protectedIn(ws: string) {
     const hooks = hooksPathDirs(ws, hooksPathConfigs(ws, this.o.env), this.o.env);
-    return protectedInside(ws, this.o.allowGitWrites, hooks);
+    const out = protectedInside(ws, this.o.allowGitWrites, hooks);
+    out.existing.push(...nestedGitDirs(ws, this.nestedRepos));
+    return out;
   }
 
   /** HOME as this run shows it (undefined: the workspace is HOME or holds it). */

@@ -129,7 +129,8 @@ function coverInside(workspace: string, target: string, out: Protected): void {
  * recurses into every populated submodule the index records. Each one's `.git` stays read-only; an
  * unpopulated one's empty directory stays read-only (so no `.git` appears in it and git still sees
  * an unpopulated submodule); a missing checkout gets an empty read-only directory at the first
- * missing component of its path (removed afterwards), so no repository can be made there either.
+ * missing component of its path (removed afterwards), and a checkout with files but no `.git` an
+ * empty read-only `.git`, so no repository can be made there either.
  */
 function gitlinkCheckouts(workspace: string, index: string, out: Protected): void {
   for (const rel of gitlinkPaths(index)) {
@@ -150,8 +151,36 @@ function gitlinkCheckouts(workspace: string, index: string, out: Protected): voi
     const dotGit = join(dir, ".git");
     const k = lstatKind(dotGit);
     if (k === "missing" && isEmptyDir(dir)) out.existing.push(dir);
+    // files but no `.git` (one chatcli renamed to .git.chatcli-disabled): no `.git` may appear
+    else if (k === "missing") out.missingDirs.push(dotGit);
     else if (k === "dir" || k === "file") out.existing.push(dotGit);
   }
+}
+
+/**
+ * The `.git` (a directory or a gitfile, never a link; no link on the way) of each nested repository
+ * that was in the work tree before a command (`rels`, relative to `workspace`): kept read-only, so a
+ * command cannot give a repository the user already had a config or hook that their next git obeys.
+ */
+export function nestedGitDirs(workspace: string, rels: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const rel of rels) {
+    const parts = rel.split("/");
+    if (parts.some((c) => c === ".." || c === "." || c === "" || c === ".git")) continue;
+    let dir = workspace;
+    let ok = true;
+    for (const part of parts) {
+      dir = join(dir, part);
+      if (lstatKind(dir) !== "dir") {
+        ok = false;
+        break;
+      }
+    }
+    const dotGit = join(dir, ".git");
+    const k = ok ? lstatKind(dotGit) : "missing";
+    if (k === "dir" || k === "file") out.push(dotGit);
+  }
+  return out;
 }
 
 /** Files under HOME that later run code outside the sandbox (shell start-up, user config, PATH dirs). */

@@ -429,6 +429,19 @@ export class Sandbox {
     };
   }
 
+  /**
+   * Nested repositories (relative to the workspace) a command finds in the work tree before it runs:
+   * their `.git` is read-only to it and to every later command (plan.ts `nestedGitDirs`).
+   */
+  keepRepositories(rels: readonly string[]): void {
+    for (const r of rels) this.layout?.nestedRepos.add(r);
+  }
+
+  /** Whether commands may write the workspace's `.git` this run (--allow-git-writes, user config). */
+  get gitWritesAllowed(): boolean {
+    return this.opts.allowGitWrites === true;
+  }
+
   /** Stops the file workers and removes the run's private temp dir. */
   dispose(): void {
     for (const w of this.workers.values()) w.close();

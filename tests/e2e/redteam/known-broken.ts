@@ -6,12 +6,4 @@
 export const KNOWN_BROKEN: Record<string, string> = {
   "files.race.search_files.sandboxed":
     "[intermittent] search_files under a link-swapping race (edit mode, sandboxed) returned the content of files outside the workspace (x:1:hello outside CANARY\u2026): about 1 run in 6 with 15 searches",
-  "git.nested-repo-fsmonitor.auto":
-    "a repository a command creates in the work tree is only named (warning nested_git_repository); the user's `git add -A` registers it and the next `git status` runs its fsmonitor (documented)",
-  "git.nested-repo-fsmonitor.edit":
-    "a repository a command creates in the work tree is only named (warning nested_git_repository); the user's `git add -A` registers it and the next `git status` runs its fsmonitor (documented)",
-  "git.register-gitlink.auto":
-    "a repository a command creates in the work tree is only named (warning nested_git_repository); the user's `git add -A` registers it and the next `git status` runs its fsmonitor (documented)",
-  "git.register-gitlink.edit":
-    "a repository a command creates in the work tree is only named (warning nested_git_repository); the user's `git add -A` registers it and the next `git status` runs its fsmonitor (documented)",
 };

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gitlinkPaths } from "../../../lib/sandbox/gitlinks.ts";
-import { protectedInside } from "../../../lib/sandbox/plan.ts";
+import { nestedGitDirs, protectedInside } from "../../../lib/sandbox/plan.ts";
 import { tempDir } from "../../support/ctx.ts";
 
 function git(cwd: string, ...args: string[]) {
@@ -64,12 +64,13 @@ describe("protectedInside: what stays read-only in a writable workspace", () => 
     await using d = await tempDir();
     const ws = d.path;
     git(ws, "init", "-q");
-    for (const sub of ["populated", "empty", "gone/deep/sub", "linked"]) {
+    for (const sub of ["populated", "empty", "gone/deep/sub", "linked", "disabled"]) {
       git(ws, "init", "-q", sub);
       git(join(ws, sub), "commit", "-q", "--allow-empty", "-m", "x");
       git(ws, "add", sub);
     }
     await rm(join(ws, "empty", ".git"), { recursive: true });
+    await rename(join(ws, "disabled", ".git"), join(ws, "disabled", ".git.chatcli-disabled"));
     await rm(join(ws, "gone"), { recursive: true });
     await rm(join(ws, "linked"), { recursive: true });
     await symlink(d.path, join(ws, "linked"));
@@ -77,9 +78,26 @@ describe("protectedInside: what stays read-only in a writable workspace", () => 
     expect(p.existing).toContain(join(ws, "populated", ".git"));
     expect(p.existing).toContain(join(ws, "empty"));
     expect(p.missingDirs).toContain(join(ws, "gone"));
+    // files but no .git (chatcli renamed it): an empty read-only .git, so none can reappear
+    expect(p.missingDirs).toContain(join(ws, "disabled", ".git"));
     // a link on the way is not followed (git does not look through it either)
     expect([...p.existing, ...p.missingDirs].some((x) => x.startsWith(join(ws, "linked")))).toBe(
       false,
     );
+  });
+
+  test("nested repositories already there: their .git (dir or gitfile), never through a link or a link itself", async () => {
+    await using d = await tempDir();
+    const ws = d.path;
+    await mkdir(join(ws, "a", ".git"), { recursive: true });
+    await mkdir(join(ws, "b"));
+    await writeFile(join(ws, "b", ".git"), "gitdir: ../x\n");
+    await mkdir(join(ws, "c"));
+    await symlink(join(ws, "a", ".git"), join(ws, "c", ".git"));
+    await symlink(join(ws, "a"), join(ws, "l"));
+    expect(nestedGitDirs(ws, ["a", "b", "c", "l", "gone", "../a", "a/.git"])).toEqual([
+      join(ws, "a", ".git"),
+      join(ws, "b", ".git"),
+    ]);
   });
 });
