@@ -90,8 +90,10 @@ export class Layout {
     cwd: string,
     env: Record<string, string>,
     writable: string[],
-    visible: readonly string[] = [],
+    shown: readonly string[] = [],
   ): Wrapped {
+    // chatcli run from source (`bun main.ts`, the tests): the tree main.ts imports from, not main.ts alone
+    const visible = shown.map((p) => (isAbsolute(p) && /\.[cm]?[jt]s$/.test(p) ? dirname(p) : p));
     if (this.o.detected.kind === "bubblewrap") {
       const fd3Path = this.seccompFile();
       // bwrap runs on the host: the loader's variables go to the command only (LD_PRELOAD=./evil.so)
