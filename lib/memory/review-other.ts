@@ -2,9 +2,8 @@ import type { Fact } from "./facts.ts";
 import { removeFact } from "./facts.ts";
 import { otherToolHolds } from "./foreign.ts";
 import { formatGoTime } from "./gotime.ts";
-import { findHeld, type HeldFact, type ReviewOutcome } from "./review.ts";
+import { acceptable, findHeld, type HeldFact, type ReviewOutcome } from "./review.ts";
 import { loadFacts, type Memory, mutateFacts } from "./store.ts";
-import { findThreat } from "./threatscan.ts";
 
 /**
  * The review of facts another tool wrote (lib/memory/foreign.ts): they stay in memory_index.json,
@@ -44,11 +43,9 @@ export async function acceptOtherTool(
   id: string,
   opts: { force?: boolean } = {},
 ): Promise<ReviewOutcome> {
-  const held = findHeld(await loadOtherToolHeld(mem), id);
-  if (!held) return { status: "not_found", id };
-  const threat = findThreat(held.content);
-  if (threat && mem.cfg.threatscan && !opts.force)
-    return { status: "needs_force", fact: held, reason: `${threat.kind}: ${threat.why}` };
+  const ok = acceptable(mem, await loadOtherToolHeld(mem), id, opts.force);
+  if ("refused" in ok) return ok.refused;
+  const { held } = ok;
   const done = await mutateFacts(
     mem,
     (state) => {

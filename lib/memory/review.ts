@@ -92,6 +92,26 @@ export function findHeld(list: readonly HeldFact[], id: string): HeldFact | unde
 }
 
 /**
+ * The fact `id` names in `list`, ready to accept; or why not: no such held fact, or text the threat
+ * scan flags without `force` (as `memory remember` asks).
+ */
+export function acceptable(
+  mem: Memory,
+  list: readonly HeldFact[],
+  id: string,
+  force: boolean | undefined,
+): { held: HeldFact } | { refused: ReviewOutcome } {
+  const held = findHeld(list, id);
+  if (!held) return { refused: { status: "not_found", id } };
+  const threat = findThreat(held.content);
+  if (threat && mem.cfg.threatscan && !force)
+    return {
+      refused: { status: "needs_force", fact: held, reason: `${threat.kind}: ${threat.why}` },
+    };
+  return { held };
+}
+
+/**
  * Accepts a held fact: it joins the index as the user's (`source: "user:reviewed"`, confidence of a
  * user fact). Text the threat scan flags needs `force`, as `memory remember` does.
  */
@@ -100,11 +120,9 @@ export async function acceptHeld(
   id: string,
   opts: { force?: boolean } = {},
 ): Promise<ReviewOutcome> {
-  const held = findHeld(await loadHeld(mem), id);
-  if (!held) return { status: "not_found", id };
-  const threat = findThreat(held.content);
-  if (threat && mem.cfg.threatscan && !opts.force)
-    return { status: "needs_force", fact: held, reason: `${threat.kind}: ${threat.why}` };
+  const ok = acceptable(mem, await loadHeld(mem), id, opts.force);
+  if ("refused" in ok) return ok.refused;
+  const { held } = ok;
   const added = await mutateFacts(
     mem,
     (state) =>
