@@ -3,7 +3,7 @@
  * model must not keep a run alive past --timeout, and SIGTERM must end it. Broken: the run is still
  * alive 12 s after a 4 s timeout (the harness kills it at 25 s), or SIGTERM takes over 5 s.
  */
-import { describe, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { requireBinary, spawnChatcli } from "../../support/binary.ts";
 import { type MockLlm, startMockLlm } from "../../support/mock-llm.ts";
 import { SANDBOX_MISSING } from "../../support/sandbox.ts";
@@ -127,6 +127,8 @@ describe("red team: catastrophic patterns", () => {
           return { id: `redos.${s}`, broken: got.broken, note: got.broken ? got.note : undefined };
         });
         const v = await Promise.all(jobs.map((j) => j()));
+        // one verdict per pattern; settle() then compares the broken ones with known-broken.ts
+        expect(v.map((x) => x.id).sort()).toEqual([...redosIds()].sort());
         settle(redosIds(), v);
       } finally {
         site.stop();
