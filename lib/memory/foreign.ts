@@ -28,12 +28,20 @@ export function otherToolHolds(facts: Iterable<Fact>): Map<string, string> {
     return judged.get(text);
   };
   const foreign = [...facts].filter(isOtherToolFact);
+  const names = new Map<Fact, Set<string>>();
+  const named = (f: Fact) => {
+    const known = names.get(f);
+    if (known) return known;
+    const fresh = artifacts(f.content);
+    names.set(f, fresh);
+    return fresh;
+  };
   for (const f of foreign) {
     const why = judge(f.content);
     if (why) held.set(f.id, why);
   }
   const pair = (a: Fact | undefined, b: Fact | undefined) => {
-    if (!a || !b || held.has(a.id) || held.has(b.id) || !sharesArtifact(a, b)) return;
+    if (!a || !b || held.has(a.id) || held.has(b.id) || !sharesArtifact(named(a), named(b))) return;
     const why = judge(`${a.content}\n${b.content}`);
     if (!why) return;
     held.set(a.id, `split across two facts: ${why}`);
@@ -44,19 +52,25 @@ export function otherToolHolds(facts: Iterable<Fact>): Map<string, string> {
   const byCategory = new Map<string, Fact[]>();
   for (const f of foreign) {
     const c = f.category || "general";
-    byCategory.set(c, [...(byCategory.get(c) ?? []), f]);
+    const list = byCategory.get(c);
+    if (list) list.push(f);
+    else byCategory.set(c, [f]);
   }
   for (const list of byCategory.values())
     for (let i = 0; i + 1 < list.length; i++) pair(list[i], list[i + 1]);
   return held;
 }
 
-/** A file, path or URL named in both (`-o setup.txt` … `sh setup.txt`): one fact refers to the other. */
-function sharesArtifact(a: Fact, b: Fact): boolean {
-  const names = (t: string) =>
-    new Set((t.toLowerCase().match(/[\w~-]*[./][\w./~:-]*\w/g) ?? []).filter((n) => n.length >= 4));
-  const mine = names(a.content);
-  for (const n of names(b.content)) if (mine.has(n)) return true;
+/** The files, paths and URLs a fact names (`-o setup.txt`, `sh setup.txt`). */
+function artifacts(text: string): Set<string> {
+  return new Set(
+    (text.toLowerCase().match(/[\w~-]*[./][\w./~:-]*\w/g) ?? []).filter((n) => n.length >= 4),
+  );
+}
+
+/** A file, path or URL named in both: one fact refers to the other. */
+function sharesArtifact(mine: Set<string>, theirs: Set<string>): boolean {
+  for (const n of theirs) if (mine.has(n)) return true;
   return false;
 }
 

@@ -83,6 +83,7 @@ const CONFUSABLE: Record<string, string> = {
   Χ: "X",
 };
 const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLE).join("")}]`, "g");
+const HAS_CONFUSABLE = new RegExp(`[${Object.keys(CONFUSABLE).join("")}]`);
 
 /**
  * Look-alike letters replaced by the Latin ones they imitate — in words that mix them with Latin
@@ -90,6 +91,8 @@ const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLE).join("")}]`, "g");
  * Greek stays as it is.
  */
 export function skeleton(text: string): string {
+  // nearly every text has no look-alike at all: nothing to replace (this runs on every fact, per run)
+  if (!HAS_CONFUSABLE.test(text)) return text;
   const letters = text.match(/\p{L}/gu) ?? [];
   const latin = letters.filter((c) => /[A-Za-z]/.test(c)).length;
   const mostlyLatin = letters.length > 0 && latin / letters.length > 0.5;
