@@ -153,10 +153,10 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
         state: compacting,
       });
       messages = mc.messages;
-      if (mc.truncated || mc.summarized || mc.deduplicated) {
-        const repeats = mc.deduplicated
-          ? `, ${mc.deduplicated} repeated output(s) as a pointer`
-          : "";
+      if (mc.truncated || mc.summarized || mc.deduplicated || mc.delta) {
+        const repeats =
+          (mc.deduplicated ? `, ${mc.deduplicated} repeated output(s) as a pointer` : "") +
+          (mc.delta ? `, ${mc.delta} near-repeat(s) built from an earlier output` : "");
         const line = `🗜 microcompact: ${mc.truncated} truncated, ${mc.summarized} summarized${repeats}, ${mc.freedChars} chars freed`;
         emit(note(line, { detail: true, parent_id }));
       }

@@ -28,8 +28,9 @@ export interface MicrocompactConfig {
   /** Requests a run makes before its pace counts. */
   warmupTurns: number;
   /**
-   * CHATCLI_MICROCOMPACT=strict: clear only with what pointers already saved in writes, so a run never
-   * writes (or sends uncached) more than it would without microcompact, whatever its length.
+   * The default (`strict`): clear only with what pointers and recipes already saved in writes, so a
+   * run never writes (or sends uncached) more than it would without microcompact, whatever its
+   * length. CHATCLI_MICROCOMPACT=cost drops the budget: a clearing only has to pay for itself in cost.
    */
   writeBudget: boolean;
 }
@@ -47,7 +48,7 @@ export const MICROCOMPACT_DEFAULTS: MicrocompactConfig = {
   paceFactor: 1,
   floorTurns: 2,
   warmupTurns: 4,
-  writeBudget: false,
+  writeBudget: true,
 };
 
 function positive(env: Env, name: string, fallback: number): number {
@@ -68,7 +69,7 @@ export function microcompactConfig(env: Env): MicrocompactConfig {
   return {
     ...d,
     enabled: !["off", "0", "false", "no"].includes(mode),
-    writeBudget: mode === "strict",
+    writeBudget: mode !== "cost",
     truncateTurns: positive(env, "CHATCLI_MICROCOMPACT_TRUNCATE_TURNS", d.truncateTurns),
     summarizeTurns: positive(env, "CHATCLI_MICROCOMPACT_SUMMARIZE_TURNS", d.summarizeTurns),
     headChars: positive(env, "CHATCLI_MICROCOMPACT_HEAD_CHARS", d.headChars),

@@ -1,4 +1,5 @@
 import type { MicrocompactConfig } from "./microcompact-config.ts";
+import { DELTA } from "./microcompact-delta.ts";
 
 // The forms an old tool result takes under microcompact (reference §6.10): head + tail, the one-line
 // summary, and the pointer to an identical earlier result. Every form is a pure function of the
@@ -43,6 +44,8 @@ export function truncateOld(content: string, config: MicrocompactConfig): string
 
 /** The one-line summary of a result (of the original, when it was truncated first). */
 export function summaryLine(content: string): string {
+  const d = DELTA.exec(content);
+  if (d) return `[Old tool result cleared — ${d[2]} lines, ${d[3]} chars, text]`;
   const t = TRUNCATED.exec(content);
   if (t?.[2] !== undefined) {
     const chars = content.length - t[0].length + Number(t[1]);
@@ -66,7 +69,7 @@ export function dueContent(
     const line = summaryLine(content);
     return line.length < content.length ? line : undefined;
   }
-  if (age >= config.truncateTurns && !truncated) {
+  if (age >= config.truncateTurns && !truncated && !DELTA.test(content)) {
     const out = truncateOld(content, config);
     return out === content ? undefined : out;
   }

@@ -2,6 +2,7 @@ import type { ChatMessage } from "../llm/types.ts";
 import { withContent } from "./blocks.ts";
 import type { MicrocompactConfig } from "./microcompact-config.ts";
 import { clearingGain, rewriteTokens } from "./microcompact-cost.ts";
+import { DELTA } from "./microcompact-delta.ts";
 import { DUPLICATE, dueContent } from "./microcompact-forms.ts";
 import { CHARS_PER_TOKEN } from "./tokens.ts";
 
@@ -16,7 +17,7 @@ function isCandidate(m: ChatMessage): boolean {
   return m.role === "tool" || (m.role === "user" && m.meta?.agent_feedback === true);
 }
 
-/** Each message's age in assistant turns; a result pointed to is as young as its youngest pointer. */
+/** Each message's age in assistant turns; a result pointed to (or built from) is as young as its youngest pointer. */
 export function agesOf(messages: readonly ChatMessage[]): number[] {
   let total = 0;
   for (const m of messages) if (m.role === "assistant") total++;
@@ -29,7 +30,8 @@ export function agesOf(messages: readonly ChatMessage[]): number[] {
     if (m.role === "tool" && m.tool_call_id) byId.set(m.tool_call_id, i);
   }
   for (const [i, m] of messages.entries()) {
-    const id = m.role === "tool" ? DUPLICATE.exec(m.content)?.[1] : undefined;
+    const id =
+      m.role === "tool" ? (DUPLICATE.exec(m.content) ?? DELTA.exec(m.content))?.[1] : undefined;
     const original = id === undefined ? undefined : byId.get(id);
     if (original !== undefined)
       ages[original] = Math.min(ages[original] as number, ages[i] as number);
@@ -111,6 +113,8 @@ export interface ClearingInput extends PlanInput {
   /** Message counts of earlier requests whose cache entry is still a prefix. */
   entries: readonly number[];
   requestsLeft: number;
+  /** strict: the most tokens a clearing may make the provider write again (what pointers saved). */
+  budget?: number;
 }
 
 /**
@@ -119,6 +123,7 @@ export interface ClearingInput extends PlanInput {
  * less, and wins when the oldest lies beyond the provider's lookback (clearing there would rewrite
  * the whole history). Results before the cut stay as they are, byte for byte. A clearing that
  * would rewrite more tokens than it frees never gains (it would batch better a few turns later).
+ * With a budget only the cuts it affords count.
  */
 export function bestClearing(input: ClearingInput): Clearing | undefined {
   const due = rewritesDue(input, 0);
@@ -133,6 +138,7 @@ export function bestClearing(input: ClearingInput): Clearing | undefined {
       sentBefore: input.sentBefore,
       entries: input.entries,
     });
+    if (input.budget !== undefined && rewrite > input.budget) continue;
     // never rewrite more than it frees, and pay for the rewrite over the requests expected
     const gain =
       freedTokens >= rewrite ? clearingGain(freedTokens, rewrite, input.requestsLeft) : -rewrite;

@@ -3,7 +3,8 @@ import type { ChatMessage } from "../llm/types.ts";
 import { withContent } from "./blocks.ts";
 import { type MicrocompactConfig, microcompactConfig } from "./microcompact-config.ts";
 import { requestsLeft, rewriteTokens, waitIsCheaper } from "./microcompact-cost.ts";
-import { duplicateLine } from "./microcompact-forms.ts";
+import { DELTA, deltaPointer } from "./microcompact-delta.ts";
+import { CLEARED, DUPLICATE, duplicateLine, TRUNCATED } from "./microcompact-forms.ts";
 import { agesOf, bestClearing, type Plan, plan } from "./microcompact-plan.ts";
 import { CHARS_PER_TOKEN } from "./tokens.ts";
 
@@ -14,7 +15,7 @@ import { CHARS_PER_TOKEN } from "./tokens.ts";
  */
 export interface MicrocompactState {
   sent: ChatMessage[][];
-  /** Tokens pointers kept off the wire, minus the rewrites clearings spent (with writeBudget). */
+  /** Tokens pointers and recipes kept off the wire, minus the rewrites clearings spent (writeBudget). */
   credit: number;
 }
 
@@ -35,6 +36,8 @@ export interface MicrocompactResult {
   summarized: number;
   /** New results sent as a pointer to an identical earlier one. */
   deduplicated: number;
+  /** New results sent as a recipe built from an earlier one's lines. */
+  delta: number;
   freedChars: number;
   /** Estimated tokens the due rewrites would free (whether or not this turn cleared). */
   pendingTokens: number;
@@ -68,35 +71,62 @@ function cacheEntries(state: MicrocompactState | undefined, messages: readonly C
   return out;
 }
 
-/** New results (after `from`) identical to an earlier verbatim result become a pointer to it. */
+/** An earlier result a new one may point to: a tool result still as the tool returned it. */
+function verbatim(m: ChatMessage, minChars: number): boolean {
+  if (m.role !== "tool" || typeof m.content !== "string" || m.content.length < minChars)
+    return false;
+  const c = m.content;
+  return (
+    !(c.startsWith("[") && (DUPLICATE.test(c) || DELTA.test(c) || CLEARED.test(c))) &&
+    !TRUNCATED.test(c)
+  );
+}
+
+/**
+ * New results (after `from`) identical to an earlier verbatim result become a pointer to it; those
+ * mostly made of an earlier one's lines become a recipe built from it (lib/history/microcompact-delta.ts).
+ */
 function dedupNewest(out: ChatMessage[], from: number, minChars: number, r: MicrocompactResult) {
   const byLength = new Map<number, number[]>();
+  const bases: Array<{ id: string; content: string }> = [];
   for (let i = 0; i < out.length; i++) {
     const m = out[i] as ChatMessage;
-    if (m.role !== "tool" || typeof m.content !== "string" || m.content.length < minChars) continue;
+    if (!verbatim(m, minChars)) continue;
     const same = byLength.get(m.content.length);
     const earlier = i > from ? same?.find((j) => out[j]?.content === m.content) : undefined;
     const id = earlier === undefined ? undefined : out[earlier]?.tool_call_id;
-    if (id) {
-      out[i] = withContent(m, duplicateLine(m.content, id));
-      r.deduplicated++;
-      r.freedChars += m.content.length - (out[i] as ChatMessage).content.length;
-    } else if (same) same.push(i);
+    const line = id
+      ? duplicateLine(m.content, id)
+      : i > from
+        ? deltaPointer(m.content, bases, minChars)
+        : undefined;
+    if (line !== undefined) {
+      out[i] = withContent(m, line);
+      if (id) r.deduplicated++;
+      else r.delta++;
+      r.freedChars += m.content.length - line.length;
+      continue;
+    }
+    if (same) same.push(i);
     else byLength.set(m.content.length, [i]);
+    if (m.tool_call_id) bases.push({ id: m.tool_call_id, content: m.content });
   }
 }
 
 /**
  * Shrinks old tool results in an agent loop, cache-aware. Before each request:
  * 1. a new result that is byte for byte an earlier result still in the history (the same file read
- *    again, the same test output) goes out as a one-line pointer to it — it was never sent, so the
- *    cache loses nothing, and the earlier copy stays verbatim as long as the pointer would have;
+ *    again, the same test output) goes out as a one-line pointer to it, one made mostly of an earlier
+ *    result's lines (the file again after an edit, a wider window) as a recipe built from it — it was
+ *    never sent, so the cache loses nothing, and the earlier copy stays verbatim as long as the
+ *    pointer would have;
  * 2. every rewrite due is worked out (head + tail after TRUNCATE_TURNS turns, a one-line summary
  *    after SUMMARIZE_TURNS), oldest first, so the cut point is the oldest result not yet in its
  *    final form and everything before it stays byte-identical;
  * 3. they all happen at once only when the clearing pays for itself over the requests still
- *    expected (the run's pace, --max-turns, a floor) and frees at least CLEAR_AT_LEAST tokens;
- *    otherwise the history goes out untouched, byte for byte.
+ *    expected (the run's pace, --max-turns, a floor), frees at least CLEAR_AT_LEAST tokens and (by
+ *    default) what it makes the provider write again was saved by pointers first; otherwise the
+ *    history goes out untouched, byte for byte.
  * `turnIndex` is the loop's 0-based turn. With `options.state` (one per run) it knows which cache
  * entries a clearing keeps.
  */
@@ -112,6 +142,7 @@ export function microcompact(
     truncated: 0,
     summarized: 0,
     deduplicated: 0,
+    delta: 0,
     freedChars: 0,
     pendingTokens: 0,
     rewriteTokens: 0,
@@ -135,7 +166,15 @@ export function microcompact(
   if (eager) return apply(result, plan(input));
   result.requestsLeft = requestsLeft({ ...config, turnIndex, maxTurns: options.maxTurns });
   const entries = options.state ? cacheEntries(options.state, messages) : [sentBefore];
-  const best = bestClearing({ ...input, sentBefore, entries, requestsLeft: result.requestsLeft });
+  // the default (strict): spend only what pointers saved, so writes never exceed no microcompaction's
+  const budget = config.writeBudget ? (options.state?.credit ?? 0) : undefined;
+  const best = bestClearing({
+    ...input,
+    sentBefore,
+    entries,
+    requestsLeft: result.requestsLeft,
+    budget,
+  });
   if (!best) return result;
   result.pendingTokens = best.freedTokens;
   result.rewriteTokens = best.rewriteTokens;
@@ -152,7 +191,6 @@ export function microcompact(
   if (waitIsCheaper(best.rewriteTokens, later, best.freedTokens, result.requestsLeft))
     return result;
   if (config.writeBudget) {
-    // strict: spend only what pointers saved, so cache writes never exceed no microcompaction's
     if (!options.state || options.state.credit < best.rewriteTokens) return result;
     options.state.credit -= best.rewriteTokens;
   }

@@ -377,7 +377,7 @@ describe("automatic compaction in agent", () => {
     expect(firstResult(5)).toMatch(/^\[Old tool result cleared — \d+ lines, \d+ chars, text\]$/);
   });
 
-  test("microcompact by default: the request prefix changes only at a clearing, never every turn", async () => {
+  test("microcompact (CHATCLI_MICROCOMPACT=cost): the request prefix changes only at a clearing, never every turn", async () => {
     await using home = await tempDir();
     await using llm = await startMockLlm({ defaultText: "done" });
     const ws = join(home.path, "ws");
@@ -390,8 +390,9 @@ describe("automatic compaction in agent", () => {
       await writeFile(join(ws, `f${i}.txt`), `${lines.join("\n")}\n`);
       llm.push({ tool_calls: [{ name: "read_file", arguments: { file: `f${i}.txt` } }] });
     }
+    // the default would not clear at all here: no repeated output has paid for a rewrite
     const r = await runChatcli(["agent", "read every file", "--permission-mode", "bypass"], {
-      env: env(llm, home.path),
+      env: env(llm, home.path, { CHATCLI_MICROCOMPACT: "cost" }),
       cwd: ws,
     });
     expect(r.code).toBe(0);

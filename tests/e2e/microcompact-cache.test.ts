@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { applyDelta, DELTA } from "../../lib/history/microcompact-delta.ts";
 import { baseEnv, requireBinary, runChatcli } from "../support/binary.ts";
 import { tempDir } from "../support/ctx.ts";
 import { startMockLlm } from "../support/mock-llm.ts";
@@ -44,7 +45,7 @@ async function workspace(root: string, files: number): Promise<string> {
  * recorded, priced by a fresh simulator per API over exactly those requests.
  */
 async function run(
-  reads: string[],
+  reads: Array<string | { name: string; arguments: Json }>,
   api: "openai" | "anthropic",
   extra: Record<string, string>,
   args: string[] = [],
@@ -52,7 +53,10 @@ async function run(
   await using home = await tempDir();
   await using llm = await startMockLlm({ defaultText: "done" });
   const ws = await workspace(home.path, 40);
-  for (const file of reads) llm.push({ tool_calls: [{ name: "read_file", arguments: { file } }] });
+  for (const r of reads)
+    llm.push({
+      tool_calls: [typeof r === "string" ? { name: "read_file", arguments: { file: r } } : r],
+    });
   const r = await runChatcli(["agent", "read the files", "--permission-mode", "bypass", ...args], {
     env: baseEnv(home.path, { ...llm.env(api), CHATCLI_MEMORY_ENABLED: "false", ...extra }),
     cwd: ws,
@@ -78,6 +82,8 @@ async function run(
 }
 
 const OFF = { CHATCLI_MICROCOMPACT: "off" };
+/** The pay-for-itself rule without the default's write budget. */
+const COST = { CHATCLI_MICROCOMPACT: "cost" };
 /** The messages of a request as JSON, without the cache breakpoints (they move to the last block). */
 const wire = (body: Json) =>
   JSON.stringify(body["messages"], (k, v) => (k === "cache_control" ? undefined : v));
@@ -117,13 +123,17 @@ describe("microcompact pays for itself", () => {
     );
   });
 
-  test("a long run clears once it pays: cheaper than off, the prefix changes only at clearings, cleared results byte-stable", async () => {
+  test("CHATCLI_MICROCOMPACT=cost: a long run clears once it pays: cheaper than off, the prefix changes only at clearings, cleared results byte-stable", async () => {
     const reads = files(30);
-    const [on, off] = await Promise.all([
+    const [on, off, strict] = await Promise.all([
+      run(reads, "anthropic", COST),
+      run(reads, "anthropic", OFF),
       run(reads, "anthropic", {}),
       run(reads, "anthropic", OFF),
     ]);
     expect(on.cost).toBeLessThan(0.8 * off.cost);
+    // the default has nothing to pay a rewrite with (no output repeats): the wire is off's
+    expect(strict.requests.map(wire)).toEqual(off.requests.map(wire));
     const rewritten = on.requests.flatMap((_, i) =>
       i > 0 && !extends_(on.requests, i) ? [i] : [],
     );
@@ -149,8 +159,8 @@ describe("microcompact pays for itself", () => {
     // 8 requests: going by the run's pace alone, the 8th would clear (3 more requests expected)
     const reads = files(7);
     const [paced, capped, off] = await Promise.all([
-      run(reads, "anthropic", {}),
-      run(reads, "anthropic", {}, ["--max-turns", "8"]),
+      run(reads, "anthropic", COST),
+      run(reads, "anthropic", COST, ["--max-turns", "8"]),
       run(reads, "anthropic", OFF),
     ]);
     const rewritesLast = (bill: Bill) => !extends_(bill.requests, bill.requests.length - 1);
@@ -172,10 +182,30 @@ describe("microcompact pays for itself", () => {
     expect(sum(on.uncached)).toBeLessThan(sum(off.uncached));
   });
 
-  test("CHATCLI_MICROCOMPACT=strict: cache writes and uncached input never above off, request by request cumulatively", async () => {
-    // re-reads give pointers (writes saved), which strict mode spends on clearings
+  test("the file read again after an edit goes out as a recipe built from the first read, rebuilding exactly what read_file returned", async () => {
+    const lines = Array.from({ length: 250 }, (_, n) => `f0 line ${n} ${"v".repeat(62)}`);
+    lines.splice(100, 0, "a line the agent added");
+    const edit = {
+      name: "write_file",
+      arguments: { file: "f0.txt", content: `${lines.join("\n")}\n` },
+    };
+    const reads = ["f0.txt", edit, "f0.txt"];
+    const [on, off] = await Promise.all([run(reads, "openai", {}), run(reads, "openai", OFF)]);
+    const sent = toolContents(on.requests.at(-1) as Json);
+    const verbatim = toolContents(off.requests.at(-1) as Json);
+    expect(sent[0]).toBe(verbatim[0] as string);
+    const recipe = sent[2] as string;
+    expect(DELTA.test(recipe)).toBe(true);
+    expect(recipe).toContain("a line the agent added");
+    expect(recipe.length).toBeLessThan((verbatim[2] as string).length / 5);
+    expect(applyDelta(recipe, sent[0] as string)).toBe(verbatim[2] as string);
+    expect(sum(on.uncached)).toBeLessThan(sum(off.uncached));
+  });
+
+  test("the default (strict): cache writes and uncached input never above off, request by request cumulatively", async () => {
+    // re-reads give pointers (writes saved), which the default spends on clearings
     const reads = Array.from({ length: 20 }, (_, i) => (i % 3 === 2 ? "f0.txt" : `f${i + 1}.txt`));
-    const strict = { CHATCLI_MICROCOMPACT: "strict" };
+    const strict = {};
     const [onA, offA, onO, offO] = await Promise.all([
       run(reads, "anthropic", strict),
       run(reads, "anthropic", OFF),

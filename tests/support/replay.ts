@@ -5,6 +5,7 @@
 import type { Env } from "../../lib/core/ctx.ts";
 import { microcompact, newMicrocompactState } from "../../lib/history/microcompact.ts";
 import type { MicrocompactConfig } from "../../lib/history/microcompact-config.ts";
+import { applyDelta, DELTA } from "../../lib/history/microcompact-delta.ts";
 import { DUPLICATE } from "../../lib/history/microcompact-forms.ts";
 import { messageTokens } from "../../lib/history/tokens.ts";
 import type { ChatMessage } from "../../lib/llm/types.ts";
@@ -48,6 +49,8 @@ export interface ReplayResult {
   clearings: number;
   /** New results sent as a pointer to an identical earlier one. */
   deduplicated: number;
+  /** New results sent as a recipe built from an earlier one's lines. */
+  delta: number;
   /** Every request carried the last 2 turns' results as the tools returned them (or a pointer to an identical copy). */
   lastTwoVerbatim: boolean;
 }
@@ -76,7 +79,11 @@ function carried(history: readonly ChatMessage[], original: ChatMessage): boolea
   if (!sent) return false;
   if (sent.content === original.content) return true;
   const id = DUPLICATE.exec(sent.content)?.[1];
-  return history.some((m) => m.tool_call_id === id && m.content === original.content);
+  if (id) return history.some((m) => m.tool_call_id === id && m.content === original.content);
+  // a recipe: what it rebuilds from its base (still in the history) is the result as returned
+  const base = DELTA.exec(sent.content)?.[1];
+  const from = history.find((m) => m.role === "tool" && m.tool_call_id === base);
+  return from !== undefined && applyDelta(sent.content, from.content) === original.content;
 }
 
 /**
@@ -119,6 +126,7 @@ export function replay(trajectory: Trajectory, policy: ReplayPolicy): ReplayResu
     anthropicWrite: 0,
     clearings: 0,
     deduplicated: 0,
+    delta: 0,
     lastTwoVerbatim: true,
   };
   const earlier: Array<{ keys: number[]; cum: number[] }> = [];
@@ -128,6 +136,7 @@ export function replay(trajectory: Trajectory, policy: ReplayPolicy): ReplayResu
     if (env) {
       const mc = microcompact(history, t, env, { ...options, state });
       out.deduplicated += mc.deduplicated;
+      out.delta += mc.delta;
       history = mc.messages;
     } else if (custom) history = custom(history, t);
     for (const round of trajectory.rounds.slice(Math.max(0, t - 2), t)) {
@@ -187,6 +196,7 @@ export interface ReplaySummary {
   micro: { input: number; openaiLow: number; openaiHigh: number; anthropic: number };
   clearings: number;
   deduplicated: number;
+  delta: number;
   /** 1 − micro / none for cumulative input; micro / none for each cost. */
   saved: number;
   costRatio: { openaiLow: number; openaiHigh: number; anthropic: number };
@@ -215,6 +225,7 @@ export function replayAll(
     micro: { input: 0, openaiLow: 0, openaiHigh: 0, anthropic: 0 },
     clearings: 0,
     deduplicated: 0,
+    delta: 0,
     saved: 0,
     costRatio: { openaiLow: 0, openaiHigh: 0, anthropic: 0 },
     untouched: 0,
@@ -238,7 +249,8 @@ export function replayAll(
     }
     s.clearings += b.clearings;
     s.deduplicated += b.deduplicated;
-    if (b.clearings === 0 && b.deduplicated === 0) s.untouched++;
+    s.delta += b.delta;
+    if (b.clearings === 0 && b.deduplicated === 0 && b.delta === 0) s.untouched++;
     if (b.openaiUncached > a.openaiUncached) s.moreUncached++;
     if (b.anthropicWrite > a.anthropicWrite) s.moreWrites++;
     s.uncached.none += a.openaiUncached;

@@ -2,7 +2,7 @@
 // runs) replayed through microcompact and priced under both cache models (tests/support/replay.ts).
 import { describe, expect, test } from "bun:test";
 import type { ChatMessage } from "../../../lib/llm/types.ts";
-import { DEV_SEEDS, realShapedTrajectory } from "../../support/devset.ts";
+import { DEV_SEEDS, HELDOUT_SEEDS, realShapedTrajectory } from "../../support/devset.ts";
 import { issue14Microcompact } from "../../support/issue14-microcompact.ts";
 import { type ReplayPolicy, replay, replayAll, type Trajectory } from "../../support/replay.ts";
 
@@ -56,19 +56,33 @@ describe("microcompact replay on the real-shaped dev set", () => {
     expect(s.untouched).toBeGreaterThanOrEqual(24);
   });
 
-  test("the defaults: a third less input, cheaper than issue 14 and than none on both cache models", () => {
+  test("the default: no run, stopped after any request, writes or sends uncached more than off; a quarter less input, cheaper than issue 14 and none", () => {
+    // a property, not a score: checked on the held-out runs too
+    for (const seed of [...DEV_SEEDS, ...HELDOUT_SEEDS])
+      expect(neverAbove(realShapedTrajectory(seed), {})).toBe(true);
+    for (let n = 1; n <= 40; n += 3) expect(neverAbove(fiveK(n), {})).toBe(true);
     const s = replayAll(dev, {});
     const old = replayAll(dev, { compact: issue14Microcompact });
     expect(s.lastTwoVerbatim).toBe(true);
-    expect(s.saved).toBeGreaterThan(0.3);
-    expect(s.saved).toBeGreaterThan(old.saved + 0.08);
-    expect(s.costRatio.openaiLow).toBeLessThanOrEqual(0.8);
-    expect(s.costRatio.openaiHigh).toBeLessThan(0.72);
-    expect(s.costRatio.anthropic).toBeLessThan(0.84);
-    expect(s.costRatio.anthropic).toBeLessThan(old.costRatio.anthropic - 0.08);
-    expect(s.costlier.anthropic).toBeLessThanOrEqual(3);
-    // most short runs are never rewritten: only pointers, or nothing at all
+    expect(s.saved).toBeGreaterThan(0.25);
+    expect(s.costRatio.openaiLow).toBeLessThan(0.81);
+    expect(s.costRatio.openaiHigh).toBeLessThan(0.76);
+    expect(s.costRatio.anthropic).toBeLessThan(0.82);
+    expect(s.costRatio.anthropic).toBeLessThan(old.costRatio.anthropic - 0.1);
+    expect(s.costlier.anthropic + s.costlier.openaiLow).toBe(0);
+    // re-reads after an edit and wider windows go out as recipes: they fund most clearings
+    expect(s.delta).toBeGreaterThan(50);
     expect(s.clearings).toBeLessThan(s.requests / 8);
+  });
+
+  test("CHATCLI_MICROCOMPACT=cost (no write budget): more input saved, but some runs write more than off", () => {
+    const cost = { CHATCLI_MICROCOMPACT: "cost" };
+    const s = replayAll(dev, cost);
+    expect(s.lastTwoVerbatim).toBe(true);
+    expect(s.saved).toBeGreaterThan(0.3);
+    expect(s.costRatio.openaiLow).toBeLessThanOrEqual(0.8);
+    expect(s.costRatio.anthropic).toBeLessThan(0.82);
+    expect(dev.some((t) => !neverAbove(t, cost))).toBe(true);
   });
 
   test("the issue's 7-request run (5k-token outputs): the same requests as off, so no more uncached input or cache writes", () => {
@@ -85,15 +99,6 @@ describe("microcompact replay on the real-shaped dev set", () => {
     expect(replay(t, { compact: issue14Microcompact }).anthropicWrite).toBeGreaterThan(
       1.3 * off.anthropicWrite,
     );
-  });
-
-  test("strict: no run, stopped after any request, writes or sends uncached more than off", () => {
-    const strict = { CHATCLI_MICROCOMPACT: "strict" };
-    for (const t of dev.slice(0, 24)) expect(neverAbove(t, strict)).toBe(true);
-    for (let n = 1; n <= 40; n += 3) expect(neverAbove(fiveK(n), strict)).toBe(true);
-    const s = replayAll(dev, strict);
-    expect(s.saved).toBeGreaterThan(0.1);
-    expect(s.costRatio.anthropic).toBeLessThan(0.95);
   });
 });
 

@@ -53,6 +53,9 @@ function drive(outputs: string[], env: Record<string, string> = {}, maxTurns?: n
   return { sent, results };
 }
 
+/** The pay-for-itself rule without the default's write budget. */
+const COST = { CHATCLI_MICROCOMPACT: "cost" };
+
 const chars = (n: number, tag: string) =>
   `${`${tag} ${"x".repeat(70)}\n`.repeat(Math.ceil(n / 73))}`.slice(0, n);
 
@@ -120,7 +123,7 @@ describe("microcompact, eager (CLEAR_AT_LEAST=0, the seed's values)", () => {
   });
 });
 
-describe("microcompact pays for itself (the defaults)", () => {
+describe("microcompact pays for itself (CHATCLI_MICROCOMPACT=cost; the default adds a write budget)", () => {
   test("defaults and modes", () => {
     expect(microcompactConfig({})).toEqual(MICROCOMPACT_DEFAULTS);
     expect(MICROCOMPACT_DEFAULTS).toMatchObject({
@@ -130,10 +133,11 @@ describe("microcompact pays for itself (the defaults)", () => {
       minContent: 1000,
       clearAtLeast: 500,
       dedupMinChars: 400,
-      writeBudget: false,
+      writeBudget: true,
     });
     expect(microcompactConfig({ CHATCLI_MICROCOMPACT: "off" }).enabled).toBe(false);
     expect(microcompactConfig({ CHATCLI_MICROCOMPACT: "strict" }).writeBudget).toBe(true);
+    expect(microcompactConfig({ CHATCLI_MICROCOMPACT: "cost" }).writeBudget).toBe(false);
     expect(microcompactConfig({ CHATCLI_MICROCOMPACT_CLEAR_AT_LEAST: "-1" }).clearAtLeast).toBe(
       500,
     );
@@ -144,7 +148,7 @@ describe("microcompact pays for itself (the defaults)", () => {
 
   test("a young run: due results stay, the history goes out byte for byte (a clearing would not pay back)", () => {
     const history = loop(6, 6000);
-    const res = microcompact(history, 5, {});
+    const res = microcompact(history, 5, COST);
     expect(res.pendingTokens).toBeGreaterThan(0);
     expect(res.requestsLeft).toBe(2); // the floor: the run has not shown its pace yet
     expect(res.firstChanged).toBe(-1);
@@ -152,7 +156,10 @@ describe("microcompact pays for itself (the defaults)", () => {
   });
 
   test("a long run clears once it pays: everything before the cut and every cleared result stays byte for byte", () => {
-    const { sent, results } = drive(Array.from({ length: 40 }, (_, t) => chars(12_000, `out${t}`)));
+    const { sent, results } = drive(
+      Array.from({ length: 40 }, (_, t) => chars(12_000, `out${t}`)),
+      COST,
+    );
     const clearings = results.flatMap((r, t) => (r.firstChanged >= 0 ? [t] : []));
     expect(clearings.length).toBeGreaterThan(1);
     expect(clearings.length).toBeLessThan(20); // in batches, not every turn
@@ -183,7 +190,7 @@ describe("microcompact pays for itself (the defaults)", () => {
       call("c", "read_file", {}),
       result("c", chars(100, "new")),
     ];
-    const res = microcompact(history, 100, {});
+    const res = microcompact(history, 100, COST);
     expect(res.pendingTokens).toBeGreaterThan(200);
     expect(res.rewriteTokens).toBeGreaterThan(res.pendingTokens);
     expect(res.firstChanged).toBe(-1);
@@ -191,8 +198,8 @@ describe("microcompact pays for itself (the defaults)", () => {
 
   test("--max-turns: no request is expected past it, so the last requests never clear", () => {
     const outputs = Array.from({ length: 16 }, (_, t) => chars(19_600, `out${t}`));
-    const paced = drive(outputs);
-    const capped = drive(outputs, {}, 17);
+    const paced = drive(outputs, COST);
+    const capped = drive(outputs, COST, 17);
     expect(paced.results.some((r) => r.firstChanged >= 0)).toBe(true);
     expect(capped.results.at(-1)?.requestsLeft).toBe(1);
     const lastClearing = capped.results.findLastIndex((r) => r.firstChanged >= 0);
