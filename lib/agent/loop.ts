@@ -153,8 +153,9 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
         state: compacting,
       });
       messages = mc.messages;
-      if (mc.truncated || mc.summarized || mc.deduplicated || mc.delta) {
+      if (mc.truncated || mc.summarized || mc.deduplicated || mc.delta || mc.callsCleared) {
         const repeats =
+          (mc.callsCleared ? `, ${mc.callsCleared} old call(s)' arguments cleared` : "") +
           (mc.deduplicated ? `, ${mc.deduplicated} repeated output(s) as a pointer` : "") +
           (mc.delta ? `, ${mc.delta} near-repeat(s) built from an earlier output` : "");
         const line = `🗜 microcompact: ${mc.truncated} truncated, ${mc.summarized} summarized${repeats}, ${mc.freedChars} chars freed`;

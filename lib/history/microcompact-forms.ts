@@ -1,3 +1,4 @@
+import type { ChatMessage } from "../llm/types.ts";
 import type { MicrocompactConfig } from "./microcompact-config.ts";
 import { DELTA } from "./microcompact-delta.ts";
 
@@ -83,3 +84,39 @@ export function duplicateLine(content: string, earlierId: string): string {
 
 export const DUPLICATE =
   /^\[Same output as tool call (\S+) above \(unchanged\): \d+ lines, \d+ chars\]$/;
+
+/** Old tool-call arguments: string values at least this long (an edit's text, a file written whole) go. */
+export const ARGUMENT_MIN_CHARS = 300;
+const CLEARED_ARGUMENT = /^\[cleared — \d+ chars\]$/;
+
+function clearValue(value: unknown): unknown {
+  if (typeof value === "string")
+    return value.length >= ARGUMENT_MIN_CHARS && !CLEARED_ARGUMENT.test(value)
+      ? `[cleared — ${value.length} chars]`
+      : value;
+  if (Array.isArray(value)) return value.map(clearValue);
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clearValue(v)]));
+  return value;
+}
+
+/**
+ * An old assistant turn with its tool calls' long string arguments replaced by `[cleared — N chars]`
+ * (what the call did is in its result; Anthropic's context editing clears tool inputs likewise), or
+ * undefined when nothing is that long. Turns that carry reasoning or a Gemini thought signature stay
+ * as they are: the APIs want those back unchanged. Pure: the same turn always clears the same way.
+ */
+export function clearedCalls(message: ChatMessage): ChatMessage | undefined {
+  const calls = message.tool_calls;
+  if (message.role !== "assistant" || !calls?.length) return undefined;
+  if (calls.some((c) => c.thought_signature !== undefined || c.thinking?.length)) return undefined;
+  let changed = false;
+  const out = calls.map((c) => {
+    const args = clearValue(c.arguments) as Record<string, unknown>;
+    if (JSON.stringify(args) === JSON.stringify(c.arguments)) return c;
+    changed = true;
+    const { raw: _raw, ...rest } = c;
+    return { ...rest, arguments: args };
+  });
+  return changed ? { ...message, tool_calls: out } : undefined;
+}

@@ -3,8 +3,8 @@ import { withContent } from "./blocks.ts";
 import type { MicrocompactConfig } from "./microcompact-config.ts";
 import { clearingGain, rewriteTokens } from "./microcompact-cost.ts";
 import { DELTA } from "./microcompact-delta.ts";
-import { DUPLICATE, dueContent } from "./microcompact-forms.ts";
-import { CHARS_PER_TOKEN } from "./tokens.ts";
+import { clearedCalls, DUPLICATE, dueContent } from "./microcompact-forms.ts";
+import { CHARS_PER_TOKEN, messageWeight } from "./tokens.ts";
 
 /**
  * Past the cut point everything is written again anyway, so there a result this small is cleared
@@ -40,8 +40,8 @@ export function agesOf(messages: readonly ChatMessage[]): number[] {
 }
 
 export interface Plan {
-  /** The rewrites, in history order; the first one is the cut point. */
-  due: Array<{ index: number; content: string }>;
+  /** The rewrites, in history order; the first one is the cut point (`calls`: an old turn's arguments). */
+  due: Array<{ index: number; content: string; calls: boolean }>;
   /** The history with them applied. */
   after: ChatMessage[];
   freedChars: number;
@@ -58,6 +58,8 @@ export interface PlanInput {
 interface Rewrite {
   index: number;
   content: string;
+  /** An old turn whose tool calls' long arguments go (the message as it goes out). */
+  message?: ChatMessage;
   /** At least MIN_CONTENT: a clearing may start here. */
   startable: boolean;
 }
@@ -68,6 +70,13 @@ function rewritesDue(input: PlanInput, shift: number): Rewrite[] {
   const floor = eager ? config.minContent : Math.min(REWRITTEN_MIN_CHARS, config.minContent);
   const out: Rewrite[] = [];
   for (const [i, m] of messages.entries()) {
+    if (!eager && m.role === "assistant" && (ages[i] as number) + shift >= config.summarizeTurns) {
+      const message = clearedCalls(m);
+      const freed = message ? messageWeight(m) - messageWeight(message) : 0;
+      if (message && freed >= floor)
+        out.push({ index: i, content: m.content, message, startable: freed >= config.minContent });
+      continue;
+    }
     if (!isCandidate(m)) continue;
     const content = dueContent(m.content, (ages[i] as number) + shift, config, floor);
     if (content === undefined) continue;
@@ -80,13 +89,13 @@ function rewritesDue(input: PlanInput, shift: number): Rewrite[] {
 function planOf(input: PlanInput, due: Rewrite[]): Plan {
   const after = input.messages.slice();
   let freedChars = 0;
-  for (const { index, content } of due) {
+  for (const { index, content, message } of due) {
     const m = input.messages[index] as ChatMessage;
-    const freed = m.content.length - content.length;
-    freedChars += freed;
-    after[index] = withContent(m, content);
+    after[index] = message ?? withContent(m, content);
+    freedChars += messageWeight(m) - messageWeight(after[index] as ChatMessage);
   }
-  return { due: due.map(({ index, content }) => ({ index, content })), after, freedChars };
+  const kinds = due.map(({ index, content, message }) => ({ index, content, calls: !!message }));
+  return { due: kinds, after, freedChars };
 }
 
 /**

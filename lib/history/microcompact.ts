@@ -38,6 +38,8 @@ export interface MicrocompactResult {
   deduplicated: number;
   /** New results sent as a recipe built from an earlier one's lines. */
   delta: number;
+  /** Old turns whose tool calls' long arguments were cleared. */
+  callsCleared: number;
   freedChars: number;
   /** Estimated tokens the due rewrites would free (whether or not this turn cleared). */
   pendingTokens: number;
@@ -143,6 +145,7 @@ export function microcompact(
     summarized: 0,
     deduplicated: 0,
     delta: 0,
+    callsCleared: 0,
     freedChars: 0,
     pendingTokens: 0,
     rewriteTokens: 0,
@@ -200,8 +203,9 @@ export function microcompact(
 function apply(result: MicrocompactResult, p: Plan): MicrocompactResult {
   const first = p.due[0];
   if (!first) return result;
-  for (const { content } of p.due) {
-    if (content.startsWith("[Old tool result cleared")) result.summarized++;
+  for (const { content, calls } of p.due) {
+    if (calls) result.callsCleared++;
+    else if (content.startsWith("[Old tool result cleared")) result.summarized++;
     else result.truncated++;
   }
   result.freedChars += p.freedChars;

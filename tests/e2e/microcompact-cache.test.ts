@@ -202,6 +202,31 @@ describe("microcompact pays for itself", () => {
     expect(sum(on.uncached)).toBeLessThan(sum(off.uncached));
   });
 
+  test("an old call's long arguments go at a clearing (a file written whole): the wire carries a size placeholder, the newest calls as sent", async () => {
+    const body = Array.from({ length: 300 }, (_, n) => `new line ${n} ${"w".repeat(50)}`).join(
+      "\n",
+    );
+    const write = { name: "write_file", arguments: { file: "new.txt", content: body } };
+    const reads = [write, ...files(24)];
+    const [on, off] = await Promise.all([
+      run(reads, "anthropic", COST),
+      run(reads, "anthropic", OFF),
+    ]);
+    const inputs = (req: Json) =>
+      (req["messages"] as Json[]).flatMap((m) =>
+        Array.isArray(m["content"])
+          ? (m["content"] as Json[])
+              .filter((b) => b["type"] === "tool_use")
+              .map((b) => b["input"] as Json)
+          : [],
+      );
+    const last = inputs(on.requests.at(-1) as Json);
+    expect(last[0]).toEqual({ file: "new.txt", content: `[cleared — ${body.length} chars]` });
+    expect(last.at(-1)).toEqual({ file: "f23.txt" });
+    expect(inputs(off.requests.at(-1) as Json)[0]).toEqual(write.arguments);
+    expect(on.cost).toBeLessThan(off.cost);
+  });
+
   test("the default (strict): cache writes and uncached input never above off, request by request cumulatively", async () => {
     // re-reads give pointers (writes saved), which the default spends on clearings
     const reads = Array.from({ length: 20 }, (_, i) => (i % 3 === 2 ? "f0.txt" : `f${i + 1}.txt`));

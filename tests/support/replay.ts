@@ -73,6 +73,15 @@ function blocksOf(m: ChatMessage): number {
   return m.role === "assistant" ? (m.content ? 1 : 0) + (m.tool_calls?.length ?? 0) : 1;
 }
 
+/** The same assistant turn, its tool calls' arguments as the model sent them. */
+function sameTurn(sent: ChatMessage, original: ChatMessage): boolean {
+  return (
+    sent.role === "assistant" &&
+    sent.content === original.content &&
+    JSON.stringify(sent.tool_calls) === JSON.stringify(original.tool_calls)
+  );
+}
+
 /** Whether the history carries `original` as returned, or a pointer to an identical earlier copy. */
 function carried(history: readonly ChatMessage[], original: ChatMessage): boolean {
   const sent = history.find((m) => m.role === "tool" && m.tool_call_id === original.tool_call_id);
@@ -142,6 +151,8 @@ export function replay(trajectory: Trajectory, policy: ReplayPolicy): ReplayResu
     for (const round of trajectory.rounds.slice(Math.max(0, t - 2), t)) {
       for (const m of round) {
         if (m.role === "tool" && !carried(history, m)) out.lastTwoVerbatim = false;
+        if (m.role === "assistant" && !history.some((h) => sameTurn(h, m)))
+          out.lastTwoVerbatim = false;
       }
     }
     const keys = history.map(keyOf);
