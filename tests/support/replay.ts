@@ -218,10 +218,31 @@ export interface ReplaySummary {
   /** Trajectories with more uncached input (OpenAI) / more cache writes (Anthropic) than none. */
   moreUncached: number;
   moreWrites: number;
+  /**
+   * Trajectories whose cumulative cache writes or uncached input (before the provider's 128-token
+   * rounding) exceed none's after some request: a run stopped there paid more of either.
+   */
+  everAbove: number;
   /** Summed over all requests: uncached input (OpenAI model) and cache writes (Anthropic). */
   uncached: { none: number; micro: number };
   writes: { none: number; micro: number };
   lastTwoVerbatim: boolean;
+}
+
+/**
+ * Whether `on`, stopped after any request, has written to the cache and sent uncached no more than
+ * `off` (uncached before the provider rounds the cached part down to 128-token blocks: a prompt of
+ * another length lands elsewhere in its block, up to 127 tokens either way per request).
+ */
+export function neverAbove(on: readonly RequestBill[], off: readonly RequestBill[]): boolean {
+  let w = 0;
+  let u = 0;
+  for (const [i, r] of on.entries()) {
+    w += r.anthropicWrite - (off[i]?.anthropicWrite as number);
+    u += r.openaiUncachedExact - (off[i]?.openaiUncachedExact as number);
+    if (w > 0 || u > 0) return false;
+  }
+  return true;
 }
 
 /** Replays each trajectory with and without microcompaction and sums the bills. */
@@ -243,6 +264,7 @@ export function replayAll(
     costlier: { openaiLow: 0, openaiHigh: 0, anthropic: 0 },
     moreUncached: 0,
     moreWrites: 0,
+    everAbove: 0,
     uncached: { none: 0, micro: 0 },
     writes: { none: 0, micro: 0 },
     lastTwoVerbatim: true,
@@ -269,6 +291,7 @@ export function replayAll(
     s.writes.none += a.anthropicWrite;
     s.writes.micro += b.anthropicWrite;
     s.lastTwoVerbatim &&= b.lastTwoVerbatim;
+    if (!neverAbove(b.requests, a.requests)) s.everAbove++;
   }
   s.saved = 1 - s.micro.input / s.none.input;
   for (const k of ["openaiLow", "openaiHigh", "anthropic"] as const) {
