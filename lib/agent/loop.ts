@@ -1,7 +1,9 @@
 import { ChatcliError, type TerminalReason, toChatcliError } from "../core/errors.ts";
 import { microcompact, newMicrocompactState } from "../history/microcompact.ts";
+import { cacheTtlMs } from "../history/microcompact-cost.ts";
 import { repairToolPairs } from "../history/tool-pairs.ts";
 import { ProviderError } from "../llm/errors.ts";
+import { providerInfo } from "../llm/provider-table.ts";
 import type { ChatMessage, LlmRequest, Usage } from "../llm/types.ts";
 import { addUsage, emptyUsage } from "../llm/types.ts";
 import { type Emit, ev, note } from "../output/events.ts";
@@ -94,6 +96,9 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
   let turn = 0;
   const detector = new StagnationDetector(earlyExitThreshold(input.env));
   const compacting = newMicrocompactState();
+  // when the last reply ended (input.now's ms): a provider's cache outlives its last use only so long
+  let replyEnded: number | undefined;
+  const ttl = cacheTtlMs(providerInfo(input.provider.name)?.protocol);
   const stopped = (): TerminalReason => (timedOut ? "timeout" : "cancelled");
 
   let useTools = input.tools.length > 0;
@@ -151,6 +156,8 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       const mc = microcompact(messages, turn - 1, input.env, {
         maxTurns: input.limits.maxTurns,
         state: compacting,
+        idleMs: replyEnded === undefined ? undefined : input.now().getTime() - replyEnded,
+        cacheTtlMs: ttl,
       });
       messages = mc.messages;
       if (mc.truncated || mc.summarized || mc.deduplicated || mc.delta || mc.callsCleared) {
@@ -158,7 +165,9 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
           (mc.callsCleared ? `, ${mc.callsCleared} old call(s)' arguments cleared` : "") +
           (mc.deduplicated ? `, ${mc.deduplicated} repeated output(s) as a pointer` : "") +
           (mc.delta ? `, ${mc.delta} near-repeat(s) built from an earlier output` : "");
-        const line = `🗜 microcompact: ${mc.truncated} truncated, ${mc.summarized} summarized${repeats}, ${mc.freedChars} chars freed`;
+        const cold =
+          mc.coldCache && mc.firstChanged >= 0 ? " (the provider's cache had expired)" : "";
+        const line = `🗜 microcompact${cold}: ${mc.truncated} truncated, ${mc.summarized} summarized${repeats}, ${mc.freedChars} chars freed`;
         emit(note(line, { detail: true, parent_id }));
       }
       if (input.hooks?.beforeRequest) {
@@ -227,6 +236,7 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
       }
       const apiMs = performance.now() - started;
       durationApiMs += apiMs;
+      replyEnded = input.now().getTime();
       const before = cost;
       charge(reply.usage);
       const turnCost = before === null || cost === null ? null : cost - before;

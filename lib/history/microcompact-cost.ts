@@ -16,6 +16,16 @@ import { messageTokens } from "./tokens.ts";
  * ratio 11.5 is above OpenAI's 1–9), so one rule holds for every provider, fallbacks included.
  */
 export const CACHE_PRICE = { read: 0.1, write: 1.25 } as const;
+/**
+ * How long a provider's prompt cache outlives its last use. Anthropic's entries live 5 minutes
+ * (chatcli asks for no longer TTL; Bedrock's Claude the same); OpenAI keeps a prefix 5–10 minutes
+ * idle, up to an hour, so an hour is the bound for every other provider. Past it the provider writes
+ * the whole prompt again with or without a clearing: a clearing then rewrites nothing extra.
+ */
+export function cacheTtlMs(protocol: string | undefined): number {
+  return protocol === "anthropic" || protocol === "bedrock" ? 5 * 60_000 : 60 * 60_000;
+}
+
 /** Anthropic finds an earlier cache entry only within this many content blocks of a breakpoint. */
 export const LOOKBACK_BLOCKS = 20;
 

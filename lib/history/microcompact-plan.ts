@@ -124,6 +124,8 @@ export interface ClearingInput extends PlanInput {
   requestsLeft: number;
   /** strict: the most tokens a clearing may make the provider write again (what pointers saved). */
   budget?: number;
+  /** The provider's cache has expired: the whole prompt is written again anyway. */
+  cold?: boolean;
 }
 
 /**
@@ -141,12 +143,14 @@ export function bestClearing(input: ClearingInput): Clearing | undefined {
     if (!r.startable) continue;
     const p = planOf(input, due.slice(k));
     const freedTokens = Math.floor(p.freedChars / CHARS_PER_TOKEN);
-    const rewrite = rewriteTokens({
-      after: p.after,
-      cut: r.index,
-      sentBefore: input.sentBefore,
-      entries: input.entries,
-    });
+    const rewrite = input.cold
+      ? 0
+      : rewriteTokens({
+          after: p.after,
+          cut: r.index,
+          sentBefore: input.sentBefore,
+          entries: input.entries,
+        });
     if (input.budget !== undefined && rewrite > input.budget) continue;
     // never rewrite more than it frees, and pay for the rewrite over the requests expected
     const gain =

@@ -28,6 +28,9 @@ export interface MicrocompactOptions {
   /** --max-turns: no request goes out past it, so none is expected after it. */
   maxTurns?: number;
   state?: MicrocompactState;
+  /** Time since the previous reply ended, and how long the provider's cache outlives its last use. */
+  idleMs?: number;
+  cacheTtlMs?: number;
 }
 
 export interface MicrocompactResult {
@@ -49,6 +52,8 @@ export interface MicrocompactResult {
   requestsLeft: number;
   /** Index of the first message rewritten (where the cached prefix ends), or -1. */
   firstChanged: number;
+  /** The provider's cache had expired (idle past its TTL): any clearing was free. */
+  coldCache: boolean;
 }
 
 /** How many recent requests the state remembers (the lookback never reaches further back). */
@@ -151,13 +156,22 @@ export function microcompact(
     rewriteTokens: 0,
     requestsLeft: 0,
     firstChanged: -1,
+    coldCache: false,
   };
   if (!config.enabled) return result;
   let sentBefore = 0;
   for (let i = messages.length - 1; i >= 0 && !sentBefore; i--) {
     if (messages[i]?.role === "assistant") sentBefore = i;
   }
-  if (options.state && sentBefore > 0) remember(options.state, messages, sentBefore);
+  // the provider's cache expired: it writes the whole prompt again whatever we send, so a clearing
+  // now rewrites nothing extra (and writes less than off from here on); what it held is gone
+  const cold =
+    options.idleMs !== undefined &&
+    options.cacheTtlMs !== undefined &&
+    options.idleMs >= options.cacheTtlMs;
+  result.coldCache = cold;
+  if (cold && options.state) options.state.sent.length = 0;
+  else if (options.state && sentBefore > 0) remember(options.state, messages, sentBefore);
   const eager = config.clearAtLeast === 0;
   if (!eager && config.dedupMinChars > 0) {
     const before = result.freedChars;
@@ -177,6 +191,7 @@ export function microcompact(
     entries,
     requestsLeft: result.requestsLeft,
     budget,
+    cold,
   });
   if (!best) return result;
   result.pendingTokens = best.freedTokens;
@@ -191,7 +206,7 @@ export function microcompact(
     sentBefore: next.after.length,
     entries,
   });
-  if (waitIsCheaper(best.rewriteTokens, later, best.freedTokens, result.requestsLeft))
+  if (!cold && waitIsCheaper(best.rewriteTokens, later, best.freedTokens, result.requestsLeft))
     return result;
   if (config.writeBudget) {
     if (!options.state || options.state.credit < best.rewriteTokens) return result;

@@ -23,6 +23,8 @@ export interface Trajectory {
   task: ChatMessage;
   /** Each round: the assistant message with its tool calls, then the results. */
   rounds: ChatMessage[][];
+  /** Requests before which the run sat idle past the provider's cache TTL (a slow test suite). */
+  coldAt?: readonly number[];
 }
 
 /** One request on the wire, as each cache model bills it (tokens). */
@@ -142,8 +144,15 @@ export function replay(trajectory: Trajectory, policy: ReplayPolicy): ReplayResu
   const entries: Array<{ req: number; count: number }> = [];
   let history: ChatMessage[] = [trajectory.task];
   for (let t = 0; t <= trajectory.rounds.length; t++) {
+    const cold = trajectory.coldAt?.includes(t) ?? false;
+    if (cold) {
+      // the provider's cache expired: nothing earlier is read, with or without microcompaction
+      earlier.length = 0;
+      entries.length = 0;
+    }
     if (env) {
-      const mc = microcompact(history, t, env, { ...options, state });
+      const idle = cold ? { idleMs: 1, cacheTtlMs: 1 } : {};
+      const mc = microcompact(history, t, env, { ...options, state, ...idle });
       out.deduplicated += mc.deduplicated;
       out.delta += mc.delta;
       history = mc.messages;

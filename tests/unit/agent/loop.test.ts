@@ -546,3 +546,39 @@ describe("runAgent", () => {
     expect(seen.at(-1)).toBe("turn.completed");
   });
 });
+
+test("microcompact: after an idle spell past the provider's cache TTL the next request clears for free", async () => {
+  await using d = await tempDir();
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 6; i++)
+    files[`f${i}.txt`] =
+      `${Array.from({ length: 120 }, (_, n) => `f${i} line ${n} ${"v".repeat(40)}`).join("\n")}\n`;
+  await writeTree(d.path, files);
+  let clock = Date.UTC(2026, 0, 1);
+  const read = (i: number) => ({
+    calls: [{ name: "read_file", arguments: { file: `f${i}.txt` } }],
+  });
+  const provider = new ScriptedProvider([...[0, 1, 2, 3, 4, 5].map(read), { text: "done" }]);
+  const { input } = agentInput(d.path, provider);
+  // the last read takes 61 minutes (a slow tool): the mock's cache (an hour, as OpenAI's) expires
+  const tools = input.tools.map((t) => {
+    if (t.name !== "read_file") return t;
+    const slow: Tool = Object.assign(Object.create(Object.getPrototypeOf(t)), t);
+    slow.execute = async (args, ctx) => {
+      const out = await t.execute(args, ctx);
+      clock += args["file"] === "f5.txt" ? 61 * 60_000 : 1000;
+      return out;
+    };
+    return slow;
+  });
+  const r = await runAgent({ ...input, tools, now: () => new Date(clock) });
+  expect(r.finalText).toBe("done");
+  const cleared = provider.requests.map((q) =>
+    q.messages.some((m) => m.content.startsWith("[Old tool result cleared")),
+  );
+  // no repeats paid for a rewrite, so only the request after the idle spell clears
+  expect(cleared).toEqual([false, false, false, false, false, false, true]);
+  const last = provider.requests.at(-1)?.messages.filter((m) => m.role === "tool") ?? [];
+  expect(last.at(-1)?.content).toContain("f5 line 119");
+  expect(last.at(-2)?.content).toContain("f4 line 119");
+});

@@ -107,3 +107,17 @@ test("bench sections: the replay tables and level 1 report every row", async () 
   expect(row?.inProcessMbPerSecond).toBeGreaterThan(0);
   expect(row?.cliMs).toBeNaN();
 });
+
+test("a request after the provider's cache expired clears for free: more input saved, still never above off", () => {
+  // every 6th request comes after an idle spell past the TTL (a slow test suite, a coffee break)
+  const runs = dev.map((t) => ({
+    ...t,
+    coldAt: Array.from({ length: t.rounds.length + 1 }, (_, i) => i).filter((i) => i % 6 === 5),
+  }));
+  const warm = replayAll(runs, { CHATCLI_MICROCOMPACT: "strict" });
+  for (const t of runs) expect(neverAbove(t, {})).toBe(true);
+  const s = replayAll(runs, {});
+  expect(s.saved).toBeGreaterThan(replayAll(dev, {}).saved + 0.03);
+  expect(s.everAbove).toBe(0);
+  expect(warm.saved).toBe(s.saved);
+});
