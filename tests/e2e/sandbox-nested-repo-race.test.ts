@@ -89,6 +89,8 @@ async function race(args: string[]) {
     expect(entries).toContain(".git");
     expect(entries.filter((e) => e.startsWith(".git.chatcli"))).toEqual([]);
   }
+  if (!existsSync(join(h.ws, "stop")))
+    console.error("DIAG", JSON.stringify([...results].slice(-4)), r.stderr.slice(-2000));
   expect(existsSync(join(h.ws, "stop"))).toBe(true);
 }
 
