@@ -232,22 +232,25 @@ export function trimHistory(
     ) {
       continue;
     }
-    let trimmed = trimMessage(message);
     if (
       !isProtected(message) &&
       (message.role === "tool" || (message.role === "user" && isToolFeedback(message.content))) &&
       message.content.length >= LEVEL1.duplicateMin
     ) {
       const first = seen.get(message.content);
-      if (first === undefined) seen.set(message.content, i);
-      else {
-        trimmed = withContent(
-          message,
-          `[duplicate of an earlier tool output — ${message.content.length} chars omitted]`,
+      if (first !== undefined) {
+        // a repeat is replaced whole: trimming it first (an error-line scan of its middle) is waste
+        out.push(
+          withContent(
+            message,
+            `[duplicate of an earlier tool output — ${message.content.length} chars omitted]`,
+          ),
         );
+        continue;
       }
+      seen.set(message.content, i);
     }
-    out.push(trimmed);
+    out.push(trimMessage(message));
   }
   for (let i = to; i < messages.length; i++) out.push(messages[i] as ChatMessage);
   return out;
