@@ -43,6 +43,11 @@ export interface CompactFlags {
 
 /** Conversations larger than this are refused (the compact filter reads whole files). */
 const MAX_INPUT_BYTES = 1024 * 1024 * 1024;
+/**
+ * From this size of input on, garbage is collected while compacting (lib/core/heap.ts): below it a
+ * collection (1–3 ms) frees less than it costs — the text is under a megabyte (issue 23).
+ */
+const COLLECT_FROM_CHARS = 1 << 20;
 
 async function readInput(ctx: Ctx, file: string | undefined): Promise<string> {
   if (file !== undefined && file !== "-") {
@@ -70,11 +75,13 @@ async function readInput(ctx: Ctx, file: string | undefined): Promise<string> {
 }
 
 /**
- * The conversation on stdin or in FILE. Its text is garbage once this returned: the caller collects
- * it (issue 23: held through compaction it was 1× the input more at the peak).
+ * The conversation on stdin or in FILE, and its text's length. The text is garbage once this
+ * returned: the caller collects it (issue 23: held through compaction it was 1× the input more at
+ * the peak).
  */
 async function readConversation(ctx: Ctx, file: string | undefined) {
-  return parseConversation(await readInput(ctx, file));
+  const text = await readInput(ctx, file);
+  return { conversation: parseConversation(text), chars: text.length };
 }
 
 export async function runCompact(
@@ -173,8 +180,10 @@ export async function runCompact(
         hint: "list them with: chatcli sessions list",
       });
     }
-    const conversation = session ? undefined : await readConversation(ctx, file);
-    if (conversation) await releaseGarbageAfterTurn(); // its text: only the messages are needed now
+    const read = session ? undefined : await readConversation(ctx, file);
+    const conversation = read?.conversation;
+    const collect = (read?.chars ?? 0) >= COLLECT_FROM_CHARS;
+    if (collect) await releaseGarbageAfterTurn(); // its text: only the messages are needed now
     const messages = session ? session.messages : (conversation?.messages ?? []);
     emit(
       ev("compaction.started", {
@@ -229,7 +238,7 @@ export async function runCompact(
       }
     } else if (conversation && format === "text") {
       // Streamed message by message, never held whole (issue 23); the same bytes as below.
-      releaseGarbage();
+      if (collect) releaseGarbage();
       let written = 0;
       for (const chunk of redactPieces(
         conversation.parts(result.messages),
