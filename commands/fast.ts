@@ -1,5 +1,6 @@
 import type { Ctx } from "../lib/core/ctx.ts";
 import { quotedLine } from "../lib/output/terminal.ts";
+import { fastCompact } from "./fast-compact.ts";
 
 /**
  * A fast dispatch for the hot read-only commands scripts call many times (issue 23): their plainest
@@ -10,6 +11,7 @@ import { quotedLine } from "../lib/output/terminal.ts";
  *
  *   bootstrap show [WORD…]                        words that are not flags
  *   memory facts [CATEGORY] [--json]              in either order
+ *   compact [--level 1|3] [--no-llm] [FILE|-]     no model call possible (commands/fast-compact.ts)
  */
 export async function fastCli(argv: readonly string[], ctx: Ctx): Promise<number | undefined> {
   const [command, sub, ...rest] = argv;
@@ -22,6 +24,11 @@ export async function fastCli(argv: readonly string[], ctx: Ctx): Promise<number
     if (json + words.length === rest.length && json <= 1 && words.length <= 1) {
       return guard(argv, ctx, () => memoryFacts(ctx, words[0], json === 1));
     }
+  }
+  if (command === "compact") {
+    return fastCompact(argv.slice(1), ctx, async (error) =>
+      (await import("./cli.ts")).reportFailure(argv, ctx, error),
+    );
   }
   return undefined;
 }

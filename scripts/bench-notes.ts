@@ -21,7 +21,10 @@ export const NOTES = `## Reading these numbers
   Anthropic writes 1.25×.
 - **Level 1.** The input is the synthetic history of scripts/bench-compact.ts (GENERATED): level 1
   shrinks it to about a quarter, so the CLI stringifies less than the floor but runs level 1 and
-  redaction. RSS ÷ input counts the whole process; the idle binary alone is ~40 MB, which is more
-  than 4× a 7 MB input — hence the (RSS − idle) column.
+  redaction. \`compact --level 1|3 [--no-llm] [FILE]\` runs without commander and without the
+  session, provider-chain and stdin modules (commands/fast-compact.ts, commands/compact-run.ts).
+  RSS ÷ input counts the whole process; the idle binary alone is ~40 MB (the floor on the same
+  one-message file ~30 MB), which is more than 4× a 7 MB input — hence the (RSS − idle) column.
+  \`bun scripts/bench-level1-ab.ts A B\` compares two binaries against the floor, interleaved.
 - The mock's cache simulation counts the whole repeated prefix as cached, so "cache read on
   request 2" shows the prefix is byte-stable across runs rather than a real provider's ratio.`;

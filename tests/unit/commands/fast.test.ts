@@ -5,9 +5,11 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "../../../commands/cli.ts";
 import { fastCli } from "../../../commands/fast.ts";
+import { compactForm } from "../../../commands/fast-compact.ts";
 import { factToJson } from "../../../lib/memory/facts.ts";
 import { openMemory, writeStoreJson } from "../../../lib/memory/store.ts";
 import { generateFacts } from "../../../scripts/bench-memory.ts";
+import { CASE_ENV, compactCases } from "../../support/compact-cases.ts";
 import { tempDir, testCtx } from "../../support/ctx.ts";
 
 const NOW = new Date("2026-08-02T09:00:00Z");
@@ -37,13 +39,14 @@ async function layout(root: string, facts: number) {
 async function both(
   argv: string[],
   setup: (root: string) => Promise<{ env: Record<string, string>; cwd: string }>,
+  stdin?: string,
 ) {
   await using a = await tempDir();
   await using b = await tempDir();
   const fa = await setup(a.path);
   const fb = await setup(b.path);
-  const fast = testCtx({ env: fa.env, cwd: fa.cwd, now: () => NOW });
-  const slow = testCtx({ env: fb.env, cwd: fb.cwd, now: () => NOW });
+  const fast = testCtx({ env: fa.env, cwd: fa.cwd, now: () => NOW, stdin });
+  const slow = testCtx({ env: fb.env, cwd: fb.cwd, now: () => NOW, stdin });
   const fastCode = await fastCli(argv, fast);
   const slowCode = await runCli(argv, slow);
   const norm = (text: string, root: string) => text.replaceAll(root, "<root>");
@@ -152,4 +155,105 @@ test("the fixtures are what they say (a store of 500 facts is read)", async () =
   expect(
     readFileSync(join(l.env.CHATCLI_HOME, "memory", "memory_index.json"), "utf8").length,
   ).toBeGreaterThan(1000);
+});
+
+describe("compact's plainest forms print what commander's path prints", () => {
+  /** The layout above, a conversation in cwd (conv.json) and a configured secret. */
+  const withConversation = (input: string) => async (root: string) => {
+    const l = await layout(root, 0);
+    writeFileSync(join(l.cwd, "conv.json"), input);
+    return { ...l, env: { ...l.env, ...CASE_ENV } };
+  };
+  const forms: string[][] = [
+    ["compact", "--level", "1", "--no-llm", "conv.json"],
+    ["compact", "--level", "1", "conv.json"],
+    ["compact", "--no-llm", "conv.json", "--level", "1"],
+    ["compact", "conv.json", "--level", "3", "--no-llm"],
+    ["compact", "--no-llm", "conv.json"],
+  ];
+  for (const [name, input] of Object.entries(compactCases())) {
+    test(name, async () => {
+      for (const argv of forms) {
+        const r = await both(argv, withConversation(input));
+        expect({ argv, ...r.fast }).toEqual({ argv, ...r.slow });
+      }
+      for (const argv of [
+        ["compact", "--level", "1", "-"],
+        ["compact", "--no-llm", "--level", "1"],
+      ]) {
+        const r = await both(argv, withConversation("[]"), input);
+        expect({ argv, ...r.fast }).toEqual({ argv, ...r.slow });
+        expect(r.fast.out.length).toBeGreaterThan(0);
+      }
+    });
+  }
+
+  test("failures: no such file, malformed JSON, a broken config.json, over the budget, no stdin", async () => {
+    const brokenConfig = async (root: string) => {
+      const l = await withConversation("[]")(root);
+      writeFileSync(join(l.env.CHATCLI_HOME as string, "config.json"), "{ not json");
+      return l;
+    };
+    // a system prompt over the default budget: never cut, so level 3 cannot fit it
+    const big = JSON.stringify([
+      { role: "system", content: "x ".repeat(200_000) },
+      { role: "user", content: "hi" },
+    ]);
+    const cases: Array<
+      [string[], (root: string) => Promise<{ env: Record<string, string>; cwd: string }>, number]
+    > = [
+      [["compact", "--level", "1", "nosuch.json"], withConversation("[]"), 2],
+      [["compact", "--level", "1", "conv.json"], withConversation('[{"role": "user",'), 2],
+      [["compact", "--level", "1", "conv.json"], withConversation("{}"), 2],
+      [["compact", "--level", "1", "--no-llm", "conv.json"], brokenConfig, 3],
+      [["compact", "--level", "3", "--no-llm", "conv.json"], withConversation(big), 8],
+      [["compact", "--level", "1", "conv.json"], withConversation(big), 0],
+      [["compact", "--level", "1"], withConversation("[]"), 2],
+    ];
+    for (const [argv, setup, code] of cases) {
+      const r = await both(argv, setup);
+      expect({ argv, ...r.fast }).toEqual({ argv, ...r.slow });
+      expect({ argv, code: r.fast.code }).toEqual({ argv, code });
+      expect(r.fast.err).not.toBe("");
+    }
+  });
+
+  test("every other compact form is left to commander", async () => {
+    const ctx = testCtx({ env: {}, now: () => NOW });
+    for (const argv of [
+      ["compact"],
+      ["compact", "f.json"],
+      ["compact", "--level", "2", "f.json"],
+      ["compact", "--level", "2", "--no-llm", "f.json"],
+      ["compact", "--level", "3", "f.json"],
+      ["compact", "--level=1", "f.json"],
+      ["compact", "--level", "1", "--json", "f.json"],
+      ["compact", "--level", "1", "--jsonl", "f.json"],
+      ["compact", "--level", "1", "--output-format", "text", "f.json"],
+      ["compact", "--level", "1", "--budget", "100", "f.json"],
+      ["compact", "--level", "1", "-m", "openai/x", "f.json"],
+      ["compact", "--level", "1", "--session", "s"],
+      ["compact", "--level", "1", "a.json", "b.json"],
+      ["compact", "--level", "1", "-", "f.json"],
+      ["compact", "--level", "1", "--level", "1", "f.json"],
+      ["compact", "--no-llm", "--no-llm", "--level", "1", "f.json"],
+      ["compact", "--level", "1", "--", "f.json"],
+      ["compact", "--level", "1", "help"],
+      ["compact", "--level", "1", ""],
+      ["compact", "--level", "1", "-x"],
+      ["compact", "--level", "1", "--help"],
+      ["compact", "--level"],
+      ["compact", "--level", "--no-llm", "f.json"],
+      ["--json", "compact", "--level", "1", "f.json"],
+      ["help", "compact"],
+      ["compcat", "--level", "1", "f.json"],
+    ]) {
+      expect({ argv, fast: await fastCli(argv, ctx) }).toEqual({ argv, fast: undefined });
+    }
+    expect(ctx.out() + ctx.err()).toBe("");
+    // the flags commander gives runCompact for the forms taken
+    expect(compactForm(["--no-llm", "x.json"])).toEqual({ level: "3", llm: false, file: "x.json" });
+    expect(compactForm(["--level", "1"])).toEqual({ level: "1", llm: true, file: undefined });
+    expect(compactForm(["-", "--level", "1"])).toEqual({ level: "1", llm: true, file: "-" });
+  });
 });

@@ -85,6 +85,34 @@ describe("level 1 trim", () => {
     expect(out[3]?.tool_call_id).toBe("b");
   });
 
+  test("repeats are found among outputs of the same length (and only exact repeats)", () => {
+    const outputs = ["a", "b", "c", "d"].map((x) => `${x}${"-".repeat(299)}`);
+    const other = `${"-".repeat(299)}a`; // the same length and letters, not a repeat
+    const order = [0, 1, 0, 2, 1, 3, 3, 2, 0];
+    const history = [
+      ...order.map((k, i) => result(`t${i}`, outputs[k] as string)),
+      result("o", other),
+      result("u", "u".repeat(400)),
+      user("done"),
+    ];
+    const out = trimHistory(history, 0, history.length);
+    const dup = `[duplicate of an earlier tool output — 300 chars omitted]`;
+    expect(out.map((m) => (m.content === dup ? "dup" : m.content[0]))).toEqual([
+      "a",
+      "b",
+      "dup",
+      "c",
+      "dup",
+      "d",
+      "dup",
+      "dup",
+      "dup",
+      "-",
+      "u",
+      "d",
+    ]);
+  });
+
   test("old large native tool results become head + tail, the message stays", () => {
     const m = result("t1", "r".repeat(9000));
     const out = trimMessage(m);

@@ -10,6 +10,27 @@ test("escape sequences and control characters are stripped, text kept", () => {
   expect(stripControl("tab\tok\nline")).toBe("tab\tok\nline");
 });
 
+test("stripControl leaves a text without control characters as it is, else strips as before", () => {
+  // the two replaces stripControl always ran before it checked for a control character first
+  const ESCAPES =
+    /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][\s\S]*?(?:\u0007|\u001b\\|\u009c)|\u001b[PX^_][\s\S]*?(?:\u001b\\|\u009c)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]|\u009d[\s\S]*?(?:\u0007|\u009c|\u001b\\)|[\u0090\u0098\u009e\u009f][\s\S]*?(?:\u009c|\u001b\\)|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+  const before = (text: string) => text.replace(/\r(?!\n)/g, "").replace(ESCAPES, "");
+  const alphabet = ["a", " ", "\t", "\n", "\r", "[", "]", "0", ";", "m", "\\", "é", "✓", "\u001b"];
+  for (let c = 0; c <= 0xa0; c++) alphabet.push(String.fromCharCode(c));
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed;
+  };
+  for (let i = 0; i < 3000; i++) {
+    let text = "";
+    for (let n = next() % 24; n > 0; n--) text += alphabet[next() % alphabet.length];
+    expect(stripControl(text)).toBe(before(text));
+  }
+  const plain = "plain text\twith tabs\nand lines, é ✓ [0m";
+  expect(stripControl(plain)).toBe(plain);
+});
+
 test("a sequence split across two stream chunks is still removed", () => {
   const s = createStreamStripper();
   expect(s.push("hello \u001b[3")).toBe("hello ");
