@@ -49,7 +49,7 @@ async function bootstrapShow(ctx: Ctx, words: readonly string[]): Promise<void> 
     import("../lib/output/terminal.ts"),
   ]);
   const prompt = words.join(" ");
-  const { document } = await showSystemContext(ctx, {
+  const { document, secrets } = await showSystemContext(ctx, {
     mode: "ask",
     files: [],
     prompt,
@@ -72,7 +72,7 @@ async function bootstrapShow(ctx: Ctx, words: readonly string[]): Promise<void> 
     },
   });
   for (const w of document.warnings)
-    ctx.stderr.write(`chatcli: warning: ${quotedLine(w.message)}\n`);
+    ctx.stderr.write(`chatcli: warning: ${quotedLine(w.message, secrets)}\n`);
   const blocks = document.blocks;
   blocks.forEach((b, i) => {
     const kind = b.cache ? "cached" : "volatile";
@@ -94,7 +94,11 @@ async function memoryFacts(ctx: Ctx, category: string | undefined, json: boolean
       import("../lib/memory/facts.ts"),
     ]);
   const workspace = detectWorkspaceRoot(ctx.cwd);
-  const { env } = await loadSettings(ctx, { workspaceRoot: workspace });
+  const { env, warnings } = await loadSettings(ctx, { workspaceRoot: workspace });
+  // as commands/memory.ts: a .env the Go tool rejects is not loaded here either, say so
+  for (const w of warnings)
+    if (w.code === "dotenv_invalid" || w.code === "link_outside_workspace")
+      ctx.stderr.write(`chatcli: warning: ${quotedLine(w.message)}\n`);
   const mem = openMemory({
     env,
     now: ctx.now,
