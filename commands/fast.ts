@@ -110,9 +110,9 @@ async function memoryFacts(ctx: Ctx, category: string | undefined, json: boolean
   const state = await loadFacts(mem);
   const cat = category?.trim().toLowerCase();
   const facts = factsModule
-    .rankedFacts(state.facts.values(), nowMs)
-    .filter((f) => !cat || (f.category || "general") === cat)
-    .map((f) => ({ ...f, live_score: factsModule.liveScore(f, nowMs) }));
+    .scoredFacts(state.facts.values(), nowMs)
+    .filter((s) => !cat || (s.fact.category || "general") === cat)
+    .map((s) => ({ ...s.fact, live_score: s.live }));
   const { jsonDocument, stripControl } = await import("../lib/output/terminal.ts");
   if (json) {
     const { configuredSecrets } = await import("../lib/core/redact.ts");

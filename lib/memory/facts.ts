@@ -135,16 +135,21 @@ const KNOWN = new Set<string>(FACT_KEYS);
 
 /** Facts in live-score order (tie: id asc), with the `score` annotation refreshed. */
 export function rankedFacts(facts: Iterable<Fact>, nowMs: number): Fact[] {
-  const list = [...facts];
-  const scores = new Map<string, number>();
-  for (const f of list) {
-    const s = liveScore(f, nowMs);
-    scores.set(f.id, s);
-    f.score = Math.round(s * 1e4) / 1e4;
+  return scoredFacts(facts, nowMs).map((s) => s.fact);
+}
+
+/** rankedFacts with each fact's live score beside it, computed once (what `memory facts` prints). */
+export function scoredFacts(
+  facts: Iterable<Fact>,
+  nowMs: number,
+): Array<{ fact: Fact; live: number }> {
+  const list: Array<{ fact: Fact; live: number }> = [];
+  for (const fact of facts) {
+    const live = liveScore(fact, nowMs);
+    fact.score = Math.round(live * 1e4) / 1e4;
+    list.push({ fact, live });
   }
-  return list.sort(
-    (a, b) => (scores.get(b.id) ?? 0) - (scores.get(a.id) ?? 0) || (a.id < b.id ? -1 : 1),
-  );
+  return list.sort((a, b) => b.live - a.live || (a.fact.id < b.fact.id ? -1 : 1));
 }
 
 export interface AddInput {

@@ -1,16 +1,17 @@
 import { goTrimSpace } from "../core/gostrings.ts";
 import { redact } from "../core/redact.ts";
 import { CATEGORIES, CONFIDENCE_USER } from "./config.ts";
-import { addFact, type Fact, liveScore, rankedFacts, removeFact } from "./facts.ts";
+import { addFact, type Fact, rankedFacts, removeFact, scoredFacts } from "./facts.ts";
 import { formatGoTime } from "./gotime.ts";
 import { loadProfile, type Profile, updateProfile } from "./profile.ts";
 import { recallIndex } from "./recall-cache.ts";
 import type { Hit } from "./recall-hit.ts";
 import { holdFact } from "./review.ts";
+import { isUserSource, unverifiedSource } from "./source.ts";
 import { loadFacts, type Memory, type MemoryOptions, mutateFacts, openMemory } from "./store.ts";
 import { classifyFactContent, extractTags, splitCategoryPrefix } from "./text.ts";
 import { threatReason } from "./threatscan.ts";
-import { holdReason, isUserSource, unverifiedSource } from "./trust.ts";
+import { holdReason } from "./trust.ts";
 import { blendedRecall, embedConfig } from "./vectors.ts";
 
 export type RememberResult =
@@ -208,11 +209,11 @@ export async function listFacts(
   const nowMs = mem.now().getTime();
   const state = await loadFacts(mem);
   const cat = opts.category?.trim().toLowerCase();
-  const list = rankedFacts(state.facts.values(), nowMs).filter(
-    (f) => !cat || (f.category || "general") === cat,
+  const list = scoredFacts(state.facts.values(), nowMs).filter(
+    (s) => !cat || (s.fact.category || "general") === cat,
   );
   const sliced = opts.limit && opts.limit > 0 ? list.slice(0, opts.limit) : list;
-  return sliced.map((f) => ({ ...f, live_score: liveScore(f, nowMs) }));
+  return sliced.map((s) => ({ ...s.fact, live_score: s.live }));
 }
 
 /** Reads the user profile (`{}` when none). */
