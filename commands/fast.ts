@@ -116,7 +116,8 @@ async function memoryFacts(ctx: Ctx, category: string | undefined, json: boolean
   const { jsonDocument, stripControl } = await import("../lib/output/terminal.ts");
   if (json) {
     const { configuredSecrets } = await import("../lib/core/redact.ts");
-    ctx.stdout.write(jsonDocument(facts, configuredSecrets(ctx.env)));
+    // facts are what JSON.parse read from the store, plus numbers: plain data
+    ctx.stdout.write(jsonDocument(facts, configuredSecrets(ctx.env), undefined, { plain: true }));
     return;
   }
   const { renderFacts } = await import("../lib/memory/render.ts");
