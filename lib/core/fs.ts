@@ -1,4 +1,4 @@
-import { readlinkSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import {
   chmod,
@@ -13,7 +13,6 @@ import {
   unlink,
   writeFile,
 } from "node:fs/promises";
-import { hostname } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { kill, pid } from "node:process";
 
@@ -110,6 +109,20 @@ export function toGoJson(value: unknown): string {
 export async function readTextIfExists(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, "utf8");
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw withPath(error, path);
+  }
+}
+
+/**
+ * readTextIfExists without a round trip through the thread pool, for the small files read at every
+ * start (config.json, CHATCLI_DOTENV): an async read of a missing config.json cost ~0.5 ms of a
+ * `bootstrap show` (issue 23). Same results and errors.
+ */
+export function readTextIfExistsSync(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw withPath(error, path);
@@ -336,7 +349,8 @@ let host: string | undefined;
  * and a host name — `--network host` — each see only their own processes).
  */
 export function lockHost(): string {
-  host ??= `${hostname()}${pidNamespace()}`;
+  // node:os on first use: a start that takes no lock does not pay its ~0.2 ms
+  host ??= `${(require("node:os") as typeof import("node:os")).hostname()}${pidNamespace()}`;
   return host;
 }
 

@@ -5,7 +5,7 @@ import { CREDENTIAL_BINDINGS } from "./credential-bindings.ts";
 import type { Ctx, Env } from "./ctx.ts";
 import { parseDotenv } from "./dotenv.ts";
 import { ConfigError } from "./errors.ts";
-import { readTextIfExists, withLock, writeFileAtomic } from "./fs.ts";
+import { readTextIfExistsSync, withLock, writeFileAtomic } from "./fs.ts";
 import { expandHome, globalConfigPath } from "./paths.ts";
 import {
   decideTrust,
@@ -64,7 +64,7 @@ async function readConfigFile(
 ): Promise<ChatcliConfig | undefined> {
   const text = confine
     ? readWorkspaceText(path, confine.root, confine.warnings)
-    : await readTextIfExists(path);
+    : readTextIfExistsSync(path);
   if (text === undefined || text.trim() === "") return undefined;
   try {
     const value = JSON.parse(text) as unknown;
@@ -76,6 +76,14 @@ async function readConfigFile(
     throw new ConfigError(`cannot read ${path}: ${(error as Error).message}`, {
       hint: "fix the JSON or move the file away",
     });
+  }
+}
+
+function tryRead(path: string): string | undefined {
+  try {
+    return readTextIfExistsSync(path);
+  } catch {
+    return undefined;
   }
 }
 
@@ -118,7 +126,7 @@ export async function loadSettings(
     : join(ctx.cwd, ".env");
   // ./.env comes with the checkout: read only inside the workspace; CHATCLI_DOTENV is the user's own
   const dotenvText = explicitDotenv
-    ? await readTextIfExists(dotenvPath).catch(() => undefined)
+    ? tryRead(dotenvPath)
     : readDotenvInside(dotenvPath, options.workspaceRoot ?? ctx.cwd, warnings);
   // godotenv 1.5.1 (the Go ChatCLI's) rejects a malformed file whole: both tools then load nothing
   const parsed = dotenvText === undefined ? undefined : parseDotenv(dotenvText);
