@@ -55,6 +55,7 @@ async function bootstrapShow(ctx: Ctx, words: readonly string[]): Promise<void> 
     prompt,
     bare: false,
     model: undefined,
+    blocksOnly: true,
     memory: async (q) => {
       const { memoryForPrompt } = await import("../lib/memory/prompt.ts");
       const result = await memoryForPrompt({
