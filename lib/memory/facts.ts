@@ -78,27 +78,45 @@ const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v)
 /** Normalises a raw JSON fact (Go quirks: null lists, zero times); returns undefined if unusable. */
 export function normalizeFact(raw: unknown): Fact | undefined {
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) return undefined;
-  const r = raw as Record<string, unknown>;
-  const content = str(r["content"]);
+  return normalizeParsedFact({ ...(raw as Record<string, unknown>) });
+}
+
+/**
+ * normalizeFact of an object the caller hands over — one JSON.parse just made — changed in place
+ * instead of copied: the same fact, keys in the same order (a key it lacks is added at the end, as
+ * the copy adds it). Reading the store does this for every fact at every start (issue 23).
+ */
+export function normalizeParsedFact(raw: unknown): Fact | undefined {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return undefined;
+  const fact = raw as Fact;
+  const content = str(fact.content);
   if (content.trim() === "") return undefined;
-  const fact: Fact = {
-    ...r,
-    id: str(r["id"]) || factId(content),
-    content,
-    category: str(r["category"]),
-    created_at: str(r["created_at"]),
-    last_accessed: str(r["last_accessed"]),
-    access_count: num(r["access_count"]),
-    score: num(r["score"]),
-  };
-  const tags = Array.isArray(r["tags"]) ? r["tags"].filter((t) => typeof t === "string") : [];
+  const confidence = num(fact.confidence);
+  const provenance = str(fact.provenance);
+  fact.id = str(fact.id) || factId(content);
+  fact.content = content;
+  fact.category = str(fact.category);
+  fact.created_at = str(fact.created_at);
+  fact.last_accessed = str(fact.last_accessed);
+  fact.access_count = num(fact.access_count);
+  fact.score = num(fact.score);
+  const tags = stringsOf(fact.tags);
   if (tags.length > 0) fact.tags = tags;
   else delete fact.tags;
-  if (num(r["confidence"]) <= 0) {
+  if (confidence <= 0) {
     fact.confidence = legacyConfidence(fact.access_count);
-    if (!str(r["provenance"])) fact.provenance = "legacy";
+    if (!provenance) fact.provenance = "legacy";
   }
   return fact;
+}
+
+/** The strings of a JSON list (the list itself when they all are); [] for anything else. */
+function stringsOf(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  for (const item of value) {
+    if (typeof item !== "string") return value.filter((t) => typeof t === "string");
+  }
+  return value as string[];
 }
 
 /** Orders keys like Go's struct (known fields first), extras after; omitempty honoured. */

@@ -20,7 +20,7 @@ import {
   type FactState,
   factToJson,
   isBuried,
-  normalizeFact,
+  normalizeParsedFact,
   pruneTombstones,
   rankedFacts,
   renderMarkdown,
@@ -139,7 +139,7 @@ async function readState(mem: Memory): Promise<FactState> {
   const facts = new Map<string, Fact>();
   if (Array.isArray(raw)) {
     for (const item of raw) {
-      const fact = normalizeFact(item);
+      const fact = normalizeParsedFact(item); // `raw` was parsed here: changed in place
       if (!fact || isBuried(fact, tombstones)) continue;
       const prev = facts.get(fact.id);
       facts.set(fact.id, prev ? mergeFact(prev, fact) : fact);
