@@ -93,16 +93,19 @@ export function normalizeParsedFact(raw: unknown): Fact | undefined {
   if (content.trim() === "") return undefined;
   const confidence = num(fact.confidence);
   const provenance = str(fact.provenance);
-  fact.id = str(fact.id) || factId(content);
-  fact.content = content;
-  fact.category = str(fact.category);
-  fact.created_at = str(fact.created_at);
-  fact.last_accessed = str(fact.last_accessed);
-  fact.access_count = num(fact.access_count);
-  fact.score = num(fact.score);
+  // written only where the value changes (a stored fact is nearly always right already)
+  if (typeof fact.id !== "string" || fact.id === "") fact.id = str(fact.id) || factId(content);
+  if (fact.content !== content) fact.content = content;
+  if (typeof fact.category !== "string") fact.category = str(fact.category);
+  if (typeof fact.created_at !== "string") fact.created_at = str(fact.created_at);
+  if (typeof fact.last_accessed !== "string") fact.last_accessed = str(fact.last_accessed);
+  const accessCount = num(fact.access_count);
+  if (fact.access_count !== accessCount) fact.access_count = accessCount;
+  const score = num(fact.score);
+  if (fact.score !== score) fact.score = score;
   const tags = stringsOf(fact.tags);
-  if (tags.length > 0) fact.tags = tags;
-  else delete fact.tags;
+  if (tags.length === 0) delete fact.tags;
+  else if (fact.tags !== tags) fact.tags = tags;
   if (confidence <= 0) {
     fact.confidence = legacyConfidence(fact.access_count);
     if (!provenance) fact.provenance = "legacy";
