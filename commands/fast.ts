@@ -109,11 +109,10 @@ async function memoryFacts(ctx: Ctx, category: string | undefined, json: boolean
   // lib/memory/ops.ts's listFacts (without loading what its other operations need)
   const nowMs = mem.now().getTime();
   const state = await loadFacts(mem);
-  const cat = category?.trim().toLowerCase();
-  const facts = factsModule
-    .scoredFacts(state.facts.values(), nowMs)
-    .filter((s) => !cat || (s.fact.category || "general") === cat)
-    .map((s) => ({ ...s.fact, live_score: s.live }));
+  const facts = factsModule.listedFacts(
+    factsModule.scoredFacts(state.facts.values(), nowMs),
+    category,
+  );
   const { jsonDocument, stripControl } = await import("../lib/output/terminal.ts");
   if (json) {
     const { configuredSecrets } = await import("../lib/core/redact.ts");

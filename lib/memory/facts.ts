@@ -173,6 +173,28 @@ export function scoredFacts(
   return list.sort((a, b) => b.live - a.live || (a.fact.id < b.fact.id ? -1 : 1));
 }
 
+/**
+ * What `memory facts` lists: the scored facts of `category` (every one when none), at most `limit`,
+ * each with its `live_score` as the last key. Set on the fact itself, not on a copy of each (a key
+ * `live_score` the fact already has keeps its place, as it would in a copy): the facts are the
+ * caller's, just read.
+ */
+export function listedFacts(
+  scored: ReadonlyArray<{ fact: Fact; live: number }>,
+  category?: string,
+  limit?: number,
+): Array<Fact & { live_score: number }> {
+  const cat = category?.trim().toLowerCase();
+  const out: Array<Fact & { live_score: number }> = [];
+  for (const { fact, live } of scored) {
+    if (limit && limit > 0 && out.length >= limit) break;
+    if (cat && (fact.category || "general") !== cat) continue;
+    fact["live_score"] = live;
+    out.push(fact as Fact & { live_score: number });
+  }
+  return out;
+}
+
 export interface AddInput {
   content: string;
   category?: string;

@@ -1,7 +1,7 @@
 import { goTrimSpace } from "../core/gostrings.ts";
 import { redact } from "../core/redact.ts";
 import { CATEGORIES, CONFIDENCE_USER } from "./config.ts";
-import { addFact, type Fact, rankedFacts, removeFact, scoredFacts } from "./facts.ts";
+import { addFact, type Fact, listedFacts, rankedFacts, removeFact, scoredFacts } from "./facts.ts";
 import { formatGoTime } from "./gotime.ts";
 import { loadProfile, type Profile, updateProfile } from "./profile.ts";
 import { recallIndex } from "./recall-cache.ts";
@@ -208,12 +208,7 @@ export async function listFacts(
   const mem = asMemory(options);
   const nowMs = mem.now().getTime();
   const state = await loadFacts(mem);
-  const cat = opts.category?.trim().toLowerCase();
-  const list = scoredFacts(state.facts.values(), nowMs).filter(
-    (s) => !cat || (s.fact.category || "general") === cat,
-  );
-  const sliced = opts.limit && opts.limit > 0 ? list.slice(0, opts.limit) : list;
-  return sliced.map((s) => ({ ...s.fact, live_score: s.live }));
+  return listedFacts(scoredFacts(state.facts.values(), nowMs), opts.category, opts.limit);
 }
 
 /** Reads the user profile (`{}` when none). */

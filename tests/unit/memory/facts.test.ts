@@ -5,10 +5,12 @@ import {
   type FactState,
   factId,
   legacyConfidence,
+  listedFacts,
   liveScore,
   normalizeFact,
   normalizeParsedFact,
   renderMarkdown,
+  scoredFacts,
 } from "../../../lib/memory/facts.ts";
 import { formatGoTime } from "../../../lib/memory/gotime.ts";
 import { classifyFactContent, extractTags, splitCategoryPrefix } from "../../../lib/memory/text.ts";
@@ -105,6 +107,33 @@ describe("normalizing a stored fact", () => {
     expect(usable).toBeGreaterThan(400);
     for (const odd of [null, [], "fact", 3]) expect(normalizeParsedFact(odd)).toBeUndefined();
   });
+});
+
+test("listedFacts: the copies `{ ...fact, live_score }` were, category and limit as before", () => {
+  const stored = [
+    { id: "a1", content: "one", category: "project", live_score: 9, x: 1 },
+    { id: "b2", content: "two", category: "", created_at: "2026-07-01T00:00:00Z" },
+    { id: "c3", content: "three", category: "project", access_count: 4 },
+    { id: "d4", content: "four", category: "general", confidence: 0.9 },
+  ];
+  const now = T0.getTime();
+  const fresh = () => stored.map((f) => normalizeFact(JSON.parse(JSON.stringify(f))) as Fact);
+  for (const [category, limit] of [
+    [undefined, undefined],
+    ["project", undefined],
+    [" General ", undefined],
+    [undefined, 2],
+    ["project", 1],
+    ["nosuch", undefined],
+  ] as const) {
+    const before = scoredFacts(fresh(), now)
+      .filter((s) => !category || (s.fact.category || "general") === category.trim().toLowerCase())
+      .slice(0, limit)
+      .map((s) => ({ ...s.fact, live_score: s.live }));
+    expect(JSON.stringify(listedFacts(scoredFacts(fresh(), now), category, limit))).toBe(
+      JSON.stringify(before),
+    );
+  }
 });
 
 describe("addFact: dedupe, reinforce, supersede, cap", () => {
