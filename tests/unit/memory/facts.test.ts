@@ -77,7 +77,7 @@ describe("normalizing a stored fact", () => {
       tags: [["go"], [], null, ["a", 1, "b"], [2], "go"],
       created_at: ["2026-07-24T12:00:00Z", "0001-01-01T00:00:00Z", 5],
       last_accessed: ["2026-07-25T12:00:00.5-03:00", ""],
-      access_count: [3, -1, "4", 1e400],
+      access_count: [3, -1, "4", 2.5, null],
       score: [0.5, "x"],
       confidence: [0.9, 0, -0.5, "0.9"],
       provenance: ["user", "", 1],
