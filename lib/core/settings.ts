@@ -1,4 +1,3 @@
-import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { readWorkspaceText } from "./confined.ts";
 import { CREDENTIAL_BINDINGS } from "./credential-bindings.ts";
@@ -269,6 +268,8 @@ function pairCredentials(
 
 /** Adds a workspace to `trusted_workspaces` in the user's config (other keys kept). */
 async function rememberTrusted(globalPath: string, root: string): Promise<void> {
+  // node:fs/promises only here: a start that reads settings never loads it (issue 23)
+  const { mkdir } = await import("node:fs/promises");
   await mkdir(dirname(globalPath), { recursive: true });
   // under the lock, so two runs answering at once both land in the list
   await withLock(globalPath, async () => {
