@@ -134,8 +134,11 @@ export async function showSystemContext(
     tokens_estimate: estimateTokens(b.text),
     text: b.text,
   }));
-  const sum = (cache: boolean) =>
-    blocks.filter((b) => b.cache === cache).reduce((n, b) => n + b.tokens_estimate, 0);
+  const sum = (cache: boolean) => {
+    let n = 0; // a loop, not filter/reduce: each builtin's first call costs a start ~70 µs
+    for (const b of blocks) if (b.cache === cache) n += b.tokens_estimate;
+    return n;
+  };
   const document: ShowDocument = {
     workspace_root: context.workspaceRoot,
     cwd: ctx.cwd,

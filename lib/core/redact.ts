@@ -68,7 +68,9 @@ export function configuredSecrets(env: Env): string[] {
  * secret shape).
  */
 export function mayRedact(text: string, secrets: readonly string[] = []): boolean {
-  return secrets.some((value) => text.includes(value)) || ANY_HINT.test(text);
+  // a loop, not some(): that builtin's first call costs a start ~70 µs (issue 23)
+  for (const value of secrets) if (text.includes(value)) return true;
+  return ANY_HINT.test(text);
 }
 
 /** Replaces secrets in text with `[REDACTED:kind]`. */

@@ -91,7 +91,7 @@ const CONTROL_IN_JSON = /\\[rbf]|\\u00|[\u007f-\u009f]/;
 
 /** Whether redaction or control stripping could change any string of a document stringified as `json`. */
 function needsCleaning(json: string, secrets: readonly string[]): boolean {
-  if (secrets.some((s) => ESCAPED_SECRET.test(s))) return true;
+  for (const s of secrets) if (ESCAPED_SECRET.test(s)) return true; // (some(): ~70 µs cold)
   return mayRedact(json, secrets) || CONTROL_IN_JSON.test(json);
 }
 
