@@ -96,6 +96,7 @@ export function bootstrapCommand(ctx: Ctx, state: RunState, memory?: MemorySourc
         bare: Boolean(opts.bare) || opts.bootstrap === false,
         model: opts.model,
         memory: memory ?? storeMemory(ctx, words.join(" ")),
+        blocksOnly: format === "text",
       });
       // JSON output never carries secrets (CONTRACT §9); the text is the exact prompt.
       if (format !== "text") return printJson(ctx, redactDeep(document, secrets));

@@ -15,7 +15,7 @@ import { fastCompact } from "./fast-compact.ts";
  */
 export async function fastCli(argv: readonly string[], ctx: Ctx): Promise<number | undefined> {
   const [command, sub, ...rest] = argv;
-  if (command === "bootstrap" && sub === "show" && rest.every(isWord)) {
+  if (command === "bootstrap" && sub === "show" && allWords(rest)) {
     return guard(argv, ctx, () => bootstrapShow(ctx, rest));
   }
   if (command === "memory" && sub === "facts" && rest.length <= 2) {
@@ -38,6 +38,13 @@ function isWord(arg: string): boolean {
   return arg !== "" && !arg.startsWith("-") && arg !== "help";
 }
 
+// Plain loops on these paths where elsewhere every/some/reduce/forEach would do: the engine
+// compiles each of those builtins at its first call, ~70 µs apiece of a start (issue 23).
+function allWords(args: readonly string[]): boolean {
+  for (const arg of args) if (!isWord(arg)) return false;
+  return true;
+}
+
 /** Runs a command body; a failure is reported as commands/cli.ts reports it. */
 async function guard(argv: readonly string[], ctx: Ctx, body: () => Promise<void>) {
   try {
@@ -56,12 +63,13 @@ async function bootstrapShow(ctx: Ctx, words: readonly string[]): Promise<void> 
     import("../lib/output/terminal.ts"),
   ]);
   const prompt = words.join(" ");
-  const { document } = await showSystemContext(ctx, {
+  const { document, secrets } = await showSystemContext(ctx, {
     mode: "ask",
     files: [],
     prompt,
     bare: false,
     model: undefined,
+    blocksOnly: true,
     memory: async (q) => {
       const { memoryForPrompt } = await import("../lib/memory/prompt.ts");
       const result = await memoryForPrompt({
@@ -79,16 +87,17 @@ async function bootstrapShow(ctx: Ctx, words: readonly string[]): Promise<void> 
     },
   });
   for (const w of document.warnings)
-    ctx.stderr.write(`chatcli: warning: ${quotedLine(w.message)}\n`);
+    ctx.stderr.write(`chatcli: warning: ${quotedLine(w.message, secrets)}\n`);
   const blocks = document.blocks;
-  blocks.forEach((b, i) => {
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i] as (typeof blocks)[number];
     const kind = b.cache ? "cached" : "volatile";
     ctx.stderr.write(
       `── ${i + 1}/${blocks.length} ${b.id} (${kind}, ~${b.tokens_estimate} tokens) ──\n`,
     );
     const text = ctx.stdout.isTTY ? stripControl(b.text) : b.text;
     ctx.stdout.write(`${text}${i < blocks.length - 1 ? "\n\n" : "\n"}`);
-  });
+  }
 }
 
 /** `memory facts [CATEGORY] [--json]`, as commands/memory.ts's facts action runs it. */
@@ -101,7 +110,11 @@ async function memoryFacts(ctx: Ctx, category: string | undefined, json: boolean
       import("../lib/memory/facts.ts"),
     ]);
   const workspace = detectWorkspaceRoot(ctx.cwd);
-  const { env } = await loadSettings(ctx, { workspaceRoot: workspace });
+  const { env, warnings } = await loadSettings(ctx, { workspaceRoot: workspace });
+  // as commands/memory.ts: a .env the Go tool rejects is not loaded here either, say so
+  for (const w of warnings)
+    if (w.code === "dotenv_invalid" || w.code === "link_outside_workspace")
+      ctx.stderr.write(`chatcli: warning: ${quotedLine(w.message)}\n`);
   const mem = openMemory({
     env,
     now: ctx.now,
@@ -111,15 +124,15 @@ async function memoryFacts(ctx: Ctx, category: string | undefined, json: boolean
   // lib/memory/ops.ts's listFacts (without loading what its other operations need)
   const nowMs = mem.now().getTime();
   const state = await loadFacts(mem);
-  const cat = category?.trim().toLowerCase();
-  const facts = factsModule
-    .rankedFacts(state.facts.values(), nowMs)
-    .filter((f) => !cat || (f.category || "general") === cat)
-    .map((f) => ({ ...f, live_score: factsModule.liveScore(f, nowMs) }));
+  const facts = factsModule.listedFacts(
+    factsModule.scoredFacts(state.facts.values(), nowMs),
+    category,
+  );
   const { jsonDocument, stripControl } = await import("../lib/output/terminal.ts");
   if (json) {
     const { configuredSecrets } = await import("../lib/core/redact.ts");
-    ctx.stdout.write(jsonDocument(facts, configuredSecrets(ctx.env)));
+    // facts are what JSON.parse read from the store, plus numbers: plain data
+    ctx.stdout.write(jsonDocument(facts, configuredSecrets(ctx.env), undefined, { plain: true }));
     return;
   }
   const { renderFacts } = await import("../lib/memory/render.ts");

@@ -18,12 +18,21 @@ export function threatscanEnabled(env: Env): boolean {
   return !(v === "false" || v === "0" || v === "off" || v === "no");
 }
 
-/** Replaces every line that looks like a prompt injection; the files on disk are untouched. */
+/** Whether any of the patterns is in `text` (a loop, not some(): see neutralizeInjections). */
+function looksInjected(text: string): boolean {
+  for (const re of INJECTION) if (re.test(text)) return true;
+  return false;
+}
+
+/**
+ * Replaces every line that looks like a prompt injection; the files on disk are untouched. Plain
+ * loops where some() would do: that builtin's first call costs every `bootstrap show` ~70 µs.
+ */
 export function neutralizeInjections(text: string): { text: string; blocked: number } {
-  if (!INJECTION.some((re) => re.test(text))) return { text, blocked: 0 };
+  if (!looksInjected(text)) return { text, blocked: 0 };
   let blocked = 0;
   const lines = text.split("\n").map((line) => {
-    if (!INJECTION.some((re) => re.test(line))) return line;
+    if (!looksInjected(line)) return line;
     blocked++;
     return BLOCKED_LINE;
   });

@@ -59,14 +59,17 @@ function messageOf(error: unknown): string {
   return e.code ? `${e.code}: ${e.message ?? ""}`.trim() : String(e.message ?? error);
 }
 
+/** Where a path leads (locateConfined); `rootReal` is the root's real path it was checked against. */
+export type Located =
+  | { kind: "inside"; real: string; rootReal: string }
+  | { kind: "missing" }
+  | { kind: "outside"; target: string };
+
 /**
  * Where `path` leads, checked against `root`: its real path when that is inside, `outside` with the
  * real target when a link (of the file or of a parent directory) leaves the workspace.
  */
-export function locateConfined(
-  path: string,
-  root: string,
-): { kind: "inside"; real: string } | { kind: "missing" } | { kind: "outside"; target: string } {
+export function locateConfined(path: string, root: string): Located {
   let real: string;
   try {
     real = realpathSync(path);
@@ -74,10 +77,11 @@ export function locateConfined(
     const code = errnoOf(error);
     if (code === "ENOENT" || code === "ENOTDIR") return { kind: "missing" };
     // ELOOP, EACCES…: the open below reports it
-    return { kind: "inside", real: resolve(path) };
+    return { kind: "inside", real: resolve(path), rootReal: realOr(root) };
   }
-  return isWithin(real, realOr(root))
-    ? { kind: "inside", real }
+  const rootReal = realOr(root);
+  return isWithin(real, rootReal)
+    ? { kind: "inside", real, rootReal }
     : { kind: "outside", target: real };
 }
 
@@ -92,10 +96,17 @@ function fdPath(fd: number): string | undefined {
 
 /**
  * Reads `path` (a regular file, at most `maxBytes` bytes when given) if it and every link on the
- * way stay inside `root`.
+ * way stay inside `root`. `located`: what locateConfined said of it just before (lib/bootstrap's
+ * cache locates a file to stat it first), not asked again — the check that holds is the one on
+ * the opened descriptor, against the same real root.
  */
-export function readConfined(path: string, root: string, maxBytes?: number): ConfinedRead {
-  const where = locateConfined(path, root);
+export function readConfined(
+  path: string,
+  root: string,
+  maxBytes?: number,
+  located?: Located,
+): ConfinedRead {
+  const where = located ?? locateConfined(path, root);
   if (where.kind !== "inside") return where;
   let fd: number;
   try {
@@ -110,7 +121,7 @@ export function readConfined(path: string, root: string, maxBytes?: number): Con
   try {
     const info = fstatSync(fd);
     const opened = fdPath(fd);
-    const rootReal = realOr(root);
+    const rootReal = where.rootReal;
     if (opened !== undefined ? !isWithin(opened, rootReal) : !sameFile(info, where.real))
       return { kind: "outside", target: opened ?? where.real };
     if (info.isDirectory()) return { kind: "unreadable", message: `${path} is a directory` };

@@ -1,21 +1,18 @@
-import { readlinkSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import {
-  chmod,
-  link,
-  mkdir,
-  open,
-  readFile,
-  readlink,
-  rename,
-  rm,
-  stat,
-  unlink,
-  writeFile,
-} from "node:fs/promises";
-import { hostname } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { kill, pid } from "node:process";
+
+type Promises = typeof import("node:fs/promises");
+let promises: Promises | undefined;
+/**
+ * node:fs/promises, loaded on first use: ~0.25 ms of every start (with node:events), and the
+ * start-up paths that only read small files synchronously (`bootstrap show`) never need it.
+ */
+function fsp(): Promises {
+  promises ??= require("node:fs/promises") as Promises;
+  return promises;
+}
 
 /**
  * Writes a file atomically: unique temp file in the same dir, mode 0600 (or `mode`), then rename over
@@ -31,14 +28,16 @@ export async function writeFileAtomic(
   const mode = options.mode ?? 0o600;
   const target = await followSymlinks(path);
   const dir = dirname(target);
-  await mkdir(dir, { recursive: true, mode: 0o750 });
+  await fsp().mkdir(dir, { recursive: true, mode: 0o750 });
   const tmp = join(dir, tempName(target));
   try {
-    await writeFile(tmp, data, { mode });
-    await chmod(tmp, mode);
-    await rename(tmp, target);
+    await fsp().writeFile(tmp, data, { mode });
+    await fsp().chmod(tmp, mode);
+    await fsp().rename(tmp, target);
   } catch (error) {
-    await rm(tmp, { force: true }).catch(() => {}); // keep the original error, not the cleanup's
+    await fsp()
+      .rm(tmp, { force: true })
+      .catch(() => {}); // keep the original error, not the cleanup's
     throw withPath(error, target);
   }
 }
@@ -56,18 +55,20 @@ export function withPath(error: unknown, path: string): unknown {
  */
 export async function createFileAtomic(path: string, data: string | Uint8Array): Promise<boolean> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true, mode: 0o750 });
+  await fsp().mkdir(dir, { recursive: true, mode: 0o750 });
   const tmp = join(dir, tempName(path));
   try {
-    await writeFile(tmp, data, { mode: 0o600 });
-    await chmod(tmp, 0o600);
-    await link(tmp, path);
+    await fsp().writeFile(tmp, data, { mode: 0o600 });
+    await fsp().chmod(tmp, 0o600);
+    await fsp().link(tmp, path);
     return true;
   } catch (error) {
     if ((error as { code?: string }).code === "EEXIST") return false;
     throw withPath(error, path);
   } finally {
-    await rm(tmp, { force: true }).catch(() => {});
+    await fsp()
+      .rm(tmp, { force: true })
+      .catch(() => {});
   }
 }
 
@@ -93,7 +94,7 @@ async function followSymlinks(path: string): Promise<string> {
   for (let hops = 0; hops < 40; hops++) {
     let link: string;
     try {
-      link = await readlink(current);
+      link = await fsp().readlink(current);
     } catch {
       return current; // not a link (EINVAL), missing (ENOENT): write here
     }
@@ -109,7 +110,21 @@ export function toGoJson(value: unknown): string {
 
 export async function readTextIfExists(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, "utf8");
+    return await fsp().readFile(path, "utf8");
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw withPath(error, path);
+  }
+}
+
+/**
+ * readTextIfExists without a round trip through the thread pool, for the small files read at every
+ * start (config.json, CHATCLI_DOTENV): an async read of a missing config.json cost ~0.5 ms of a
+ * `bootstrap show` (issue 23). Same results and errors.
+ */
+export function readTextIfExistsSync(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw withPath(error, path);
@@ -128,11 +143,15 @@ export type JsonRead<T> =
 /**
  * Reads a JSON file. A file that does not parse is renamed `<path>.corrupt` (or `.corrupt-<unix>` when
  * that exists) and reported — never overwritten. When another process moves or replaces the file
- * meanwhile, the file is read again: a good file that appeared is never quarantined.
+ * meanwhile, the file is read again: a good file that appeared is never quarantined. `sync`: read
+ * without the thread pool (the memory store, read at every `memory facts` start: issue 23).
  */
-export async function readJsonFile<T = unknown>(path: string): Promise<JsonRead<T>> {
+export async function readJsonFile<T = unknown>(
+  path: string,
+  options: { sync?: boolean } = {},
+): Promise<JsonRead<T>> {
   for (let attempt = 0; ; attempt++) {
-    const text = await readTextIfExists(path);
+    const text = options.sync ? readTextIfExistsSync(path) : await readTextIfExists(path);
     if (text === undefined) return { kind: "missing" };
     if (text.trim() === "") return { kind: "missing" };
     let message: string;
@@ -152,7 +171,7 @@ export async function quarantine(path: string): Promise<string> {
   let target = `${path}.corrupt`;
   if (await exists(target)) target = `${path}.corrupt-${Math.floor(Date.now() / 1000)}`;
   if (await exists(target)) target = `${path}.corrupt-${Date.now()}-${randomHex(3)}`;
-  await rename(path, target);
+  await fsp().rename(path, target);
   return target;
 }
 
@@ -169,7 +188,7 @@ async function quarantineIfUnchanged(path: string, expected: string): Promise<st
 
 export async function exists(path: string): Promise<boolean> {
   try {
-    await stat(path);
+    await fsp().stat(path);
     return true;
   } catch {
     return false;
@@ -208,7 +227,7 @@ export async function withLock<T>(
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const timeoutMs = options.timeoutMs ?? staleMs + 15_000;
   const deadline = Date.now() + timeoutMs;
-  await mkdir(dirname(lockPath), { recursive: true, mode: 0o750 });
+  await fsp().mkdir(dirname(lockPath), { recursive: true, mode: 0o750 });
   let delay = 2;
   let ours = await tryAcquire(lockPath);
   while (ours === undefined) {
@@ -241,7 +260,7 @@ export async function withLock<T>(
 /** Removes the lock file if it is still ours (a waiter may have judged it stale and taken it). */
 async function releaseLock(lockPath: string, ino: number): Promise<void> {
   try {
-    if ((await stat(lockPath)).ino === ino) await unlink(lockPath);
+    if ((await fsp().stat(lockPath)).ino === ino) await fsp().unlink(lockPath);
   } catch {
     // already gone: nothing to release
   }
@@ -254,7 +273,7 @@ async function releaseLock(lockPath: string, ino: number): Promise<void> {
 async function tryAcquire(lockPath: string): Promise<number | undefined> {
   let handle: FileHandle;
   try {
-    handle = await open(lockPath, "wx", 0o600);
+    handle = await fsp().open(lockPath, "wx", 0o600);
   } catch (error) {
     if ((error as { code?: string }).code === "EEXIST") return undefined;
     throw error;
@@ -266,7 +285,9 @@ async function tryAcquire(lockPath: string): Promise<number | undefined> {
     return ino;
   } catch (error) {
     await handle.close().catch(() => {});
-    await unlink(lockPath).catch(() => {});
+    await fsp()
+      .unlink(lockPath)
+      .catch(() => {});
     throw error;
   }
 }
@@ -282,16 +303,16 @@ async function removeIfAbandoned(
   emptyStaleMs: number,
 ): Promise<string | undefined> {
   try {
-    const info = await stat(lockPath);
-    const [holderPid, holderHost] = (await readFile(lockPath, "utf8")).split("\n");
+    const info = await fsp().stat(lockPath);
+    const [holderPid, holderHost] = (await fsp().readFile(lockPath, "utf8")).split("\n");
     const owner = Number(holderPid);
     const named = Number.isInteger(owner) && owner > 0;
     const dead = named && holderHost === lockHost() && !isAlive(owner);
     // An empty file is a holder between open() and write() — microseconds — or one killed there
     // (kill -9): past a short age it is abandoned. Ages are on the filesystem's clock (fileAgeMs).
     if (dead || (await fileAgeMs(lockPath, info.mtimeMs)) > (named ? staleMs : emptyStaleMs)) {
-      const again = await stat(lockPath);
-      if (again.ino === info.ino && again.mtimeMs === info.mtimeMs) await unlink(lockPath);
+      const again = await fsp().stat(lockPath);
+      if (again.ino === info.ino && again.mtimeMs === info.mtimeMs) await fsp().unlink(lockPath);
       return undefined;
     }
     return holderPid ? `pid ${holderPid}${holderHost ? ` on ${holderHost}` : ""}` : undefined;
@@ -308,18 +329,20 @@ async function removeIfAbandoned(
 export async function fileAgeMs(path: string, mtimeMs: number): Promise<number> {
   const probe = join(dirname(path), `.clock-${pid}-${randomHex(4)}`);
   try {
-    await writeFile(probe, "", { flag: "wx", mode: 0o600 });
-    return (await stat(probe)).mtimeMs - mtimeMs;
+    await fsp().writeFile(probe, "", { flag: "wx", mode: 0o600 });
+    return (await fsp().stat(probe)).mtimeMs - mtimeMs;
   } catch {
     return Date.now() - mtimeMs; // cannot write here: the process clock is all there is
   } finally {
-    await unlink(probe).catch(() => {});
+    await fsp()
+      .unlink(probe)
+      .catch(() => {});
   }
 }
 
 /** Sets a file's mtime to the kernel's now by rewriting its first byte (utimes would use our clock). */
 async function touchByKernel(path: string): Promise<void> {
-  const handle = await open(path, "r+");
+  const handle = await fsp().open(path, "r+");
   try {
     const byte = Buffer.alloc(1);
     const { bytesRead } = await handle.read(byte, 0, 1, 0);
@@ -336,7 +359,8 @@ let host: string | undefined;
  * and a host name — `--network host` — each see only their own processes).
  */
 export function lockHost(): string {
-  host ??= `${hostname()}${pidNamespace()}`;
+  // node:os on first use: a start that takes no lock does not pay its ~0.2 ms
+  host ??= `${(require("node:os") as typeof import("node:os")).hostname()}${pidNamespace()}`;
   return host;
 }
 

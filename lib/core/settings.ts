@@ -1,11 +1,10 @@
-import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { readWorkspaceText } from "./confined.ts";
 import { CREDENTIAL_BINDINGS } from "./credential-bindings.ts";
 import type { Ctx, Env } from "./ctx.ts";
 import { parseDotenv } from "./dotenv.ts";
 import { ConfigError } from "./errors.ts";
-import { readTextIfExists, withLock, writeFileAtomic } from "./fs.ts";
+import { readTextIfExistsSync, withLock, writeFileAtomic } from "./fs.ts";
 import { expandHome, globalConfigPath } from "./paths.ts";
 import {
   decideTrust,
@@ -64,7 +63,7 @@ async function readConfigFile(
 ): Promise<ChatcliConfig | undefined> {
   const text = confine
     ? readWorkspaceText(path, confine.root, confine.warnings)
-    : await readTextIfExists(path);
+    : readTextIfExistsSync(path);
   if (text === undefined || text.trim() === "") return undefined;
   try {
     const value = JSON.parse(text) as unknown;
@@ -76,6 +75,14 @@ async function readConfigFile(
     throw new ConfigError(`cannot read ${path}: ${(error as Error).message}`, {
       hint: "fix the JSON or move the file away",
     });
+  }
+}
+
+function tryRead(path: string): string | undefined {
+  try {
+    return readTextIfExistsSync(path);
+  } catch {
+    return undefined;
   }
 }
 
@@ -118,7 +125,7 @@ export async function loadSettings(
     : join(ctx.cwd, ".env");
   // ./.env comes with the checkout: read only inside the workspace; CHATCLI_DOTENV is the user's own
   const dotenvText = explicitDotenv
-    ? await readTextIfExists(dotenvPath).catch(() => undefined)
+    ? tryRead(dotenvPath)
     : readDotenvInside(dotenvPath, options.workspaceRoot ?? ctx.cwd, warnings);
   // godotenv 1.5.1 (the Go ChatCLI's) rejects a malformed file whole: both tools then load nothing
   const parsed = dotenvText === undefined ? undefined : parseDotenv(dotenvText);
@@ -261,6 +268,8 @@ function pairCredentials(
 
 /** Adds a workspace to `trusted_workspaces` in the user's config (other keys kept). */
 async function rememberTrusted(globalPath: string, root: string): Promise<void> {
+  // node:fs/promises only here: a start that reads settings never loads it (issue 23)
+  const { mkdir } = await import("node:fs/promises");
   await mkdir(dirname(globalPath), { recursive: true });
   // under the lock, so two runs answering at once both land in the list
   await withLock(globalPath, async () => {

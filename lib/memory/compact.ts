@@ -9,6 +9,7 @@ import type { ExtractLlm } from "./extract.ts";
 import { type Fact, factId, liveScore, rankedFacts, removeFact } from "./facts.ts";
 import { formatGoTime, parseGoTime } from "./gotime.ts";
 import { cleanupDaily } from "./notes.ts";
+import { isUserSource } from "./source.ts";
 import {
   appendArchive,
   loadFacts,
@@ -19,7 +20,6 @@ import {
   readStoreJson,
   writeStoreJson,
 } from "./store.ts";
-import { isUserSource } from "./trust.ts";
 
 export const COMPACTION_INSTRUCTIONS = `You consolidate a long-term memory store. Below is the list of stored facts. Produce the cleaned list:
 - merge duplicates and near-duplicates into one fact;

@@ -7,11 +7,12 @@ import { appendDaily } from "./notes.ts";
 import { updateProfile } from "./profile.ts";
 import { conversationOrigins, originOf } from "./provenance.ts";
 import { holdFact } from "./review.ts";
+import { unverifiedSource } from "./source.ts";
 import { type Memory, mutateFacts } from "./store.ts";
 import { classifyFactContent, extractTags } from "./text.ts";
 import { neutralize, scanThreat } from "./threatscan.ts";
 import { recordTopics, upsertProject } from "./tracking.ts";
-import { holdReason, supportedBy, unverifiedSource } from "./trust.ts";
+import { holdReason, supportedBy } from "./trust.ts";
 import { actionWord, mixedScriptWord } from "./trust-words.ts";
 
 /** Applies a parsed extraction: daily, long-term, profile, topics, projects, episodes (Go's order). */

@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
 import { goToLower, goTrimSpace } from "../core/gostrings.ts";
 import { CATEGORIES, HALF_LIFE_DAYS, TOMBSTONE_RETENTION_MS } from "./config.ts";
 import { formatGoTime, parseGoTime } from "./gotime.ts";
 import { type FactTokens, factTokens, reconcile } from "./reconcile.ts";
-import { isUserSource } from "./trust.ts";
+import { isUserSource } from "./source.ts";
 
 /** One long-term fact as stored in `memory_index.json` (reference §2.3); unknown keys kept. */
 export interface Fact {
@@ -45,9 +44,13 @@ function tokensOf(state: FactState, fact: Fact): FactTokens {
 
 export const CONFIDENCE = { user: 0.9, correction: 1.0, extraction: 0.6 } as const;
 
-/** Fact id: hex of the first 12 bytes of SHA-256 of the content trimmed and lower-cased as Go does. */
+/**
+ * Fact id: hex of the first 12 bytes of SHA-256 of the content trimmed and lower-cased as Go does.
+ * Bun's hasher, not node:crypto: loading that module costs ~2 ms, a fifth of a `memory facts` start
+ * (issue 23), for an id only a store without ids needs.
+ */
 export function factId(content: string): string {
-  return createHash("sha256")
+  return new Bun.CryptoHasher("sha256")
     .update(goToLower(goTrimSpace(content)))
     .digest("hex")
     .slice(0, 24);
@@ -75,27 +78,48 @@ const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v)
 /** Normalises a raw JSON fact (Go quirks: null lists, zero times); returns undefined if unusable. */
 export function normalizeFact(raw: unknown): Fact | undefined {
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) return undefined;
-  const r = raw as Record<string, unknown>;
-  const content = str(r["content"]);
+  return normalizeParsedFact({ ...(raw as Record<string, unknown>) });
+}
+
+/**
+ * normalizeFact of an object the caller hands over — one JSON.parse just made — changed in place
+ * instead of copied: the same fact, keys in the same order (a key it lacks is added at the end, as
+ * the copy adds it). Reading the store does this for every fact at every start (issue 23).
+ */
+export function normalizeParsedFact(raw: unknown): Fact | undefined {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return undefined;
+  const fact = raw as Fact;
+  const content = str(fact.content);
   if (content.trim() === "") return undefined;
-  const fact: Fact = {
-    ...r,
-    id: str(r["id"]) || factId(content),
-    content,
-    category: str(r["category"]),
-    created_at: str(r["created_at"]),
-    last_accessed: str(r["last_accessed"]),
-    access_count: num(r["access_count"]),
-    score: num(r["score"]),
-  };
-  const tags = Array.isArray(r["tags"]) ? r["tags"].filter((t) => typeof t === "string") : [];
-  if (tags.length > 0) fact.tags = tags;
-  else delete fact.tags;
-  if (num(r["confidence"]) <= 0) {
+  const confidence = num(fact.confidence);
+  const provenance = str(fact.provenance);
+  // written only where the value changes (a stored fact is nearly always right already)
+  if (typeof fact.id !== "string" || fact.id === "") fact.id = str(fact.id) || factId(content);
+  if (fact.content !== content) fact.content = content;
+  if (typeof fact.category !== "string") fact.category = str(fact.category);
+  if (typeof fact.created_at !== "string") fact.created_at = str(fact.created_at);
+  if (typeof fact.last_accessed !== "string") fact.last_accessed = str(fact.last_accessed);
+  const accessCount = num(fact.access_count);
+  if (fact.access_count !== accessCount) fact.access_count = accessCount;
+  const score = num(fact.score);
+  if (fact.score !== score) fact.score = score;
+  const tags = stringsOf(fact.tags);
+  if (tags.length === 0) delete fact.tags;
+  else if (fact.tags !== tags) fact.tags = tags;
+  if (confidence <= 0) {
     fact.confidence = legacyConfidence(fact.access_count);
-    if (!str(r["provenance"])) fact.provenance = "legacy";
+    if (!provenance) fact.provenance = "legacy";
   }
   return fact;
+}
+
+/** The strings of a JSON list (the list itself when they all are); [] for anything else. */
+function stringsOf(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  for (const item of value) {
+    if (typeof item !== "string") return value.filter((t) => typeof t === "string");
+  }
+  return value as string[];
 }
 
 /** Orders keys like Go's struct (known fields first), extras after; omitempty honoured. */
@@ -132,16 +156,43 @@ const KNOWN = new Set<string>(FACT_KEYS);
 
 /** Facts in live-score order (tie: id asc), with the `score` annotation refreshed. */
 export function rankedFacts(facts: Iterable<Fact>, nowMs: number): Fact[] {
-  const list = [...facts];
-  const scores = new Map<string, number>();
-  for (const f of list) {
-    const s = liveScore(f, nowMs);
-    scores.set(f.id, s);
-    f.score = Math.round(s * 1e4) / 1e4;
+  return scoredFacts(facts, nowMs).map((s) => s.fact);
+}
+
+/** rankedFacts with each fact's live score beside it, computed once (what `memory facts` prints). */
+export function scoredFacts(
+  facts: Iterable<Fact>,
+  nowMs: number,
+): Array<{ fact: Fact; live: number }> {
+  const list: Array<{ fact: Fact; live: number }> = [];
+  for (const fact of facts) {
+    const live = liveScore(fact, nowMs);
+    fact.score = Math.round(live * 1e4) / 1e4;
+    list.push({ fact, live });
   }
-  return list.sort(
-    (a, b) => (scores.get(b.id) ?? 0) - (scores.get(a.id) ?? 0) || (a.id < b.id ? -1 : 1),
-  );
+  return list.sort((a, b) => b.live - a.live || (a.fact.id < b.fact.id ? -1 : 1));
+}
+
+/**
+ * What `memory facts` lists: the scored facts of `category` (every one when none), at most `limit`,
+ * each with its `live_score` as the last key. Set on the fact itself, not on a copy of each (a key
+ * `live_score` the fact already has keeps its place, as it would in a copy): the facts are the
+ * caller's, just read.
+ */
+export function listedFacts(
+  scored: ReadonlyArray<{ fact: Fact; live: number }>,
+  category?: string,
+  limit?: number,
+): Array<Fact & { live_score: number }> {
+  const cat = category?.trim().toLowerCase();
+  const out: Array<Fact & { live_score: number }> = [];
+  for (const { fact, live } of scored) {
+    if (limit && limit > 0 && out.length >= limit) break;
+    if (cat && (fact.category || "general") !== cat) continue;
+    fact["live_score"] = live;
+    out.push(fact as Fact & { live_score: number });
+  }
+  return out;
 }
 
 export interface AddInput {

@@ -1,5 +1,5 @@
 import type { Fact } from "./facts.ts";
-import { isUserSource } from "./trust.ts";
+import { isUserSource } from "./source.ts";
 
 /**
  * Unverified facts in a prompt (issue 20): never among the user's facts, always inside one fenced

@@ -1,16 +1,17 @@
 import { goTrimSpace } from "../core/gostrings.ts";
 import { redact } from "../core/redact.ts";
 import { CATEGORIES, CONFIDENCE_USER } from "./config.ts";
-import { addFact, type Fact, liveScore, rankedFacts, removeFact } from "./facts.ts";
+import { addFact, type Fact, listedFacts, rankedFacts, removeFact, scoredFacts } from "./facts.ts";
 import { formatGoTime } from "./gotime.ts";
 import { loadProfile, type Profile, updateProfile } from "./profile.ts";
 import { recallIndex } from "./recall-cache.ts";
 import type { Hit } from "./recall-hit.ts";
 import { holdFact } from "./review.ts";
+import { isUserSource, unverifiedSource } from "./source.ts";
 import { loadFacts, type Memory, type MemoryOptions, mutateFacts, openMemory } from "./store.ts";
 import { classifyFactContent, extractTags, splitCategoryPrefix } from "./text.ts";
 import { threatReason } from "./threatscan.ts";
-import { holdReason, isUserSource, unverifiedSource } from "./trust.ts";
+import { holdReason } from "./trust.ts";
 import { blendedRecall, embedConfig } from "./vectors.ts";
 
 export type RememberResult =
@@ -207,12 +208,7 @@ export async function listFacts(
   const mem = asMemory(options);
   const nowMs = mem.now().getTime();
   const state = await loadFacts(mem);
-  const cat = opts.category?.trim().toLowerCase();
-  const list = rankedFacts(state.facts.values(), nowMs).filter(
-    (f) => !cat || (f.category || "general") === cat,
-  );
-  const sliced = opts.limit && opts.limit > 0 ? list.slice(0, opts.limit) : list;
-  return sliced.map((f) => ({ ...f, live_score: liveScore(f, nowMs) }));
+  return listedFacts(scoredFacts(state.facts.values(), nowMs), opts.category, opts.limit);
 }
 
 /** Reads the user profile (`{}` when none). */

@@ -5,8 +5,8 @@ import type { MemoryFiles, MemoryStats } from "./inventory.ts";
 import type { Profile } from "./profile.ts";
 import { PROFILE_LABELS } from "./profile-format.ts";
 import type { Hit } from "./recall-hit.ts";
+import { isUserSource } from "./source.ts";
 import { dayOf, type Row, usageText } from "./tracking.ts";
-import { isUserSource } from "./trust.ts";
 
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 

@@ -1,9 +1,8 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { detectWorkspaceRoot } from "../bootstrap/workspace.ts";
 import type { Env } from "../core/ctx.ts";
 import {
-  exists,
   quarantine,
   readJsonFile,
   readTextIfExists,
@@ -20,7 +19,7 @@ import {
   type FactState,
   factToJson,
   isBuried,
-  normalizeFact,
+  normalizeParsedFact,
   pruneTombstones,
   rankedFacts,
   renderMarkdown,
@@ -85,7 +84,9 @@ export async function readStoreJson(
 ): Promise<unknown> {
   const path = memPath(mem, name);
   try {
-    const read = await readJsonFile(path);
+    // read synchronously: no thread pool (nor node:fs/promises) for a `memory facts` (issue 23); a
+    // store of 10k facts blocks the event loop ~3 ms, when a prompt is being built, not streamed
+    const read = await readJsonFile(path, { sync: true });
     if (read.kind === "corrupt") {
       mem.warn(`memory: ${name} did not parse (${read.message}); moved to ${read.quarantinedTo}`);
     }
@@ -139,7 +140,7 @@ async function readState(mem: Memory): Promise<FactState> {
   const facts = new Map<string, Fact>();
   if (Array.isArray(raw)) {
     for (const item of raw) {
-      const fact = normalizeFact(item);
+      const fact = normalizeParsedFact(item); // `raw` was parsed here: changed in place
       if (!fact || isBuried(fact, tombstones)) continue;
       const prev = facts.get(fact.id);
       facts.set(fact.id, prev ? mergeFact(prev, fact) : fact);
@@ -228,9 +229,9 @@ export async function appendArchive(mem: Memory, facts: readonly Fact[]): Promis
 export async function migrateLegacy(mem: Memory): Promise<number> {
   const mdPath = memPath(mem, "MEMORY.md");
   if (mem.readOnly) return 0;
-  if ((await exists(memPath(mem, INDEX))) || !(await exists(mdPath))) return 0;
+  if (existsSync(memPath(mem, INDEX)) || !existsSync(mdPath)) return 0;
   return lockStore(mem, INDEX, async () => {
-    if (await exists(memPath(mem, INDEX))) return 0;
+    if (existsSync(memPath(mem, INDEX))) return 0;
     const original = await readTextIfExists(mdPath);
     if (original === undefined) return 0;
     const state: FactState = { facts: new Map(), tombstones: new Map() };
@@ -259,6 +260,7 @@ export async function migrateLegacy(mem: Memory): Promise<number> {
       await writeFileAtomic(mdPath, "");
       return 0;
     }
+    const { readFile, writeFile } = await import("node:fs/promises");
     await writeFile(memPath(mem, "MEMORY.md.bak"), await readFile(mdPath), { mode: 0o600 });
     await writeState(mem, state, true);
     mem.warn(

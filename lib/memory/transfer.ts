@@ -6,6 +6,7 @@ import { enforceCap, type Fact, factToJson, isBuried, rankedFacts } from "./fact
 import { listDailyFiles } from "./notes.ts";
 import { loadProfile, profileToJson } from "./profile.ts";
 import { holdFact } from "./review.ts";
+import { isUserSource, unverifiedSource } from "./source.ts";
 import {
   loadFacts,
   lockStore,
@@ -18,7 +19,7 @@ import {
 } from "./store.ts";
 import { scanThreat } from "./threatscan.ts";
 import { loadProjects, loadTopics, loadUsage, type Row } from "./tracking.ts";
-import { holdReason, isUserSource, unverifiedSource } from "./trust.ts";
+import { holdReason } from "./trust.ts";
 import { checkFact, checkProfile, checkRow, PROJECT_SHAPE, TOPIC_SHAPE } from "./validate.ts";
 
 /** One JSON document holding the whole store (`chatcli memory export`). */

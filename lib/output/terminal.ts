@@ -60,11 +60,22 @@ export function stripControlDeep<T>(value: T): T {
   return value;
 }
 
-/** One JSON document for stdout: secrets redacted, escape sequences and control characters gone. */
-export function jsonDocument(value: unknown, secrets: readonly string[], indent?: number): string {
+/**
+ * One JSON document for stdout: secrets redacted, escape sequences and control characters gone.
+ * `known.plain`: the caller vouches that `value` is plain data — what JSON.parse gives, plus
+ * strings, numbers, arrays and plain objects — so the walk that checks it is skipped (500 facts
+ * read from the store: ~1.5 ms of a cold start, more than the stringify).
+ */
+export function jsonDocument(
+  value: unknown,
+  secrets: readonly string[],
+  indent?: number,
+  known?: { plain: true },
+): string {
   // Most documents hold nothing to hide: stringified once and checked, instead of a regex pass per
   // string (`memory facts --json` on 500 facts: most of its time). The same text either way.
-  const plain = isPlainData(value) ? JSON.stringify(value, null, indent) : undefined;
+  const plain =
+    known?.plain || isPlainData(value) ? JSON.stringify(value, null, indent) : undefined;
   if (plain !== undefined && !needsCleaning(plain, secrets)) return `${plain}\n`;
   return `${JSON.stringify(stripControlDeep(redactDeep(value, secrets)), null, indent)}\n`;
 }
@@ -88,7 +99,7 @@ const CONTROL_IN_JSON = /\\[rbf]|\\u00|[\u007f-\u009f]/;
 
 /** Whether redaction or control stripping could change any string of a document stringified as `json`. */
 function needsCleaning(json: string, secrets: readonly string[]): boolean {
-  if (secrets.some((s) => ESCAPED_SECRET.test(s))) return true;
+  for (const s of secrets) if (ESCAPED_SECRET.test(s)) return true; // (some(): ~70 µs cold)
   return mayRedact(json, secrets) || CONTROL_IN_JSON.test(json);
 }
 

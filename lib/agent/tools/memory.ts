@@ -1,7 +1,8 @@
 import { asText } from "../../core/as-text.ts";
 import { originOf } from "../../memory/provenance.ts";
+import { unverifiedSource } from "../../memory/source.ts";
 import { MEMORY_TOOL_ALIASES } from "../../memory/tool.ts";
-import { holdReason, supportedBy, unverifiedSource } from "../../memory/trust.ts";
+import { holdReason, supportedBy } from "../../memory/trust.ts";
 import type { Tool } from "../types.ts";
 import { str, toolError } from "./common.ts";
 

@@ -26,8 +26,8 @@ import {
   selectFacts,
 } from "../../memory/ops.ts";
 import { hitsJson } from "../../memory/render.ts";
+import { isUserSource } from "../../memory/source.ts";
 import { loadFacts, type Memory } from "../../memory/store.ts";
-import { isUserSource } from "../../memory/trust.ts";
 
 /** MCP over chatcli's own stdin/stdout (the SDK's stdio transport would take the process's). */
 class CtxTransport implements Transport {

@@ -1,7 +1,7 @@
 // commands/fast.ts against the commander path (commands/cli.ts): the same stdout, stderr, exit code
 // and files for every form it takes, and undefined (commander decides) for every other form.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli } from "../../../commands/cli.ts";
 import { fastCli } from "../../../commands/fast.ts";
@@ -116,6 +116,38 @@ describe("the fast dispatch prints what commander's path prints", () => {
     const r = await both(["memory", "facts", "--json"], corruptStore);
     expect(r.fast).toEqual(r.slow);
     expect(r.fast.err).not.toBe("");
+  });
+
+  test("warnings as commander prints them: a .env godotenv rejects, a secret in a warning", async () => {
+    // memory facts names a .env it could not load (its variables are missing from the run)
+    const badDotenv = async (root: string) => {
+      const l = await layout(root, 5);
+      writeFileSync(join(l.cwd, ".env"), 'A=1\nB="open\nC=3\n');
+      return l;
+    };
+    for (const argv of [
+      ["memory", "facts", "--json"],
+      ["memory", "facts"],
+      ["bootstrap", "show"],
+    ]) {
+      const r = await both(argv, badDotenv);
+      expect(r.fast).toEqual(r.slow);
+    }
+    const factsWarn = await both(["memory", "facts", "--json"], badDotenv);
+    expect(factsWarn.fast.err).toContain("no variable was loaded");
+    // a workspace rule linked out of the workspace, into a directory named like a configured secret
+    const secretInPath = async (root: string) => {
+      const l = await layout(root, 0);
+      const outside = join(root, "supersecretvalue1");
+      mkdirSync(outside);
+      writeFileSync(join(outside, "x.md"), "Outside.\n");
+      symlinkSync(join(outside, "x.md"), join(root, "ws", ".chatcli", "rules", "linked.md"));
+      return { ...l, env: { ...l.env, MY_API_TOKEN: "supersecretvalue1" } };
+    };
+    const r = await both(["bootstrap", "show", "main.go"], secretInPath);
+    expect(r.slow.err).toContain("leads outside the workspace");
+    expect(r.slow.err).not.toContain("supersecretvalue1");
+    expect(r.fast).toEqual(r.slow);
   });
 
   test("every other form is left to commander", async () => {

@@ -4,8 +4,13 @@ import {
   type Fact,
   type FactState,
   factId,
+  legacyConfidence,
+  listedFacts,
   liveScore,
+  normalizeFact,
+  normalizeParsedFact,
   renderMarkdown,
+  scoredFacts,
 } from "../../../lib/memory/facts.ts";
 import { formatGoTime } from "../../../lib/memory/gotime.ts";
 import { classifyFactContent, extractTags, splitCategoryPrefix } from "../../../lib/memory/text.ts";
@@ -33,6 +38,102 @@ describe("fact id and score", () => {
     // access in the future of the clock does not inflate the score
     expect(liveScore(fact, days(-5).getTime())).toBeCloseTo(fresh, 6);
   });
+});
+
+describe("normalizing a stored fact", () => {
+  // normalizeFact before it changed a freshly parsed fact in place (issue 23), as the reference
+  const str = (v: unknown): string => (typeof v === "string" ? v : "");
+  const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  const reference = (raw: unknown): Fact | undefined => {
+    if (!raw || typeof raw !== "object" || Array.isArray(raw)) return undefined;
+    const r = raw as Record<string, unknown>;
+    const content = str(r["content"]);
+    if (content.trim() === "") return undefined;
+    const fact: Fact = {
+      ...r,
+      id: str(r["id"]) || factId(content),
+      content,
+      category: str(r["category"]),
+      created_at: str(r["created_at"]),
+      last_accessed: str(r["last_accessed"]),
+      access_count: num(r["access_count"]),
+      score: num(r["score"]),
+    };
+    const tags = Array.isArray(r["tags"]) ? r["tags"].filter((t) => typeof t === "string") : [];
+    if (tags.length > 0) fact.tags = tags;
+    else delete fact.tags;
+    if (num(r["confidence"]) <= 0) {
+      fact.confidence = legacyConfidence(fact.access_count);
+      if (!str(r["provenance"])) fact.provenance = "legacy";
+    }
+    return fact;
+  };
+
+  test("in place, the fact the copy gave: same values, same key order", () => {
+    const values: Record<string, unknown[]> = {
+      content: ["Uses Go 1.22", "", "  ", 7, null],
+      id: ["aaaaaaaaaaaaaaaaaaaaaaaa", "", 3],
+      category: ["project", "", null],
+      tags: [["go"], [], null, ["a", 1, "b"], [2], "go"],
+      created_at: ["2026-07-24T12:00:00Z", "0001-01-01T00:00:00Z", 5],
+      last_accessed: ["2026-07-25T12:00:00.5-03:00", ""],
+      access_count: [3, -1, "4", 2.5, null],
+      score: [0.5, "x"],
+      confidence: [0.9, 0, -0.5, "0.9"],
+      provenance: ["user", "", 1],
+      source: ["unverified:agent", ""],
+      extra_key: [{ nested: [1, "two"] }, "kept"],
+    };
+    const keys = Object.keys(values);
+    let seed = 11;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return Math.floor((seed / 2 ** 31) * n); // the high bits: the low ones cycle
+    };
+    let usable = 0;
+    for (let i = 0; i < 3000; i++) {
+      // a random subset of the keys, in a random order
+      const order = keys.filter(() => next(4) > 0).sort(() => next(3) - 1);
+      const raw: Record<string, unknown> = {};
+      for (const k of order)
+        raw[k] = (values[k] as unknown[])[next((values[k] as unknown[]).length)];
+      const text = JSON.stringify(raw);
+      const want = reference(JSON.parse(text));
+      const inPlace = normalizeParsedFact(JSON.parse(text));
+      expect([text, JSON.stringify(inPlace)]).toEqual([text, JSON.stringify(want)]);
+      expect(JSON.stringify(normalizeFact(JSON.parse(text)))).toBe(JSON.stringify(want));
+      if (want) usable++;
+    }
+    expect(usable).toBeGreaterThan(400);
+    for (const odd of [null, [], "fact", 3]) expect(normalizeParsedFact(odd)).toBeUndefined();
+  });
+});
+
+test("listedFacts: the copies `{ ...fact, live_score }` were, category and limit as before", () => {
+  const stored = [
+    { id: "a1", content: "one", category: "project", live_score: 9, x: 1 },
+    { id: "b2", content: "two", category: "", created_at: "2026-07-01T00:00:00Z" },
+    { id: "c3", content: "three", category: "project", access_count: 4 },
+    { id: "d4", content: "four", category: "general", confidence: 0.9 },
+  ];
+  const now = T0.getTime();
+  const fresh = () => stored.map((f) => normalizeFact(JSON.parse(JSON.stringify(f))) as Fact);
+  for (const [category, limit] of [
+    [undefined, undefined],
+    ["project", undefined],
+    [" General ", undefined],
+    [undefined, 2],
+    ["project", 1],
+    ["nosuch", undefined],
+  ] as const) {
+    const before = scoredFacts(fresh(), now)
+      .filter((s) => !category || (s.fact.category || "general") === category.trim().toLowerCase())
+      .slice(0, limit)
+      .map((s) => ({ ...s.fact, live_score: s.live }));
+    expect(JSON.stringify(listedFacts(scoredFacts(fresh(), now), category, limit))).toBe(
+      JSON.stringify(before),
+    );
+  }
 });
 
 describe("addFact: dedupe, reinforce, supersede, cap", () => {

@@ -3,9 +3,10 @@ import { factId } from "../../../lib/memory/facts.ts";
 import { FENCE_CLOSE, fenceBlock, fencedLine } from "../../../lib/memory/notes-fence.ts";
 import { listFacts } from "../../../lib/memory/ops.ts";
 import { loadHeld } from "../../../lib/memory/review.ts";
+import { isUserSource } from "../../../lib/memory/source.ts";
 import { classifyFactContent } from "../../../lib/memory/text.ts";
 import { importMemory, importSummaryText } from "../../../lib/memory/transfer.ts";
-import { holdReason, isUserSource, supportedBy } from "../../../lib/memory/trust.ts";
+import { holdReason, supportedBy } from "../../../lib/memory/trust.ts";
 import { BENIGN, POISONED } from "./provenance-cases.ts";
 import { memoryHome, testMemory } from "./support.ts";
 

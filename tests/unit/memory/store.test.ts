@@ -17,6 +17,78 @@ describe("Go timestamps", () => {
     expect(parseGoTime("garbage")).toBeUndefined();
     expect(parseGoTime(null)).toBeUndefined();
   });
+  test("the common forms, read by the engine's parser, give the regex's result; near misses too", () => {
+    // the parser before the fast path (issue 23), as the reference
+    const RE =
+      /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|z|[+-]\d{2}:?\d{2})$/;
+    const reference = (value: string): number | undefined => {
+      const m = RE.exec(value.trim());
+      if (!m || Number(m[1]) <= 1) return undefined;
+      const frac = (m[7] ?? "").padEnd(3, "0").slice(0, 3);
+      const base = Date.UTC(
+        Number(m[1]),
+        Number(m[2]) - 1,
+        Number(m[3]),
+        Number(m[4]),
+        Number(m[5]),
+        Number(m[6]),
+        Number(frac),
+      );
+      const zone = m[8] as string;
+      if (zone === "Z" || zone === "z") return base;
+      const digits = zone.slice(1).replace(":", "");
+      const offset = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4));
+      return base - (zone.startsWith("-") ? -1 : 1) * offset * 60_000;
+    };
+    const seeds = [
+      "2026-07-24T12:00:00Z",
+      "2026-07-24T12:00:00.5Z",
+      "2026-12-31T23:59:59.999999999Z",
+      "0099-02-30T25:61:61.01Z",
+      "0001-01-01T00:00:00Z",
+      "0002-01-01T00:00:00Z",
+      "9999-99-99T99:99:99.1234567890Z",
+    ];
+    const swaps = ["", "Z", "z", "T", "t", " ", ".", ",", ":", "-", "+", "0", "9", "a", "/", "١"];
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    let checked = 0;
+    for (const base of seeds) {
+      const cases = [base, ` ${base}`, `${base} `, base.replace("Z", "+00:00")];
+      for (let i = 0; i < 400; i++) {
+        const at = next(base.length + 1);
+        const swap = swaps[next(swaps.length)] as string;
+        const cut = next(3); // replace one character, insert one, or drop one
+        cases.push(base.slice(0, at) + swap + base.slice(at + (cut === 1 ? 0 : 1)));
+      }
+      for (const text of cases) {
+        expect([text, parseGoTime(text)]).toEqual([text, reference(text)]);
+        checked++;
+      }
+    }
+    // every field at and past its range (Date.UTC rolls over; the engine's parser may refuse),
+    // fractions past milliseconds (truncated, never rounded), years that Date.UTC maps to 19xx
+    const fields = [
+      ["0000", "0001", "0099", "0100", "1969", "1970", "2024", "2026", "9999"],
+      ["00", "01", "02", "12", "13", "99"],
+      ["00", "01", "28", "29", "30", "31", "32", "99"],
+      ["00", "23", "24", "25", "99"],
+      ["00", "59", "60", "99"],
+      ["00", "59", "60", "61", "99"],
+      ["", ".5", ".12", ".123", ".1234", ".9995", ".999999999", ".0000000001"],
+      ["Z", "z", "+00:00", "-03:00", "+05:30", "+14:00", "-12:59", "+24:00", "+23:60", "-0300"],
+    ];
+    for (let i = 0; i < 6000; i++) {
+      const [y, mo, d, h, mi, sec, frac, zone] = fields.map((f) => f[next(f.length)] as string);
+      const text = `${y}-${mo}-${d}T${h}:${mi}:${sec}${frac}${zone}`;
+      expect([text, parseGoTime(text)]).toEqual([text, reference(text)]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(8800);
+  });
   test("formats like RFC3339Nano with trailing zeros trimmed", () => {
     const t = formatGoTime(new Date(Date.UTC(2026, 7, 1, 14, 3, 5, 120)));
     expect(parseGoTime(t)).toBe(Date.UTC(2026, 7, 1, 14, 3, 5, 120));
