@@ -19,7 +19,7 @@ import { compactionJson } from "../lib/history/progress.ts";
 import { contextWindow } from "../lib/llm/context-window.ts";
 import { type ModelRef, resolveModel } from "../lib/llm/models.ts";
 import { addUsage, emptyUsage } from "../lib/llm/types.ts";
-import { ev } from "../lib/output/events.ts";
+import { errorEvent, ev } from "../lib/output/events.ts";
 import type { OutputFormat } from "../lib/output/reporter.ts";
 import { bareStart, RunOutput } from "../lib/output/sinks.ts";
 import { completedPayload, phaseEvent } from "../lib/run/compaction.ts";
@@ -268,16 +268,7 @@ export async function runCompact(
     const failure = toChatcliError(error);
     code =
       failure.reason === "cancelled" && ctx.signalName() === "SIGTERM" ? 143 : failure.exitCode;
-    emit(
-      ev("error", {
-        code: failure.code,
-        message: failure.message,
-        retryable: failure.retryable,
-        hint: failure.hint ?? null,
-        exit_code: code,
-        terminal_reason: failure.reason,
-      }),
-    );
+    emit(errorEvent(failure, code, failure.reason));
   }
   output.finish(performance.now() - started);
   return code;

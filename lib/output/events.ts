@@ -56,3 +56,19 @@ export function note(
 export function ev<K extends RunEventType>(type: K, payload: PayloadOf<K>): EventOf<K> {
   return { type, ...payload } as EventOf<K>;
 }
+
+/** The `error` event of a failure (a ChatcliError or a run's error), with the exit code it ends with. */
+export function errorEvent(
+  failure: { code: string; message: string; retryable: boolean; hint?: string | null },
+  exitCode: number,
+  terminalReason: PayloadOf<"error">["terminal_reason"],
+): EventOf<"error"> {
+  return ev("error", {
+    code: failure.code,
+    message: failure.message,
+    retryable: failure.retryable,
+    hint: failure.hint ?? null,
+    exit_code: exitCode,
+    terminal_reason: terminalReason,
+  } as PayloadOf<"error">);
+}

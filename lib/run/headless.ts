@@ -4,7 +4,7 @@
  */
 import type { Ctx } from "../core/ctx.ts";
 import { EXIT, toChatcliError } from "../core/errors.ts";
-import { ev } from "../output/events.ts";
+import { errorEvent } from "../output/events.ts";
 import type { RunOutput } from "../output/sinks.ts";
 import { openRun } from "./open.ts";
 import type { Run } from "./run.ts";
@@ -27,16 +27,7 @@ export async function runHeadless(ctx: Ctx, spec: RunSpec, output: RunOutput): P
   } catch (error) {
     const failure = toChatcliError(error);
     code = failure.reason === "cancelled" ? cancelCode(ctx) : failure.exitCode;
-    output.emit(
-      ev("error", {
-        code: failure.code,
-        message: failure.message,
-        retryable: failure.retryable,
-        hint: failure.hint ?? null,
-        exit_code: code,
-        terminal_reason: failure.reason,
-      }),
-    );
+    output.emit(errorEvent(failure, code, failure.reason));
   } finally {
     if (run) for await (const e of run.close()) output.emit(e);
   }

@@ -14,7 +14,7 @@ import type { Session } from "../history/session.ts";
 import type { ModelRef } from "../llm/models.ts";
 import type { ResilientProvider } from "../llm/retry.ts";
 import type { ChatMessage, Effort, SystemBlock, Usage } from "../llm/types.ts";
-import { type Emit, type Emitted, ev } from "../output/events.ts";
+import { type Emit, type Emitted, errorEvent, ev } from "../output/events.ts";
 import type { PermissionPolicy } from "../policy/permissions.ts";
 import type { Sandbox } from "../sandbox/sandbox.ts";
 import { channel } from "./channel.ts";
@@ -214,16 +214,7 @@ export class Run {
     const exitCode = result.error ? this.exitCodeOf(result) : EXIT.ok;
     if (headless) await this.settle(input, result);
     if (result.error) {
-      emit(
-        ev("error", {
-          code: result.error.code,
-          message: result.error.message,
-          retryable: result.error.retryable,
-          hint: result.error.hint ?? null,
-          exit_code: exitCode,
-          terminal_reason: result.terminalReason,
-        }),
-      );
+      emit(errorEvent(result.error, exitCode, result.terminalReason));
     } else if (headless && !tools && !text.trim()) {
       emit(
         ev("warning", {
