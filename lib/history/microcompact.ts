@@ -17,10 +17,12 @@ export interface MicrocompactState {
   sent: ChatMessage[][];
   /** Tokens pointers and recipes kept off the wire, minus the rewrites clearings spent (writeBudget). */
   credit: number;
+  /** Tokens the history is shorter by than without microcompact (pointers, recipes, clearings). */
+  freed: number;
 }
 
 export function newMicrocompactState(): MicrocompactState {
-  return { sent: [], credit: 0 };
+  return { sent: [], credit: 0, freed: 0 };
 }
 
 export interface MicrocompactOptions {
@@ -170,13 +172,20 @@ export function microcompact(
     options.cacheTtlMs !== undefined &&
     options.idleMs >= options.cacheTtlMs;
   result.coldCache = cold;
-  if (cold && options.state) options.state.sent.length = 0;
-  else if (options.state && sentBefore > 0) remember(options.state, messages, sentBefore);
+  if (cold && options.state) {
+    options.state.sent.length = 0;
+    // off writes its whole, longer prompt again too: we write `freed` tokens less than it here
+    options.state.credit += options.state.freed;
+  } else if (options.state && sentBefore > 0) remember(options.state, messages, sentBefore);
   const eager = config.clearAtLeast === 0;
   if (!eager && config.dedupMinChars > 0) {
     const before = result.freedChars;
     dedupNewest(result.messages, sentBefore, config.dedupMinChars, result);
-    if (options.state) options.state.credit += (result.freedChars - before) / CHARS_PER_TOKEN;
+    if (options.state) {
+      const saved = (result.freedChars - before) / CHARS_PER_TOKEN;
+      options.state.credit += saved;
+      options.state.freed += saved;
+    }
   }
   if (turnIndex < config.truncateTurns) return result;
   const input = { messages: result.messages, ages: agesOf(result.messages), config, eager };
@@ -212,6 +221,7 @@ export function microcompact(
     if (!options.state || options.state.credit < best.rewriteTokens) return result;
     options.state.credit -= best.rewriteTokens;
   }
+  if (options.state) options.state.freed += best.plan.freedChars / CHARS_PER_TOKEN;
   return apply(result, best.plan);
 }
 
