@@ -184,6 +184,10 @@ export class FileWorkerClient implements FileOps {
   private proc: WorkerProcess | undefined;
   private next = 1;
   private readonly pending = new Map<number, Pending>();
+  /** The frames of the requests still out, to send again to a worker started over. */
+  private readonly sent = new Map<number, Uint8Array>();
+  /** Set-up failures started over (once: a path that changed under bwrap while it mounted). */
+  private restarts = 0;
 
   constructor(
     private readonly start: StartWorker,
@@ -227,13 +231,16 @@ export class FileWorkerClient implements FileOps {
   private ensure(): WorkerProcess {
     if (this.proc) return this.proc;
     const reader = new FrameReader();
+    let answered = false;
     const proc = this.start({
       data: (chunk) => {
+        answered = true;
         for (const frame of reader.push(chunk)) {
           const id = frame.header["id"] as number;
           const p = this.pending.get(id);
           if (!p) continue;
           this.pending.delete(id);
+          this.sent.delete(id);
           if (this.pending.size === 0) proc.hold(false);
           if (frame.header["ok"] === true) p.resolve(frame);
           else p.reject(errorOf(frame.header));
@@ -241,6 +248,15 @@ export class FileWorkerClient implements FileOps {
       },
       exit: (why) => {
         if (this.proc === proc) this.proc = undefined;
+        // bwrap failed to set the sandbox up (a path it mounts changed under it: a checkout that
+        // swaps links): nothing ran yet, so start once more and send the requests again
+        if (!answered && /\bbwrap: /.test(why) && this.restarts < 1 && this.pending.size) {
+          this.restarts++;
+          const again = this.ensure();
+          for (const frame of this.sent.values()) again.write(frame);
+          again.hold(true);
+          return;
+        }
         this.fail(new Error(`the sandboxed file worker stopped: ${why}`));
       },
     });
@@ -252,6 +268,7 @@ export class FileWorkerClient implements FileOps {
   private fail(error: Error): void {
     const all = [...this.pending.values()];
     this.pending.clear();
+    this.sent.clear();
     for (const p of all) p.reject(error);
   }
 
@@ -259,7 +276,7 @@ export class FileWorkerClient implements FileOps {
     const proc = this.ensure();
     const id = this.next++;
     return new Promise<Frame>((resolve, reject) => {
-      const onAbort = () => proc.write(encodeFrame({ op: "cancel", target: id }));
+      const onAbort = () => this.proc?.write(encodeFrame({ op: "cancel", target: id }));
       signal?.addEventListener("abort", onAbort, { once: true });
       const done = () => signal?.removeEventListener("abort", onAbort);
       this.pending.set(id, {
@@ -273,7 +290,9 @@ export class FileWorkerClient implements FileOps {
         },
       });
       proc.hold(true);
-      proc.write(encodeFrame({ id, op, args: args as Header }, payload));
+      const frame = encodeFrame({ id, op, args: args as Header }, payload);
+      this.sent.set(id, frame);
+      proc.write(frame);
       if (signal?.aborted) onAbort();
     });
   }

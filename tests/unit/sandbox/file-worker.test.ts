@@ -4,7 +4,12 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileOps } from "../../../lib/sandbox/file-ops.ts";
-import { encodeFrame, FrameReader } from "../../../lib/sandbox/file-worker.ts";
+import {
+  encodeFrame,
+  FileWorkerClient,
+  FrameReader,
+  type StartWorker,
+} from "../../../lib/sandbox/file-worker.ts";
 import { Sandbox } from "../../../lib/sandbox/sandbox.ts";
 import { tempDir } from "../../support/ctx.ts";
 import { SANDBOX_MISSING } from "../../support/sandbox.ts";
@@ -28,6 +33,61 @@ describe("file worker wire format", () => {
       expect(Buffer.from(frames[0]?.payload ?? []).equals(payload)).toBe(true);
       expect(frames[1]?.header["args"]).toEqual({ path: "/a\nb" });
     }
+  });
+});
+
+/** A worker that fails its first `failures` starts with `why`, then answers every list with its path. */
+function flakyStart(failures: number, why: string) {
+  let starts = 0;
+  const start: StartWorker = (events) => {
+    const n = ++starts;
+    const reader = new FrameReader();
+    return {
+      write(bytes) {
+        for (const f of reader.push(bytes)) {
+          if (f.header["op"] === "init") {
+            if (n <= failures) queueMicrotask(() => events.exit(why));
+            continue;
+          }
+          if (n <= failures) continue;
+          const result = { entries: [], path: (f.header["args"] as { path: string }).path };
+          queueMicrotask(() => events.data(encodeFrame({ id: f.header["id"], ok: true, result })));
+        }
+      },
+      hold() {},
+      kill() {},
+    };
+  };
+  return { start, starts: () => starts };
+}
+
+describe("the file worker's host side", () => {
+  const guard = {} as ConstructorParameters<typeof FileWorkerClient>[1];
+  const BWRAP =
+    "exit 1: bwrap: Can't bind mount /oldroot/ws/box/r0/.git on /newroot/ws/box/r0/.git";
+
+  test("bwrap failing to set up (a path swapped while it mounts) is started over once; the requests are sent again", async () => {
+    const w = flakyStart(1, BWRAP);
+    const client = new FileWorkerClient(w.start, guard);
+    const [a, b] = await Promise.all([
+      client.list({ path: "a" } as never),
+      client.list({ path: "b" } as never),
+    ]);
+    expect([a, b].map((r) => (r as unknown as { path: string }).path)).toEqual(["a", "b"]);
+    expect(w.starts()).toBe(2);
+  });
+
+  test("a second set-up failure, or a worker that dies otherwise, fails the requests", async () => {
+    const twice = new FileWorkerClient(flakyStart(2, BWRAP).start, guard);
+    await expect(twice.list({ path: "a" } as never)).rejects.toThrow(
+      /file worker stopped: exit 1: bwrap/,
+    );
+    const crash = flakyStart(1, "signal SIGKILL");
+    const client = new FileWorkerClient(crash.start, guard);
+    await expect(client.list({ path: "a" } as never)).rejects.toThrow(
+      /file worker stopped: signal SIGKILL/,
+    );
+    expect(crash.starts()).toBe(1);
   });
 });
 
