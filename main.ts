@@ -32,7 +32,7 @@ const [{ fstatSync, readlinkSync, writeSync }, { clockFromEnv }, errors, localTi
   ]);
 const { EXIT, formatError, toChatcliError } = errors;
 // Local calendar maths without the engine's zone database when the zone is UTC (lib/core/local-time.ts).
-localTime.useLocalZone(localTime.localZoneIsUtc(process.env));
+localTime.useLocalZone(() => localTime.localZoneIsUtc(process.env));
 
 if (argv[0] === "__net-bridge") {
   // Internal: a command's network bridge inside its sandbox (lib/sandbox/net-bridge.ts).

@@ -19,8 +19,12 @@ export async function fastCli(argv: readonly string[], ctx: Ctx): Promise<number
     return guard(argv, ctx, () => bootstrapShow(ctx, rest));
   }
   if (command === "memory" && sub === "facts" && rest.length <= 2) {
-    const json = rest.filter((a) => a === "--json").length;
-    const words = rest.filter(isWord);
+    let json = 0;
+    const words: string[] = [];
+    for (const arg of rest) {
+      if (arg === "--json") json++;
+      else if (isWord(arg)) words.push(arg);
+    }
     if (json + words.length === rest.length && json <= 1 && words.length <= 1) {
       return guard(argv, ctx, () => memoryFacts(ctx, words[0], json === 1));
     }

@@ -20,6 +20,8 @@ export interface BootstrapBench {
   env: Record<string, string>;
   /** Arguments for the binary. */
   argv: string[];
+  /** Every file it wrote (the job floor reads them: scripts/bench-job-floor.ts). */
+  files: string[];
 }
 
 function filler(title: string, bytes: number): string {
@@ -43,14 +45,17 @@ export function setupBootstrapBench(dir: string): BootstrapBench {
   ]) {
     mkdirSync(d, { recursive: true });
   }
+  const files: string[] = [];
   BOOTSTRAP_FILES.forEach((name, i) => {
     const target = i < 3 ? globalDir : workspaceRoot;
+    files.push(join(target, name));
     writeFileSync(join(target, name), filler(name, 8 * 1024));
   });
   const globs = ['"*.go"', '"src/**"', '"*.ts", "*.tsx"', '"cmd/**"', '"*.sql"'];
   for (let i = 0; i < 20; i++) {
     const target = i < 10 ? join(globalDir, "rules") : join(workspaceRoot, ".chatcli", "rules");
     const front = i % 4 === 3 ? "" : `---\npaths: [${globs[i % globs.length]}]\n---\n\n`;
+    files.push(join(target, `rule-${String(i).padStart(2, "0")}.md`));
     writeFileSync(
       join(target, `rule-${String(i).padStart(2, "0")}.md`),
       `${front}${filler(`rule ${i}`, 600)}\n`,
@@ -62,6 +67,7 @@ export function setupBootstrapBench(dir: string): BootstrapBench {
     workspaceRoot,
     env: { HOME: home, CHATCLI_MEMORY_ENABLED: "false" },
     argv: ["bootstrap", "show", "main.go"],
+    files,
   };
 }
 

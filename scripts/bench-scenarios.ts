@@ -5,6 +5,7 @@ import { startMockLlm } from "../tests/support/mock-llm.ts";
 import { setupBootstrapBench } from "./bench-bootstrap.ts";
 import { benchCompact } from "./bench-compact.ts";
 import { delegationSection } from "./bench-delegate.ts";
+import { buildJobFloors } from "./bench-job-floor.ts";
 import { level1Section } from "./bench-level1.ts";
 import { machineLoad, type RunSpec } from "./bench-lib.ts";
 import { benchColdRecall, runMemoryBench, storeWithFacts } from "./bench-memory.ts";
@@ -24,7 +25,14 @@ export async function startupScenarios(
   const boot = setupBootstrapBench(join(input.work, "bootstrap"));
   const llm = await startMockLlm({ defaultText: "hi" });
   const facts = await storeWithFacts(500);
+  const jobs = await buildJobFloors(join(input.work, "jobs"));
   const specs: RunSpec[] = [
+    { name: "job floor: bootstrap show's reads and writes", cmd: [jobs.files, ...boot.files] },
+    {
+      name: "job floor: memory facts --json's parse, score, sort, stringify",
+      cmd: [jobs.facts],
+      env: { ...input.env, ...facts.env },
+    },
     {
       name: "chatcli bootstrap show (5×8 KiB files, 20 rules)",
       cmd: [input.bin, ...boot.argv],

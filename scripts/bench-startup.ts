@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { $ } from "bun";
 import { setupBootstrapBench } from "./bench-bootstrap.ts";
+import { buildJobFloors } from "./bench-job-floor.ts";
 import { buildFloor, machineLoad, measureAll, type RunSpec, ratioTable } from "./bench-lib.ts";
 import { storeWithFacts } from "./bench-memory.ts";
 
@@ -36,8 +37,15 @@ try {
     NO_COLOR: "1",
   };
   const boot = setupBootstrapBench(join(work, "bootstrap"));
+  const jobs = await buildJobFloors(join(work, "jobs"));
   const specs: RunSpec[] = [
     { name: "bun hello (floor)", cmd: [await buildFloor(join(work, "floor"))] },
+    { name: "job floor: bootstrap show's reads and writes", cmd: [jobs.files, ...boot.files] },
+    {
+      name: "job floor: memory facts --json's parse, score, sort, stringify",
+      cmd: [jobs.facts],
+      env: { ...env, ...facts.env },
+    },
   ];
   for (const { name, bin } of given) {
     specs.push(

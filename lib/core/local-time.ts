@@ -11,21 +11,39 @@ import type { Env } from "./ctx.ts";
  * decided once, at the edge: main.ts calls `useLocalZone` with `localZoneIsUtc` of its environment. Until then —
  * in tests, say — the engine is asked, which is always right, only slower.
  */
-let zoneIsUtc = false;
+let zoneIsUtc: boolean | (() => boolean) = false;
 
-export function useLocalZone(utc: boolean): void {
+/**
+ * Sets whether local time is UTC: a boolean, or a function asked on the first local calendar call
+ * (main.ts passes one, so a command that never needs local time never reads /etc/localtime).
+ */
+export function useLocalZone(utc: boolean | (() => boolean)): void {
   zoneIsUtc = utc;
 }
 
+function isUtc(): boolean {
+  if (typeof zoneIsUtc === "function") zoneIsUtc = zoneIsUtc();
+  return zoneIsUtc;
+}
+
 const UTC_NAMES = /^:?(?:Etc\/)?(?:UTC|UCT|GMT|GMT[+-]?0|Universal|Zulu)$/;
+
+/** /etc/localtime's zone, read once per process (the bootstrap context asks again). */
+let etcLocaltimeIsUtc: boolean | undefined;
 
 /** Whether local time is UTC, from TZ or the /etc/localtime link, without asking the engine. */
 export function localZoneIsUtc(env: Env): boolean {
   const tz = env["TZ"];
   if (tz !== undefined) return tz === "" || UTC_NAMES.test(tz);
+  etcLocaltimeIsUtc ??= linkNamesUtc();
+  return etcLocaltimeIsUtc;
+}
+
+function linkNamesUtc(): boolean {
   try {
     const target = readlinkSync("/etc/localtime");
-    return UTC_NAMES.test(target.replace(/^.*zoneinfo\//, ""));
+    const at = target.lastIndexOf("zoneinfo/");
+    return UTC_NAMES.test(at < 0 ? target : target.slice(at + "zoneinfo/".length));
   } catch {
     return false;
   }
@@ -33,7 +51,7 @@ export function localZoneIsUtc(env: Env): boolean {
 
 /** The local offset from UTC in minutes at `at` (−180 for São Paulo). */
 export function localOffsetMinutes(at: Date): number {
-  return zoneIsUtc ? 0 : -at.getTimezoneOffset();
+  return isUtc() ? 0 : -at.getTimezoneOffset();
 }
 
 export interface LocalParts {
@@ -78,7 +96,7 @@ export function localDateOf(
   seconds = 0,
   ms = 0,
 ): Date {
-  return zoneIsUtc
+  return isUtc()
     ? new Date(Date.UTC(year, monthIndex, day, hours, minutes, seconds, ms))
     : new Date(year, monthIndex, day, hours, minutes, seconds, ms);
 }

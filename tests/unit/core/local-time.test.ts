@@ -31,3 +31,15 @@ test("with a UTC zone, fields come from UTC maths and dates roll over as Date's 
   expect(localDateOf(2026, 1, 29, 12).toISOString()).toBe("2026-03-01T12:00:00.000Z");
   expect(localDateOf(2026, 0, 1 - 1).toISOString()).toBe("2025-12-31T00:00:00.000Z");
 });
+
+test("a zone given as a function is asked once, at the first local calendar call", () => {
+  let asked = 0;
+  useLocalZone(() => {
+    asked++;
+    return true;
+  });
+  expect(asked).toBe(0);
+  expect(localParts(AT).offsetMinutes).toBe(0);
+  expect(localDateOf(2026, 1, 29, 12).toISOString()).toBe("2026-03-01T12:00:00.000Z");
+  expect(asked).toBe(1);
+});
