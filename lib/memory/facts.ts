@@ -72,9 +72,6 @@ export function legacyConfidence(access: number): number {
   return Math.min(0.85, Math.max(0.5, 0.5 + 0.1 * Math.log(1 + Math.max(0, access))));
 }
 
-const str = (v: unknown): string => (typeof v === "string" ? v : "");
-const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
-
 /** Normalises a raw JSON fact (Go quirks: null lists, zero times); returns undefined if unusable. */
 export function normalizeFact(raw: unknown): Fact | undefined {
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) return undefined;
@@ -89,26 +86,30 @@ export function normalizeFact(raw: unknown): Fact | undefined {
 export function normalizeParsedFact(raw: unknown): Fact | undefined {
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) return undefined;
   const fact = raw as Fact;
-  const content = str(fact.content);
+  // Inline typeof checks, not str()/num(): this runs for every fact at every start, before the
+  // engine compiles it, where each helper call costs more than the check itself (~1 → 0.3 ms
+  // for 500 facts, issue 23). `x - x === 0` is Number.isFinite for a number.
+  const content = typeof fact.content === "string" ? fact.content : "";
   if (content.trim() === "") return undefined;
-  const confidence = num(fact.confidence);
-  const provenance = str(fact.provenance);
+  const rawConfidence: unknown = fact.confidence;
+  const confidence =
+    typeof rawConfidence === "number" && rawConfidence - rawConfidence === 0 ? rawConfidence : 0;
   // written only where the value changes (a stored fact is nearly always right already)
-  if (typeof fact.id !== "string" || fact.id === "") fact.id = str(fact.id) || factId(content);
+  if (typeof fact.id !== "string" || fact.id === "") fact.id = factId(content);
   if (fact.content !== content) fact.content = content;
-  if (typeof fact.category !== "string") fact.category = str(fact.category);
-  if (typeof fact.created_at !== "string") fact.created_at = str(fact.created_at);
-  if (typeof fact.last_accessed !== "string") fact.last_accessed = str(fact.last_accessed);
-  const accessCount = num(fact.access_count);
-  if (fact.access_count !== accessCount) fact.access_count = accessCount;
-  const score = num(fact.score);
-  if (fact.score !== score) fact.score = score;
+  if (typeof fact.category !== "string") fact.category = "";
+  if (typeof fact.created_at !== "string") fact.created_at = "";
+  if (typeof fact.last_accessed !== "string") fact.last_accessed = "";
+  const access: unknown = fact.access_count;
+  if (typeof access !== "number" || access - access !== 0) fact.access_count = 0;
+  const score: unknown = fact.score;
+  if (typeof score !== "number" || score - score !== 0) fact.score = 0;
   const tags = stringsOf(fact.tags);
   if (tags.length === 0) delete fact.tags;
   else if (fact.tags !== tags) fact.tags = tags;
   if (confidence <= 0) {
     fact.confidence = legacyConfidence(fact.access_count);
-    if (!provenance) fact.provenance = "legacy";
+    if (typeof fact.provenance !== "string" || fact.provenance === "") fact.provenance = "legacy";
   }
   return fact;
 }

@@ -141,7 +141,7 @@ async function readState(mem: Memory): Promise<FactState> {
   if (Array.isArray(raw)) {
     for (const item of raw) {
       const fact = normalizeParsedFact(item); // `raw` was parsed here: changed in place
-      if (!fact || isBuried(fact, tombstones)) continue;
+      if (!fact || (tombstones.size > 0 && isBuried(fact, tombstones))) continue;
       const prev = facts.get(fact.id);
       facts.set(fact.id, prev ? mergeFact(prev, fact) : fact);
     }
