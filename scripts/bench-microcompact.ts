@@ -5,7 +5,13 @@ import type { ChatMessage } from "../lib/llm/types.ts";
 import { DEV_SEEDS, HELDOUT_SEEDS, realShapedTrajectory } from "../tests/support/devset.ts";
 import { issue14Microcompact } from "../tests/support/issue14-microcompact.ts";
 import { generateTrajectory } from "../tests/support/issue14-set.ts";
-import { type ReplayPolicy, replay, replayAll, type Trajectory } from "../tests/support/replay.ts";
+import {
+  type ReplayPolicy,
+  type ReplaySummary,
+  replay,
+  replayAll,
+  type Trajectory,
+} from "../tests/support/replay.ts";
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const ratio = (x: number) => `${x.toFixed(3)}×`;
@@ -29,7 +35,19 @@ export function issueShortRun(rounds = 6): Trajectory {
   return { prefixTokens: 1200, task: { role: "user", content: "x".repeat(960) }, rounds: out };
 }
 
-const POLICIES: Array<[string, ReplayPolicy]> = [
+/** The replay table's header (this section and scripts/replay-trajectories.ts). */
+export const REPLAY_HEADER = [
+  "| set | policy | requests | clearings | pointers | recipes | input saved | cost vs none: OpenAI read 0.1× / 0.5× | Anthropic | runs untouched | runs costlier (Anthropic / OpenAI 0.1×) | runs ever above none in writes or uncached | cache writes vs none | uncached vs none (OpenAI) | per request: writes none → on | uncached none → on | last 2 turns verbatim |",
+  "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+];
+
+/** One row of the replay table: a set of trajectories under one policy. */
+export function replayRow(setName: string, policy: string, s: ReplaySummary): string {
+  const per = (n: number) => (n / s.requests).toFixed(0);
+  return `| ${setName} | ${policy} | ${s.requests} | ${s.clearings} | ${s.deduplicated} | ${s.delta} | ${pct(s.saved)} | ${ratio(s.costRatio.openaiLow)} / ${ratio(s.costRatio.openaiHigh)} | ${ratio(s.costRatio.anthropic)} | ${s.untouched}/${s.trajectories} | ${s.costlier.anthropic} / ${s.costlier.openaiLow} | ${s.everAbove}/${s.trajectories} | ${ratio(s.writes.micro / s.writes.none)} | ${ratio(s.uncached.micro / s.uncached.none)} | ${per(s.writes.none)} → ${per(s.writes.micro)} | ${per(s.uncached.none)} → ${per(s.uncached.micro)} | ${s.lastTwoVerbatim ? "yes" : "NO"} |`;
+}
+
+export const POLICIES: Array<[string, ReplayPolicy]> = [
   ["issue 14 (as shipped before)", { compact: issue14Microcompact }],
   ["defaults (write budget, recipes)", {}],
   ["CHATCLI_MICROCOMPACT=cost", { CHATCLI_MICROCOMPACT: "cost" }],
@@ -62,17 +80,11 @@ export function microcompactSection(trajectories = 48): string[] {
   const out = [
     `## Microcompact replay (${trajectories} trajectories per set, in-process)`,
     "",
-    "| set | policy | requests | clearings | pointers | recipes | input saved | cost vs none: OpenAI read 0.1× / 0.5× | Anthropic | runs untouched | runs costlier (Anthropic / OpenAI 0.1×) | runs ever above none in writes or uncached | cache writes vs none | uncached vs none (OpenAI) | per request: writes none → on | uncached none → on | last 2 turns verbatim |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ...REPLAY_HEADER,
   ];
   for (const [setName, set] of sets) {
-    for (const [name, policy] of POLICIES) {
-      const s = replayAll(set, policy);
-      const per = (n: number) => (n / s.requests).toFixed(0);
-      out.push(
-        `| ${setName} | ${name} | ${s.requests} | ${s.clearings} | ${s.deduplicated} | ${s.delta} | ${pct(s.saved)} | ${ratio(s.costRatio.openaiLow)} / ${ratio(s.costRatio.openaiHigh)} | ${ratio(s.costRatio.anthropic)} | ${s.untouched}/${s.trajectories} | ${s.costlier.anthropic} / ${s.costlier.openaiLow} | ${s.everAbove}/${s.trajectories} | ${ratio(s.writes.micro / s.writes.none)} | ${ratio(s.uncached.micro / s.uncached.none)} | ${per(s.writes.none)} → ${per(s.writes.micro)} | ${per(s.uncached.none)} → ${per(s.uncached.micro)} | ${s.lastTwoVerbatim ? "yes" : "NO"} |`,
-      );
-    }
+    for (const [name, policy] of POLICIES)
+      out.push(replayRow(setName, name, replayAll(set, policy)));
   }
   const t = issueShortRun();
   const off = replay(t, "none");
