@@ -4,8 +4,12 @@
 // of its lines, and the lines that are new. It was never sent, so nothing cached changes; the model
 // has the earlier output in front of it (it stays verbatim as long as the recipe would have).
 
-/** A line of a numbered file view: `cat -n` (`     7\t…`), `     7→…`, chatcli's read_file (`  7 | …`). */
-const NUMBERED = /^( *)(\d+)(\t|→| \| )/;
+/**
+ * A line of a numbered file view: `cat -n` (`     7\t…`), `     7→…`, chatcli's read_file
+ * (`  7 | …`), SWE-agent's windowed viewer (`1457:…`). A number with a leading zero is not one (it
+ * could not be renumbered byte for byte).
+ */
+const NUMBERED = /^( *)([1-9]\d*)(\t|→| \| |:)/;
 
 interface Line {
   /** What must match: the line without its number when numbered. */
@@ -138,7 +142,9 @@ export function deltaPointer(
     segments(linesOf(best.content).lines, target.lines),
   );
   if (text.length > content.length / 2 || content.length - text.length < minSaved) return undefined;
-  return text;
+  // what the model reads back must be the output itself: a line the numbering rules misread is
+  // not worth a wrong byte (the replay checks every recipe too)
+  return applyDelta(text, best.content) === content ? text : undefined;
 }
 
 /** The output a recipe stands for, given its base's output (the inverse of deltaPointer). */

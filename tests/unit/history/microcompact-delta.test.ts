@@ -37,6 +37,31 @@ describe("deltaPointer", () => {
     expect(applyDelta(recipe, base)).toBe(again);
   });
 
+  test("SWE-agent's windowed viewer (`N:`, CRLF): the window shown again after an insert is a recipe", () => {
+    const window = (lines: string[], from: number, total: number) =>
+      `[File: src/marshmallow/fields.py (${total} lines total)]\r\n(${from - 1} more lines above)\r\n${lines
+        .map((l, i) => `${from + i}:${l}\r`)
+        .join("\n")}\n(${total - from - lines.length + 1} more lines below)`;
+    const lines = code(100);
+    const base = window(lines, 1457, 1997);
+    const edited = [...lines.slice(0, 18), "        # round to nearest int", ...lines.slice(18)];
+    const again = window(edited, 1457, 1998);
+    const recipe = deltaPointer(again, [{ id: "call_7", content: base }], 400) as string;
+    expect(recipe).toContain("+1475:        # round to nearest int\r");
+    expect(recipe).toContain("(line numbers +1)");
+    expect(applyDelta(recipe, base)).toBe(again);
+  });
+
+  test("numbers with leading zeros are not renumbered: no recipe rebuilds a different output", () => {
+    const zero = (from: number, lines: string[]) =>
+      lines.map((l, i) => `${String(from + i).padStart(4, "0")}\t${l}`).join("\n");
+    const lines = code(120);
+    const base = zero(1, lines);
+    const shifted = zero(1, ["    # inserted", ...lines]);
+    const recipe = deltaPointer(shifted, [{ id: "z", content: base }], 400);
+    if (recipe !== undefined) expect(applyDelta(recipe, base)).toBe(shifted);
+  });
+
   test("a wider window of a file already shown (read_file's numbering): the shown part by reference", () => {
     const lines = code(200);
     const first = readFile(lines.slice(0, 60), 1, 3);
