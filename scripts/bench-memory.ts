@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CATEGORIES } from "../lib/memory/config.ts";
-import { type Fact, type FactState, factId, factToJson } from "../lib/memory/facts.ts";
+import { type Fact, type FactState, factId, factToJson, rankedFacts } from "../lib/memory/facts.ts";
 import { formatGoTime } from "../lib/memory/gotime.ts";
 import { remember } from "../lib/memory/ops.ts";
 import { buildDigest, memoryDigest } from "../lib/memory/prompt.ts";
@@ -54,8 +54,11 @@ const OBJECTS = [
   "sqlite",
 ];
 
+/** When the generated facts were last touched and written. */
+const WRITTEN_AT = new Date("2026-08-01T12:00:00Z");
+
 /** N synthetic facts with realistic shapes (deterministic). */
-export function generateFacts(n: number, now = new Date("2026-08-01T12:00:00Z")): Fact[] {
+export function generateFacts(n: number, now = WRITTEN_AT): Fact[] {
   const out: Fact[] = [];
   for (let i = 0; i < n; i++) {
     const content = `The ${SUBJECTS[i % 12]} of service${i} ${VERBS[i % 8]} ${OBJECTS[(i * 7) % 12]} in region r${i % 97} (ticket ${1000 + i})`;
@@ -77,13 +80,17 @@ export function generateFacts(n: number, now = new Date("2026-08-01T12:00:00Z"))
   return out;
 }
 
-/** A temp CHATCLI_HOME holding N facts in memory_index.json. */
+/**
+ * A temp CHATCLI_HOME holding N facts in memory_index.json, written as chatcli and the Go tool write
+ * it (reference §2: sorted by score, descending, each score the live score at the write).
+ */
 export async function storeWithFacts(
   n: number,
 ): Promise<{ env: Record<string, string>; dispose(): Promise<void> }> {
   const home = await mkdtemp(join(tmpdir(), "chatcli-bench-mem-"));
   const env = { CHATCLI_HOME: home, CHATCLI_MEMORY_MAX_FACTS: String(n + 1000) };
-  await writeStoreJson(openMemory({ env }), "memory_index.json", generateFacts(n).map(factToJson));
+  const ranked = rankedFacts(generateFacts(n), WRITTEN_AT.getTime());
+  await writeStoreJson(openMemory({ env }), "memory_index.json", ranked.map(factToJson));
   return { env, dispose: () => rm(home, { recursive: true, force: true }) };
 }
 

@@ -104,7 +104,14 @@ export function normalizeParsedFact(raw: unknown): Fact | undefined {
   if (typeof access !== "number" || access - access !== 0) fact.access_count = 0;
   const score: unknown = fact.score;
   if (typeof score !== "number" || score - score !== 0) fact.score = 0;
-  const tags = stringsOf(fact.tags);
+  // stringsOf inline for the usual list of strings (its call alone was ~0.5 µs a fact, cold)
+  const list: unknown = fact.tags;
+  let strings = Array.isArray(list);
+  if (strings) {
+    const items = list as unknown[];
+    for (let i = 0; i < items.length; i++) if (typeof items[i] !== "string") strings = false;
+  }
+  const tags = strings ? (list as string[]) : stringsOf(list);
   if (tags.length === 0) delete fact.tags;
   else if (fact.tags !== tags) fact.tags = tags;
   if (confidence <= 0) {
@@ -171,7 +178,16 @@ export function scoredFacts(
     fact.score = Math.round(live * 1e4) / 1e4;
     list.push({ fact, live });
   }
-  return list.sort((a, b) => b.live - a.live || (a.fact.id < b.fact.id ? -1 : 1));
+  // A store is written in rank order, and live scores all decay at one rate (their order does not
+  // change with time), so the list is nearly always in order already: a check instead of a sort
+  // that calls its comparator ~4,500 times for 500 facts, cold (issue 23).
+  for (let i = 1; i < list.length; i++) {
+    const a = list[i - 1] as { fact: Fact; live: number };
+    const b = list[i] as { fact: Fact; live: number };
+    if (!(a.live > b.live || (a.live === b.live && a.fact.id < b.fact.id)))
+      return list.sort((x, y) => y.live - x.live || (x.fact.id < y.fact.id ? -1 : 1));
+  }
+  return list;
 }
 
 /**

@@ -109,6 +109,39 @@ describe("normalizing a stored fact", () => {
   });
 });
 
+test("scoredFacts: a list already in rank order is kept, any other is sorted, ties by id", () => {
+  let seed = 5;
+  const next = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return Math.floor((seed / 2 ** 31) * n);
+  };
+  const now = T0.getTime();
+  const reference = (facts: Fact[]) =>
+    facts
+      .map((fact) => ({ id: fact.id, live: liveScore(fact, now) }))
+      .sort((a, b) => b.live - a.live || (a.id < b.id ? -1 : 1))
+      .map((s) => s.id);
+  for (let round = 0; round < 200; round++) {
+    const facts: Fact[] = Array.from({ length: 1 + next(30) }, (_, i) => ({
+      id: `f${next(1000)}_${i}`,
+      content: `fact ${i}`,
+      category: "general",
+      // few distinct values: many ties
+      created_at: formatGoTime(days(-next(3))),
+      last_accessed: formatGoTime(days(next(4) - 2)),
+      access_count: next(3),
+      score: 0,
+      confidence: [0.6, 0.8][next(2)] as number,
+    }));
+    const want = reference(facts);
+    const ids = (list: Fact[]) => scoredFacts(list, now).map((s) => s.fact.id);
+    expect(ids(facts)).toEqual(want);
+    const inOrder = want.map((id) => facts.find((f) => f.id === id) as Fact);
+    expect(ids(inOrder)).toEqual(want);
+    expect(ids([...inOrder].reverse())).toEqual(want);
+  }
+});
+
 test("listedFacts: the copies `{ ...fact, live_score }` were, category and limit as before", () => {
   const stored = [
     { id: "a1", content: "one", category: "project", live_score: 9, x: 1 },
