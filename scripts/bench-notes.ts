@@ -13,7 +13,8 @@ export const NOTES = `## Reading these numbers
   \`memory facts [CATEGORY] [--json]\` run without commander (commands/fast.ts, the same bytes as the
   commander path). The two **job floors** (scripts/bench-job-floor.ts) are binaries compiled the
   same way that do only the job, nothing else: the 25 reads and writes of bootstrap show; the read,
-  JSON.parse, live score, sort and JSON.stringify of 500 facts. They cost more than the 1.3×
+  JSON.parse, live score, sort and JSON.stringify of 500 facts (a store written as chatcli and Go
+  write it: in score order). They cost more than the 1.3×
   budget by themselves (about 1.35× and 1.65× of the hello-world here): what a command costs above
   its job floor is chatcli's own (settings, workspace and trust, the store's checks, redaction, the
   module chunks it loads), the rest is the runtime doing the work at all, cold.
