@@ -168,7 +168,38 @@ export function trajectoryOf(messages: ChatMessage[], name: string, toolTokens =
     if (m.role === "assistant" || rounds.length === 0) rounds.push([m]);
     else (rounds.at(-1) as ChatMessage[]).push(m);
   }
-  return { name, trajectory: { prefixTokens, task, rounds }, converted: textScaffold };
+  return {
+    name,
+    trajectory: { prefixTokens, task, rounds: uniqueIds(rounds) },
+    converted: textScaffold,
+  };
+}
+
+/**
+ * Rounds whose call ids repeat an earlier round's (replayed demonstrations reuse theirs) get fresh
+ * ones, their results with them: a provider's ids are unique in a run, and results are found by id.
+ */
+function uniqueIds(rounds: ChatMessage[][]): ChatMessage[][] {
+  const seen = new Set<string>();
+  return rounds.map((round) => {
+    const renamed = new Map<string, string>();
+    for (const call of round[0]?.tool_calls ?? []) {
+      let id = call.id;
+      for (let n = 2; seen.has(id); n++) id = `${call.id}_${n}`;
+      seen.add(id);
+      if (id !== call.id) renamed.set(call.id, id);
+    }
+    if (renamed.size === 0) return round;
+    return round.map((m) => {
+      if (m.tool_calls)
+        return {
+          ...m,
+          tool_calls: m.tool_calls.map((c) => ({ ...c, id: renamed.get(c.id) ?? c.id })),
+        };
+      const to = m.tool_call_id === undefined ? undefined : renamed.get(m.tool_call_id);
+      return to ? { ...m, tool_call_id: to } : m;
+    });
+  });
 }
 
 /** The message lists in one parsed document (several for a JSONL of runs). */

@@ -175,6 +175,22 @@ describe("trajectories from files", () => {
     ]);
   });
 
+  test("call ids an earlier round used (replayed demonstrations) are renamed with their results", () => {
+    const reused = openai.map((m) =>
+      "tool_calls" in m
+        ? { ...m, tool_calls: m.tool_calls?.map((c) => ({ ...c, id: "call_0" })) }
+        : "tool_call_id" in m
+          ? { ...m, tool_call_id: "call_0" }
+          : m,
+    );
+    const [run] = runsInText(JSON.stringify(reused), "reused.json");
+    const t = run?.trajectory as NonNullable<typeof run>["trajectory"];
+    expect(
+      t.rounds.map((r) => r.map((m) => m.tool_calls?.[0]?.id ?? m.tool_call_id ?? "")),
+    ).toEqual([["call_0", "call_0"], ["call_0_2", "call_0_2"], [""]]);
+    expect(replay(t, {}).lastTwoVerbatim).toBe(true);
+  });
+
   test("--tool-tokens adds to every run's prefix", () => {
     const [a] = runsInText(JSON.stringify(openai), "a");
     const [b] = runsInText(JSON.stringify(openai), "a", 1000);
