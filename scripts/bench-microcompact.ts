@@ -6,6 +6,7 @@ import { DEV_SEEDS, HELDOUT_SEEDS, realShapedTrajectory } from "../tests/support
 import { issue14Microcompact } from "../tests/support/issue14-microcompact.ts";
 import { generateTrajectory } from "../tests/support/issue14-set.ts";
 import {
+  clearingCeiling,
   type ReplayPolicy,
   type ReplaySummary,
   replay,
@@ -86,6 +87,10 @@ export function microcompactSection(trajectories = 48): string[] {
     for (const [name, policy] of POLICIES)
       out.push(replayRow(setName, name, replayAll(set, policy)));
   }
+  out.push(
+    "",
+    `Ceiling — every result older than the last two turns cleared at every request at no rewrite cost (no rule that keeps the last two turns verbatim beats it, but for pointers and recipes in them): ${sets.map(([n, set]) => `${n} ${pct(clearingCeiling(set))}`).join(", ")}.`,
+  );
   const t = issueShortRun();
   const off = replay(t, "none");
   out.push(

@@ -7,7 +7,7 @@
 // rarely hold them; chatcli's agent sends ~1k tokens of them).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { neverAbove, replay, replayAll } from "../tests/support/replay.ts";
+import { clearingCeiling, neverAbove, replay, replayAll } from "../tests/support/replay.ts";
 import { type LoadedRun, runsInText } from "../tests/support/trajectory-files.ts";
 import { POLICIES, REPLAY_HEADER, replayRow } from "./bench-microcompact.ts";
 
@@ -63,6 +63,9 @@ console.log(
 console.log(REPLAY_HEADER.join("\n"));
 for (const [name, policy] of POLICIES)
   console.log(replayRow("files", name, replayAll(set, policy)));
+console.log(
+  `\nCeiling: every result older than the last two turns cleared at every request, at no rewrite cost, saves ${(100 * clearingCeiling(set)).toFixed(1)}% of the input.`,
+);
 if (perRun) {
   const [name, policy] = POLICIES[1] as (typeof POLICIES)[number];
   console.log(`\nPer run (${name}):\n`);

@@ -308,3 +308,30 @@ export function replayAll(
   }
   return s;
 }
+
+/**
+ * What no rule can beat while the last two turns stay verbatim: every result older than them
+ * replaced by a 20-token line at every request, at no rewrite cost (1 − that input ÷ the input off).
+ * Pointers and recipes can still shrink the last two turns' results, so a policy may pass it by a
+ * little; a goal above it is out of reach for these runs.
+ */
+export function clearingCeiling(trajectories: readonly Trajectory[]): number {
+  let full = 0;
+  let bound = 0;
+  for (const t of trajectories) {
+    for (let k = 0; k <= t.rounds.length; k++) {
+      let a = t.prefixTokens + messageTokens(t.task);
+      let b = a;
+      for (const [i, round] of t.rounds.slice(0, k).entries()) {
+        for (const m of round) {
+          const x = messageTokens(m);
+          a += x;
+          b += m.role === "tool" && i < k - 2 ? Math.min(x, 20) : x;
+        }
+      }
+      full += a;
+      bound += b;
+    }
+  }
+  return full === 0 ? 0 : 1 - bound / full;
+}

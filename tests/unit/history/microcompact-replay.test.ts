@@ -1,11 +1,13 @@
 // The dev set (tests/support/devset.ts: GENERATED trajectories shaped like real SWE-bench agent
 // runs) replayed through microcompact and priced under both cache models (tests/support/replay.ts).
 import { describe, expect, test } from "bun:test";
+import { messageTokens } from "../../../lib/history/tokens.ts";
 import type { ChatMessage } from "../../../lib/llm/types.ts";
 import { DEV_SEEDS, HELDOUT_SEEDS, realShapedTrajectory } from "../../support/devset.ts";
 import { issue14Microcompact } from "../../support/issue14-microcompact.ts";
 import {
   neverAbove as billsNeverAbove,
+  clearingCeiling,
   type ReplayPolicy,
   replay,
   replayAll,
@@ -92,6 +94,28 @@ describe("microcompact replay on the real-shaped dev set", () => {
       1.3 * off.anthropicWrite,
     );
   });
+});
+
+test("the clearing ceiling: free clearing of all but the last two turns, by hand on the short run; no policy far above it", () => {
+  // 4 rounds of one ~4.9k-token result: request k carries k rounds, the results of max(0, k − 2)
+  // of them at 20 tokens
+  const t = fiveK(4);
+  const result = replay(t, "none").requests.map((r) => r.input);
+  const each = (result[1] as number) - (result[0] as number);
+  const base = result[0] as number;
+  const tool = messageTokens(t.rounds[0]?.[1] as ChatMessage);
+  let full = 0;
+  let bound = 0;
+  for (let k = 0; k <= 4; k++) {
+    full += base + k * each;
+    bound += base + Math.min(k, 2) * each + Math.max(0, k - 2) * (each - tool + 20);
+  }
+  expect(clearingCeiling([t])).toBeCloseTo(1 - bound / full, 9);
+  expect(clearingCeiling([])).toBe(0);
+  // recipes and pointers can shrink the last two turns too, so a policy may pass it by a little
+  const ceiling = clearingCeiling(dev);
+  for (const policy of [{}, { CHATCLI_MICROCOMPACT: "cost" }])
+    expect(replayAll(dev, policy).saved).toBeLessThan(ceiling + 0.05);
 });
 
 test("bench sections: the replay tables and level 1 report every row", async () => {
