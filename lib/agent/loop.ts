@@ -9,6 +9,7 @@ import { addUsage, emptyUsage } from "../llm/types.ts";
 import { type Emit, ev, note } from "../output/events.ts";
 import { displayEntry } from "../policy/workspace.ts";
 import { outboundCheck } from "./action.ts";
+import { uniqueCallIds } from "./call-ids.ts";
 import { earlyExitThreshold, fingerprint, StagnationDetector } from "./early-exit.ts";
 import { type CallRecord, incompleteRun } from "./outcome.ts";
 import { isTrivialQuery, ROUTE_TIP, routeMode } from "./routing.ts";
@@ -234,6 +235,8 @@ export async function runAgent(input: AgentInput): Promise<AgentResult> {
         }
         throw err;
       }
+      // made-up ids (a server that sends none) repeat every turn: each call's id is unique in the run
+      reply = { ...reply, calls: uniqueCallIds(reply.calls, messages, turn) };
       const apiMs = performance.now() - started;
       durationApiMs += apiMs;
       replyEnded = input.now().getTime();

@@ -6,7 +6,7 @@ import { requestsLeft, rewriteTokens, waitIsCheaper } from "./microcompact-cost.
 import { DELTA, deltaPointer } from "./microcompact-delta.ts";
 import { CLEARED, DUPLICATE, duplicateLine, TRUNCATED } from "./microcompact-forms.ts";
 import { agesOf, bestClearing, type Plan, plan } from "./microcompact-plan.ts";
-import { CHARS_PER_TOKEN } from "./tokens.ts";
+import { messageTokens } from "./tokens.ts";
 
 /**
  * What the loop keeps between turns: the requests it sent recently (their messages, by reference),
@@ -95,7 +95,13 @@ function verbatim(m: ChatMessage, minChars: number): boolean {
  * New results (after `from`) identical to an earlier verbatim result become a pointer to it; those
  * mostly made of an earlier one's lines become a recipe built from it (lib/history/microcompact-delta.ts).
  */
-function dedupNewest(out: ChatMessage[], from: number, minChars: number, r: MicrocompactResult) {
+function dedupNewest(
+  out: ChatMessage[],
+  from: number,
+  minChars: number,
+  r: MicrocompactResult,
+): number {
+  let savedTokens = 0;
   const byLength = new Map<number, number[]>();
   const bases: Array<{ id: string; content: string }> = [];
   for (let i = 0; i < out.length; i++) {
@@ -111,6 +117,7 @@ function dedupNewest(out: ChatMessage[], from: number, minChars: number, r: Micr
         : undefined;
     if (line !== undefined) {
       out[i] = withContent(m, line);
+      savedTokens += messageTokens(m) - messageTokens(out[i] as ChatMessage);
       if (id) r.deduplicated++;
       else r.delta++;
       r.freedChars += m.content.length - line.length;
@@ -120,6 +127,19 @@ function dedupNewest(out: ChatMessage[], from: number, minChars: number, r: Micr
     else byLength.set(m.content.length, [i]);
     if (m.tool_call_id) bases.push({ id: m.tool_call_id, content: m.content });
   }
+  return savedTokens;
+}
+
+/**
+ * What a plan makes the prompt smaller, in the unit the bill and the rewrite are counted in
+ * (messageTokens per message, rounded up): the budget must not credit the rounding (a 400-char
+ * result sent as a 73-char pointer saves 81 such tokens, not 81.75).
+ */
+function freedTokens(before: readonly ChatMessage[], p: Plan): number {
+  let n = 0;
+  for (const { index } of p.due)
+    n += messageTokens(before[index] as ChatMessage) - messageTokens(p.after[index] as ChatMessage);
+  return n;
 }
 
 /**
@@ -179,10 +199,8 @@ export function microcompact(
   } else if (options.state && sentBefore > 0) remember(options.state, messages, sentBefore);
   const eager = config.clearAtLeast === 0;
   if (!eager && config.dedupMinChars > 0) {
-    const before = result.freedChars;
-    dedupNewest(result.messages, sentBefore, config.dedupMinChars, result);
+    const saved = dedupNewest(result.messages, sentBefore, config.dedupMinChars, result);
     if (options.state) {
-      const saved = (result.freedChars - before) / CHARS_PER_TOKEN;
       options.state.credit += saved;
       options.state.freed += saved;
     }
@@ -221,7 +239,7 @@ export function microcompact(
     if (!options.state || options.state.credit < best.rewriteTokens) return result;
     options.state.credit -= best.rewriteTokens;
   }
-  if (options.state) options.state.freed += best.plan.freedChars / CHARS_PER_TOKEN;
+  if (options.state) options.state.freed += freedTokens(result.messages, best.plan);
   return apply(result, best.plan);
 }
 

@@ -121,7 +121,9 @@ export function replay(trajectory: Trajectory, policy: ReplayPolicy): ReplayResu
   const state = newMicrocompactState();
   const ids = new Map<string, number>();
   const keyOf = (m: ChatMessage) => {
-    const k = `${m.role}\u0000${m.tool_call_id ?? ""}\u0000${m.content}`;
+    // the calls too: an old turn whose long arguments were cleared is another message to the cache
+    const calls = m.tool_calls ? JSON.stringify(m.tool_calls) : "";
+    const k = `${m.role}\u0000${m.tool_call_id ?? ""}\u0000${m.content}\u0000${calls}`;
     let id = ids.get(k);
     if (id === undefined) {
       id = ids.size;
