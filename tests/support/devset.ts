@@ -11,7 +11,7 @@
 import type { ChatMessage } from "../../lib/llm/types.ts";
 import type { Trajectory } from "./replay.ts";
 
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -16,18 +16,8 @@ import { uniqueCallIds } from "../../../lib/agent/call-ids.ts";
 import { microcompact, newMicrocompactState } from "../../../lib/history/microcompact.ts";
 import { duplicateLine, summaryLine } from "../../../lib/history/microcompact-forms.ts";
 import type { ChatMessage, ToolCall } from "../../../lib/llm/types.ts";
+import { mulberry32 } from "../../support/devset.ts";
 import { neverAbove, type ReplayResult, replay, type Trajectory } from "../../support/replay.ts";
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rand = () => number;
 
