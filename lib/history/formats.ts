@@ -75,7 +75,8 @@ export function parseJsonStrict(text: string): unknown {
   }
 }
 
-function textOf(content: unknown): string {
+/** The text of a message content: a string, or the text parts of a parts array joined by newlines. */
+export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return (content as Block[])
@@ -86,7 +87,7 @@ function textOf(content: unknown): string {
     .join("\n");
 }
 
-function isObject(v: unknown): v is Wire {
+export function isObject(v: unknown): v is Wire {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
@@ -109,7 +110,8 @@ function isOpenAIish(messages: Wire[]): boolean {
   );
 }
 
-function parseArgs(raw: unknown): { args: Record<string, unknown>; raw?: string } {
+/** Tool-call arguments as sent (a JSON string or an object); what did not parse is kept as `raw`. */
+export function parseArgs(raw: unknown): { args: Record<string, unknown>; raw?: string } {
   if (typeof raw !== "string") return { args: isObject(raw) ? raw : {} };
   try {
     const v = JSON.parse(raw);

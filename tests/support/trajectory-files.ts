@@ -10,36 +10,17 @@
 // A run whose scaffold sends commands as text (no tool calls: the observation comes back as a user
 // message, as mini-SWE-agent does) is replayed as chatcli would run it: the command in the reply's
 // last fenced block becomes a `bash` call and the observation its result.
+import { isObject, parseArgs, textOf } from "../../lib/history/formats.ts";
 import { messageTokens } from "../../lib/history/tokens.ts";
 import type { ChatMessage, ToolCall } from "../../lib/llm/types.ts";
 import type { Trajectory } from "./replay.ts";
 
 type Wire = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Wire =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  const parts: string[] = [];
-  for (const p of content) {
-    if (typeof p === "string") parts.push(p);
-    else if (isObject(p) && typeof p["text"] === "string" && p["type"] !== "thinking")
-      parts.push(p["text"]);
-  }
-  return parts.join("\n");
-}
-
-function argsOf(raw: unknown): Record<string, unknown> {
-  if (isObject(raw)) return raw;
-  if (typeof raw !== "string") return {};
-  try {
-    const v = JSON.parse(raw);
-    return isObject(v) ? v : { raw };
-  } catch {
-    return { raw };
-  }
+/** A call's arguments as chatcli keeps them (what did not parse as `raw`). */
+function callArgs(value: unknown): Pick<ToolCall, "arguments" | "raw"> {
+  const { args, raw } = parseArgs(value);
+  return raw ? { arguments: args, raw } : { arguments: args };
 }
 
 const str = (v: unknown, fallback = "") => (typeof v === "string" ? v : fallback);
@@ -76,7 +57,7 @@ function fromWire(m: Wire, index: number): ChatMessage[] {
         id: str(c["id"], `call_${index}_${i}`),
         type: "function",
         name: str(fn["name"]),
-        arguments: argsOf(fn["arguments"] ?? fn["input"]),
+        ...callArgs(fn["arguments"] ?? fn["input"]),
       });
     }
   }
@@ -87,7 +68,7 @@ function fromWire(m: Wire, index: number): ChatMessage[] {
           id: str(b["id"]),
           type: "function",
           name: str(b["name"]),
-          arguments: argsOf(b["input"]),
+          ...callArgs(b["input"]),
         });
     }
   }
