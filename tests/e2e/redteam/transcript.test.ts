@@ -30,8 +30,14 @@ function allFiles(dir: string): string {
   }
   for (const n of names) {
     const p = join(dir, n);
-    if (statSync(p).isDirectory()) out += allFiles(p);
-    else out += readFileSync(p, "utf8");
+    try {
+      if (statSync(p).isDirectory()) out += allFiles(p);
+      else out += readFileSync(p, "utf8");
+    } catch (error) {
+      // the detached `memory compact --if-due` a run starts may be renaming its temp file into
+      // place while we walk: a file gone between readdir and read is read under its final name
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
   }
   return out;
 }
